@@ -3,8 +3,10 @@ import type { ChatMessage, ChatParams, ChatReply } from '../adapters/models/mode
 import { ProviderError } from '../adapters/models/model-adapter.ts'
 import { askerFor, type ResolvedModel } from './model-session.ts'
 import type { ItemRecord } from './item-record.ts'
+import type { FactRecord, ScoringFacts } from './scoring-facts.ts'
 import { sampleCount } from './knobs.ts'
 import { renderMessages } from './render-messages.ts'
+import { displayText } from './display-text.ts'
 import { showRecord } from './show-record.ts'
 
 /** One benchmark item; suites extend it with whatever their items carry. */
@@ -17,20 +19,25 @@ export interface BenchItem {
   reference?: string
 }
 
-export interface ItemContext {
+/** What a test body may record: the record's fields, its scoring facts typed by the suite's declaration. */
+export type RecordFields<Scoring extends object> = Partial<Omit<ItemRecord, 'scoring'>> & { scoring?: Scoring }
+
+export interface ItemContext<Scoring extends object = FactRecord> {
   model: ResolvedModel
   sample: number
   /** Asks the model (through the reply cache) and records prompt, reply, tokens and latency. */
   ask(messages: string | ChatMessage[], params?: ChatParams, options?: { mode?: 'chat' | 'completion' }): Promise<ChatReply>
-  /** Merges facts into this item's record (task.meta.bench). */
-  record(fields: Partial<ItemRecord>): void
+  /** Merges facts into this item's record (task.meta.bench); `scoring` replaces the facts recorded before. */
+  record(fields: RecordFields<Scoring>): void
   /** The test's own `expect`, which concurrent tests need. */
   expect: ExpectStatic
   signal: AbortSignal
 }
 
-export interface BenchmarkDefinition<Item extends BenchItem> {
+export interface BenchmarkDefinition<Item extends BenchItem, Scoring extends object = FactRecord> {
   suite: string
+  /** The suite's scoring facts (harness/scoring-facts.ts): what `bench.record({ scoring })` takes, checked as it is recorded. */
+  scoring?: ScoringFacts<Scoring>
   /** A language, a dataset variant…: adds a `describe` level and is recorded as ItemRecord.variant. */
   variant?: string
   items: readonly Item[]
@@ -41,7 +48,7 @@ export interface BenchmarkDefinition<Item extends BenchItem> {
    * so a big suite split into files that each declare one part spreads over the machines.
    */
   part?: Part
-  run(item: Item, bench: ItemContext): Promise<void>
+  run(item: Item, bench: ItemContext<Scoring>): Promise<void>
 }
 
 export interface Part {
@@ -56,7 +63,7 @@ interface Case<Item> {
 }
 
 /** Declares `<model> > <suite> [> <variant>] > <item id> <title>` tests: one per model × item × sample. */
-export function benchmark<Item extends BenchItem>(definition: BenchmarkDefinition<Item>): void {
+export function benchmark<Item extends BenchItem, Scoring extends object = FactRecord>(definition: BenchmarkDefinition<Item, Scoring>): void {
   const samples = sampleCount()
   const items = definition.part ? itemsOfPart(definition.items, definition.part) : definition.items
   const cases: Array<Case<Item>> = items.flatMap((item) =>
@@ -91,11 +98,11 @@ export function itemsOfPart<Item>(items: readonly Item[], { index, count }: Part
 
 function caseName(item: BenchItem, sample: number, samples: number): string {
   const title = item.title ? ` ${item.title}` : ''
-  return samples > 1 ? `${item.id}${title} #${sample}` : `${item.id}${title}`
+  return samples > 1 ? `${item.id}${title} sample ${sample}` : `${item.id}${title}`
 }
 
-async function runCase<Item extends BenchItem>(
-  definition: BenchmarkDefinition<Item>,
+async function runCase<Item extends BenchItem, Scoring extends object>(
+  definition: BenchmarkDefinition<Item, Scoring>,
   model: ResolvedModel,
   item: Item,
   sample: number,
@@ -114,15 +121,20 @@ async function runCase<Item extends BenchItem>(
   }
   context.task.meta.bench = record
   const ask = askerFor(model)
-  const bench: ItemContext = {
+  const bench: ItemContext<Scoring> = {
     model,
     sample,
     expect: context.expect,
     signal: context.signal,
-    record: (fields) => Object.assign(record, fields),
+    record: (fields) => {
+      const problem = fields.scoring === undefined ? undefined : definition.scoring?.problem(fields.scoring)
+      if (problem !== undefined) throw new Error(`${definition.suite} item ${item.id} recorded facts its suite does not declare: ${problem}.`)
+      Object.assign(record, fields)
+    },
     async ask(messages, params = {}, options = {}) {
       const chat = typeof messages === 'string' ? [{ role: 'user' as const, content: messages }] : messages
-      record.prompt = renderMessages(chat)
+      // A replayed answer was made elsewhere, from whatever prompt its maker sent: this one was never sent.
+      if (model.provider !== 'replay') record.prompt = renderMessages(chat)
       record.params = { ...params }
       try {
         const reply = await ask({
@@ -150,10 +162,14 @@ async function runCase<Item extends BenchItem>(
   const started = performance.now()
   try {
     await definition.run(item, bench)
-    record.outcome ??= 'passed'
+    if (record.outcome === undefined) throw new Error(`${definition.suite} item ${item.id} ended without recording an outcome: the suite must decide it.`)
   } catch (error) {
+    const message = error instanceof Error ? error.message : String(error)
     record.outcome ??= 'infra_error'
-    record.output ??= error instanceof Error ? error.message : String(error)
+    record.reason ??= message.split('\n')[0]
+    record.output ??= message
+    // Assertion messages quote the program's output; the terminal must not obey what it printed.
+    if (error instanceof Error) error.message = displayText(error.message)
     throw error
   } finally {
     record.durationMs = Math.round(performance.now() - started)

@@ -1,4 +1,5 @@
 import type { Outcome } from './outcome.ts'
+import type { FactRecord } from './scoring-facts.ts'
 
 /**
  * Everything a test body records about one item × model × sample. It lives in
@@ -15,10 +16,12 @@ export interface ItemRecord {
   /** 0-based sample index (SAMPLES=n gives 0…n-1). */
   sample: number
   outcome?: Outcome
+  /** Why the outcome is what it is, in one line for people (`output` has the long story). */
+  reason?: string
   /** What the score is grouped by within a suite: a language, a variant, a quiz length… */
   variant?: string
-  /** Suite-specific scoring facts: points, relation class, weight… */
-  scoring?: Record<string, string | number | boolean>
+  /** The suite's own scoring facts (points, relation class, split…), declared by it with `scoringFacts` and read back through that declaration. */
+  scoring?: FactRecord
   /** The request parameters the model was asked with. */
   params?: Record<string, number | string | string[]>
   tokens?: TokenUsage

@@ -19,3 +19,9 @@ export const NOT_THE_MODELS_FAULT: ReadonlySet<Outcome> = new Set(['provider_err
 export function isOutcome(value: unknown): value is Outcome {
   return typeof value === 'string' && (OUTCOMES as readonly string[]).includes(value)
 }
+
+/** How something ended and why, in one line for people: what sandboxes, judges and suites return. */
+export interface Verdict {
+  outcome: Outcome
+  reason: string
+}

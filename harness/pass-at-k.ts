@@ -1,3 +1,4 @@
+import { groupBy } from './group-by.ts'
 import type { ItemRecord } from './item-record.ts'
 import { NOT_THE_MODELS_FAULT, OUTCOMES } from './outcome.ts'
 import type { Score } from './score.ts'
@@ -111,7 +112,7 @@ export interface PassAtKScoreOptions {
  */
 export function scorePassAtK(records: readonly ItemRecord[], options: PassAtKScoreOptions): Score[] {
   const scores: Score[] = []
-  for (const group of groupRecords(records, (record) => `${record.model}\u0000${record.variant ?? ''}`)) {
+  for (const group of groupBy(records, (record) => `${record.model}\u0000${record.variant ?? ''}`).values()) {
     const first = group[0]
     if (first === undefined) continue
     const name = options.scoreName(first.variant)
@@ -148,10 +149,4 @@ export function outcomeSummary(records: readonly ItemRecord[]): string {
     .filter((outcome) => counts.has(outcome))
     .map((outcome) => `${outcome} ${counts.get(outcome)}`)
     .join(', ')
-}
-
-function groupRecords(records: readonly ItemRecord[], key: (record: ItemRecord) => string): ItemRecord[][] {
-  const groups = new Map<string, ItemRecord[]>()
-  for (const record of records) groups.set(key(record), [...(groups.get(key(record)) ?? []), record])
-  return [...groups.values()]
 }

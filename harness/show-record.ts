@@ -1,4 +1,5 @@
 import type { TestAttachment, TestContext } from 'vitest'
+import { displayText } from './display-text.ts'
 import type { ItemRecord } from './item-record.ts'
 
 const SHOWN: Array<[keyof ItemRecord, string]> = [
@@ -24,8 +25,9 @@ const SHORT = 160
  */
 export async function showRecord(record: ItemRecord, context: TestContext): Promise<void> {
   for (const [field, label] of SHOWN) {
-    const text = record[field]
-    if (typeof text !== 'string' || text === '') continue
+    const raw = record[field]
+    if (typeof raw !== 'string' || raw === '') continue
+    const text = displayText(raw)
     if (isShort(text)) await context.annotate(text, label)
     else await context.annotate(preview(text), label, textImage(text))
   }

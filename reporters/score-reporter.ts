@@ -1,5 +1,6 @@
-import { appendFileSync, mkdirSync, renameSync, writeFileSync } from 'node:fs'
+import { appendFileSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
+import { writeFileAtomicallySync } from '../harness/atomic-file.ts'
 import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason, Vitest } from 'vitest/node'
 import type { ItemRecord } from '../harness/item-record.ts'
 import { reportDir } from '../harness/knobs.ts'
@@ -92,8 +93,8 @@ export class ScoreReporter implements Reporter {
     const [first] = records
     const scores = first ? scorerFor(first.suite)(records) : []
     const report = buildRunReport(records, scores, { complete, endedAt: new Date(), ...(this.shard ? { shard: this.shard } : {}) })
-    writeAtomically(`${base}.json`, JSON.stringify(report, null, 2))
-    writeAtomically(`${base}.txt`, `${summaryText(report)}\n`)
+    writeFileAtomicallySync(`${base}.json`, JSON.stringify(report, null, 2))
+    writeFileAtomicallySync(`${base}.txt`, `${summaryText(report)}\n`)
     return report
   }
 
@@ -105,10 +106,4 @@ export class ScoreReporter implements Reporter {
 
 function runStamp(): string {
   return new Date().toISOString().replace(/[:.]/g, '-')
-}
-
-function writeAtomically(file: string, content: string): void {
-  const temporary = `${file}.${process.pid}.tmp`
-  writeFileSync(temporary, content)
-  renameSync(temporary, file)
 }

@@ -11,8 +11,8 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { HostToolchain } from '../adapters/sandbox/host-toolchain.ts'
 import { loadHumanEval } from '../suites/humaneval/dataset.ts'
-import { extractSolution, withImports } from '../suites/humaneval/extract-solution.ts'
-import { testProgram } from '../suites/humaneval/python-task.ts'
+import { extractSolution, withImports } from '../harness/python-tasks/extract-solution.ts'
+import { testProgram } from '../harness/python-tasks/python-task.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const shared = join(root, '..', 'shared', 'datasets')

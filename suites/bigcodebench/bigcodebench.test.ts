@@ -11,7 +11,7 @@ import { BatchingRunner } from './batching-runner.ts'
 import { calibrate, exclusionsByCategory } from './calibration.ts'
 import { loadBigCodeBench, taskNumber } from './dataset.ts'
 import { bigCodeBenchOptions } from './options.ts'
-import { solveTask } from './solve-task.ts'
+import { bigCodeBenchFacts, runItem } from './run-item.ts'
 import { formatExclusions, variantName } from './variant.ts'
 
 const options = bigCodeBenchOptions(sampleCount())
@@ -29,10 +29,11 @@ for (const split of options.splits) {
   benchmark({
     suite: 'bigcodebench',
     variant: variantName(split, options.subset),
+    scoring: bigCodeBenchFacts,
     items: scored,
     concurrent: true,
     run: (task, bench) =>
-      solveTask(task, bench, {
+      runItem(task, bench, {
         split,
         options,
         runner,

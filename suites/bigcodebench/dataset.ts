@@ -6,6 +6,7 @@
 import { isRecord, readDatasetJson, readDatasetJsonLines, stringField, type DatasetFile, type JsonRecord } from '../../harness/dataset-file.ts'
 import { hubFileUrl, readDatasetParquet } from '../../harness/parquet-file.ts'
 import type { BenchItem } from '../../harness/benchmark.ts'
+import { fencedPython } from '../../harness/python-tasks/python-task.ts'
 import { parsePythonStringList } from './python-literal.ts'
 
 export const DEFAULT_VERSION = 'v0.1.0'
@@ -151,13 +152,6 @@ export function bigCodeBenchTask(row: JsonRecord, where: string): BigCodeBenchTa
 /** The canonical solution as a whole program, as the official harness builds it. */
 export function canonicalProgram(task: Pick<BigCodeBenchTask, 'completePrompt' | 'canonicalSolution'>): string {
   return `${task.completePrompt}\n${task.canonicalSolution}`
-}
-
-/** A fenced python block; the fence is longer than any run of backticks in the code (a docstring may hold a fenced example). */
-export function fencedPython(code: string): string {
-  const longestRun = Math.max(0, ...(code.match(/`+/g) ?? []).map((run) => run.length))
-  const fence = '`'.repeat(Math.max(3, longestRun + 1))
-  return `${fence}python\n${code}\n${fence}\n`
 }
 
 /** 13 for `BigCodeBench/13`. */

@@ -1,8 +1,8 @@
 /** The whole program a reply holds, by BigCodeBench's rules. */
 import type { ChatReply } from '../../adapters/models/model-adapter.ts'
 import { dropLanguageTagLine, fencedBlocks, stripReasoning } from '../../harness/extract-code.ts'
-import { extractSolution, type ExtractedSolution } from '../humaneval/extract-solution.ts'
-import type { PromptMode } from '../humaneval/options.ts'
+import { extractSolution, type ExtractedSolution } from '../../harness/python-tasks/extract-solution.ts'
+import type { PromptMode } from '../../harness/python-tasks/options.ts'
 import type { BigCodeBenchTask } from './dataset.ts'
 
 export interface BigCodeBenchSolution {

@@ -1,6 +1,7 @@
 /** The knobs of the BigCodeBench suite, all `TESTBENCH_BIGCODEBENCH_*`, read in one place. */
 import { positiveNumber, nonNegativeNumber } from '../../harness/knobs.ts'
-import { parseVariants, type PromptMode } from '../humaneval/options.ts'
+import { parseNumberRanges } from '../../harness/number-ranges.ts'
+import { parseVariants, type PromptMode } from '../../harness/python-tasks/options.ts'
 import { bigCodeBenchVersion, SUBSETS, type Subset } from './dataset.ts'
 
 export const SPLITS = ['complete', 'instruct'] as const
@@ -63,14 +64,5 @@ function parseMode(value: string | undefined): PromptMode {
 /** `0-9,148` → {0…9, 148}; undefined when unset. */
 export function parseTaskNumbers(value: string | undefined): ReadonlySet<number> | undefined {
   if (value === undefined || value.trim() === '') return undefined
-  const numbers = new Set<number>()
-  for (const part of value.split(',')) {
-    const range = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/.exec(part)
-    if (range === null) throw new Error(`TESTBENCH_BIGCODEBENCH_TASKS=${value}: "${part}" is not a task number or a range like 0-49.`)
-    const from = Number(range[1])
-    const to = range[2] === undefined ? from : Number(range[2])
-    if (to < from) throw new Error(`TESTBENCH_BIGCODEBENCH_TASKS=${value}: the range "${part}" runs backwards.`)
-    for (let number = from; number <= to; number++) numbers.add(number)
-  }
-  return numbers
+  return new Set(parseNumberRanges('TESTBENCH_BIGCODEBENCH_TASKS', value))
 }

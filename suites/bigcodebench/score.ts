@@ -6,6 +6,7 @@
  */
 import { scorePassAtK } from '../../harness/pass-at-k.ts'
 import type { Scorer } from '../../harness/score.ts'
+import { bigCodeBenchFacts } from './run-item.ts'
 import { parseExclusions, scoreName } from './variant.ts'
 
 export const scoreBigCodeBench: Scorer = (records) => {
@@ -13,9 +14,9 @@ export const scoreBigCodeBench: Scorer = (records) => {
   const exclusions = new Map<string, string>()
   const versions = new Map<string, string>()
   for (const record of own) {
-    const { excluded, version } = record.scoring ?? {}
-    if (typeof excluded === 'string' && !exclusions.has(record.variant ?? '')) exclusions.set(record.variant ?? '', excluded)
-    if (typeof version === 'string' && !versions.has(record.variant ?? '')) versions.set(record.variant ?? '', version)
+    const { excluded, version } = bigCodeBenchFacts.read(record)
+    if (!exclusions.has(record.variant ?? '')) exclusions.set(record.variant ?? '', excluded)
+    if (!versions.has(record.variant ?? '')) versions.set(record.variant ?? '', version)
   }
   return scorePassAtK(own, {
     // The version comes from the records, so a saved or merged report keeps the name it was run under.

@@ -1,5 +1,5 @@
 /** What the unittest runner reports for one program, and the outcome that follows from it. */
-import type { Outcome } from '../../harness/outcome.ts'
+import type { Verdict } from '../../harness/outcome.ts'
 
 export type MethodStatus = 'passed' | 'failed' | 'error' | 'skipped'
 
@@ -28,10 +28,7 @@ export interface RunnerResult {
   signal?: string
 }
 
-export interface TaskRun extends RunnerResult {
-  outcome: Outcome
-  /** One line for people: why the outcome is what it is. */
-  reason: string
+export interface TaskRun extends RunnerResult, Verdict {
   /** The time limit the task had. */
   limitMs: number
 }
@@ -41,7 +38,7 @@ export function judgeRunnerResult(result: RunnerResult, limitMs: number): TaskRu
   return { ...result, limitMs, ...verdict(result, limitMs) }
 }
 
-function verdict(result: RunnerResult, limitMs: number): { outcome: Outcome; reason: string } {
+function verdict(result: RunnerResult, limitMs: number): Verdict {
   const failing = result.methods.filter((method) => method.status === 'failed' || method.status === 'error')
   if (result.timedOut) {
     const where = result.running === undefined ? '' : ` in ${result.running}`

@@ -29,7 +29,12 @@ benchmark({
     )
     const answer = /<ANSWER>\s*(-?\d+)\s*<\/ANSWER>/.exec(reply.text)?.[1]
     const correct = String(item.a + item.b)
-    bench.record({ extracted: answer ?? '', outcome: answer === undefined ? 'no_answer' : answer === correct ? 'passed' : 'wrong_answer' })
+    bench.record({
+      extracted: answer ?? '',
+      ...(answer === undefined
+        ? { outcome: 'no_answer', reason: 'The reply has no <ANSWER> tag with a number.' }
+        : { outcome: answer === correct ? 'passed' : 'wrong_answer', reason: `Answered ${answer}; the sum is ${correct}.` }),
+    })
     bench.expect(answer, 'the number in <ANSWER>').toBe(correct)
   },
 })

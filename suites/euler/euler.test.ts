@@ -19,6 +19,7 @@ import type { EulerProblem } from './problems.ts'
 import { buildPrompt, REQUEST_PARAMS, SYSTEM_MESSAGE } from './prompt.ts'
 import { isStoredProvider, ResultsFile, resultsFile, type ResultKey, type StoredFields } from './results-file.ts'
 import { runSolution, type Judgement } from './run-solution.ts'
+import { eulerFacts } from './score.ts'
 
 interface EulerItem extends BenchItem {
   problem: EulerProblem
@@ -38,6 +39,7 @@ for (const language of options.languages.map((id) => LANGUAGES[id])) {
   benchmark<EulerItem>({
     suite: 'euler',
     variant: language.id,
+    scoring: eulerFacts,
     concurrent: true,
     items: problems.map((problem) => ({
       id: problem.id,
@@ -81,9 +83,10 @@ function promptMessages(prompt: string): ChatMessage[] {
 }
 
 async function judgeProgram(program: string | undefined, language: Language, problem: EulerProblem): Promise<Judgement> {
-  if (program === undefined) return { outcome: 'no_answer', output: 'The reply holds no program.' }
+  if (program === undefined) return { outcome: 'no_answer', reason: 'The reply holds no program.', output: 'The reply holds no program.' }
   if (options.answerInCode && answerInCode(program, problem.answer)) {
-    return { outcome: 'passed', output: 'The answer appears in the code (TESTBENCH_EULER_ANSWER_IN_CODE=1): counted as solved without running it.' }
+    const reason = 'The answer appears in the code (TESTBENCH_EULER_ANSWER_IN_CODE=1): counted as solved without running it.'
+    return { outcome: 'passed', reason, output: reason }
   }
   return runSolution(program, language, problem.answer, options)
 }

@@ -1,5 +1,6 @@
 /** The PE-Bench knobs: every `TESTBENCH_EULER_*` variable, read in one place. */
 import { nonNegativeInteger, positiveInteger } from '../../harness/knobs.ts'
+import { parseNumberRanges } from '../../harness/number-ranges.ts'
 import { LANGUAGE_IDS, type LanguageId } from './languages.ts'
 
 export const ERAS = ['current', 'pe100'] as const
@@ -56,18 +57,7 @@ export function parseLanguages(value: string | undefined): LanguageId[] {
 
 /** `1-100`, `22`, `1-10,22,54`: ranges and single numbers, comma-separated. */
 export function parseProblems(value: string | undefined): number[] {
-  const text = value === undefined || value.trim() === '' ? '1-100' : value
-  const numbers = new Set<number>()
-  for (const entry of text.split(',')) {
-    const match = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/.exec(entry)
-    const first = Number(match?.[1])
-    const last = match?.[2] === undefined ? first : Number(match[2])
-    if (!match || first < 1 || last < first) {
-      throw new Error(`TESTBENCH_EULER_PROBLEMS=${text}: "${entry.trim()}" is not a problem number or range. Write for example 1-100, 1-200 or 1-10,22,54.`)
-    }
-    for (let number = first; number <= last; number++) numbers.add(number)
-  }
-  return [...numbers].sort((a, b) => a - b)
+  return parseNumberRanges('TESTBENCH_EULER_PROBLEMS', value === undefined || value.trim() === '' ? '1-100' : value, 1)
 }
 
 export function parseEra(value: string | undefined): Era {

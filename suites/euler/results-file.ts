@@ -25,7 +25,7 @@ export interface ResultKey {
 }
 
 /** The judged item as the test recorded it; prompt and points are left out, they come from the data. */
-export type StoredFields = Required<Pick<ItemRecord, 'outcome' | 'output' | 'extracted'>> & Pick<ItemRecord, 'reply' | 'reasoning' | 'tokens' | 'latencyMs'>
+export type StoredFields = Required<Pick<ItemRecord, 'outcome' | 'output' | 'extracted'>> & Pick<ItemRecord, 'reason' | 'reply' | 'reasoning' | 'tokens' | 'latencyMs'>
 
 export interface StoredResult extends ResultKey {
   savedAt: string

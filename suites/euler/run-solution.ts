@@ -1,12 +1,11 @@
 /** Runs a model's program in the sandbox and judges its output: how one PE-Bench item ends. */
-import type { Outcome } from '../../harness/outcome.ts'
+import type { Verdict } from '../../harness/outcome.ts'
 import { runProgram, type RunResult } from '../../adapters/sandbox/index.ts'
 import { isAnswer, lastLine } from './judge.ts'
 import type { Language } from './languages.ts'
 
-export interface Judgement {
-  outcome: Outcome
-  /** For people: why, the last line printed, and the ends of stdout, stderr and the compiler's output. */
+export interface Judgement extends Verdict {
+  /** For people: the reason, then the ends of stdout, stderr and the compiler's output. */
   output: string
 }
 
@@ -37,13 +36,16 @@ export async function runSolution(program: string, language: Language, answer: s
 
 export function judge(result: RunResult, answer: string): Judgement {
   const printed = lastLine(result.stdout.text)
-  if (result.outcome !== 'passed') return { outcome: result.outcome, output: describe(result, result.reason) }
+  if (result.outcome !== 'passed') return judgement(result, result.outcome, result.reason)
   if (result.stdout.truncated) {
-    return { outcome: 'wrong_answer', output: describe(result, `The program printed ${result.stdout.bytes} bytes, more than the sandbox keeps; its last line is lost.`) }
+    return judgement(result, 'wrong_answer', `The program printed ${result.stdout.bytes} bytes, more than the sandbox keeps; its last line is lost.`)
   }
-  if (isAnswer(result.stdout.text, answer)) return { outcome: 'passed', output: describe(result, `Printed the answer as its last line: ${printed}`) }
-  const said = printed === '' ? 'The program printed nothing.' : `The last line printed, ${JSON.stringify(printed)}, is not the answer.`
-  return { outcome: 'wrong_answer', output: describe(result, said) }
+  if (isAnswer(result.stdout.text, answer)) return judgement(result, 'passed', `Printed the answer as its last line: ${printed}`)
+  return judgement(result, 'wrong_answer', printed === '' ? 'The program printed nothing.' : `The last line printed, ${JSON.stringify(printed)}, is not the answer.`)
+}
+
+function judgement(result: RunResult, outcome: Verdict['outcome'], reason: string): Judgement {
+  return { outcome, reason, output: describe(result, reason) }
 }
 
 const MAIN_FILE: Record<Language['id'], string> = {

@@ -10,9 +10,15 @@ import { groupBy } from '../../harness/group-by.ts'
  */
 import type { ItemRecord } from '../../harness/item-record.ts'
 import type { Score, Scorer } from '../../harness/score.ts'
+import { scoringFacts, type FactsOf } from '../../harness/scoring-facts.ts'
 import { LANGUAGES, LANGUAGE_IDS, type LanguageId } from './languages.ts'
+import { ERAS } from './options.ts'
 
 export const SUITE = 'euler'
+/** What each PE-Bench item records: its problem's points (1325386 / solved_by), number and prompt era. */
+export const eulerFacts = scoringFacts('euler', { points: 'number', problem: 'number', era: ERAS })
+export type EulerFacts = FactsOf<typeof eulerFacts>
+
 export const COMBINED_WEIGHTS: Readonly<Partial<Record<LanguageId, number>>> = { python: 4, java: 3, rust: 2, clojure: 1 }
 
 interface LanguageScore {
@@ -54,11 +60,10 @@ function languageScore(language: string, records: readonly ItemRecord[]): Langua
   let points = 0
   let solved = 0
   const byProblem = groupBy(records, (record) => record.itemId)
-  for (const [itemId, samples] of byProblem) {
-    const problemPoints = samples[0]?.scoring?.points
-    if (typeof problemPoints !== 'number') {
-      throw new Error(`PE-Bench record of ${samples[0]?.model} for problem ${itemId} (${language}) has no scoring.points; it was not written by suites/euler.`)
-    }
+  for (const samples of byProblem.values()) {
+    const [first] = samples
+    if (first === undefined) continue
+    const problemPoints = eulerFacts.read(first).points
     const share = samples.filter((record) => record.outcome === 'passed').length / samples.length
     points += problemPoints * share
     solved += share

@@ -5,8 +5,9 @@
  * twice (what is in the directory already is kept).
  */
 import { existsSync } from 'node:fs'
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
-import { dirname, join } from 'node:path'
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { writeFileAtomically } from '../../harness/atomic-file.ts'
 import { parseAnswerList, parseArchivePage, parseProblemPage } from './pe-pages.ts'
 import { problemId } from './problems.ts'
 
@@ -51,14 +52,14 @@ export async function scrapeProblems(options: ScrapeOptions): Promise<void> {
       const file = join(dir, 'resources', attachment.name)
       if (!existsSync(file)) {
         log(`PE-Bench: downloading attachment ${attachment.name} of problem ${problemId(number)}`)
-        await writeAtomically(file, await fetchText(new URL(attachment.href, baseUrl).href))
+        await writeFileAtomically(file, await fetchText(new URL(attachment.href, baseUrl).href))
       }
     }
     if (page.attachments.length > 0) {
       resources[String(number)] = page.attachments.map((attachment) => attachment.name)
-      await writeAtomically(resourcesFile, JSON.stringify(resources, null, 2))
+      await writeFileAtomically(resourcesFile, JSON.stringify(resources, null, 2))
     }
-    await writeAtomically(join(dir, 'problems', `${problemId(number)}.txt`), `${page.text}\n`)
+    await writeFileAtomically(join(dir, 'problems', `${problemId(number)}.txt`), `${page.text}\n`)
   }
 
   const solutionsFile = join(dir, 'solutions.json')
@@ -75,7 +76,7 @@ export async function scrapeProblems(options: ScrapeOptions): Promise<void> {
       if (answer !== undefined) solutions[problemId(row.number)] = { title: row.title, solved_by: row.solvedBy, solution: answer }
     }
   }
-  await writeAtomically(solutionsFile, JSON.stringify(solutions, null, 2))
+  await writeFileAtomically(solutionsFile, JSON.stringify(solutions, null, 2))
 }
 
 /** Sequential requests with `delayMs` between the end of one and the start of the next. */
@@ -107,12 +108,4 @@ async function fetchOverHttp(url: string): Promise<string> {
 async function readJson<T>(file: string, fallback: T): Promise<T> {
   if (!existsSync(file)) return fallback
   return JSON.parse(await readFile(file, 'utf8')) as T
-}
-
-/** Write to a temporary file and rename it into place: an interrupted run never leaves half a file behind. */
-async function writeAtomically(file: string, text: string): Promise<void> {
-  await mkdir(dirname(file), { recursive: true })
-  const temporary = `${file}.${process.pid}.tmp`
-  await writeFile(temporary, text)
-  await rename(temporary, file)
 }

@@ -3,7 +3,7 @@ import { benchmark, type BenchItem, type Part } from '../../harness/benchmark.ts
 import { parseAnswer } from './answer.ts'
 import { describeSet, farelOptions, isPublishedSet } from './options.ts'
 import { generateQuizzes, type Quiz } from './quiz.ts'
-import { SUITE, type FarelScoring } from './score.ts'
+import { farelFacts, SUITE, type FarelScoring } from './score.ts'
 
 /**
  * FaRel (farel-bench): family-relationship quizzes of lengths 1…L, each class
@@ -30,6 +30,7 @@ export function declareFarel(part: Part): void {
     suite: SUITE,
     items,
     part,
+    scoring: farelFacts,
     concurrent: true,
     async run({ quiz }, bench) {
       const scoring: FarelScoring = {
@@ -44,7 +45,7 @@ export function declareFarel(part: Part): void {
         set,
         published,
       }
-      bench.record({ scoring: { ...scoring } })
+      bench.record({ scoring })
       const messages: ChatMessage[] = [{ role: 'user', content: quiz.prompt }]
       if (options.system !== undefined) messages.unshift({ role: 'system', content: options.system })
       const reply = await bench.ask(messages, { temperature: 0.01, seed: 42 })
@@ -52,7 +53,9 @@ export function declareFarel(part: Part): void {
       const correct = String(quiz.correct)
       bench.record({
         extracted: answer ?? '',
-        outcome: answer === undefined ? 'no_answer' : answer === correct ? 'passed' : 'wrong_answer',
+        ...(answer === undefined
+          ? { outcome: 'no_answer', reason: 'The reply has no <ANSWER> tag with an option number.' }
+          : { outcome: answer === correct ? 'passed' : 'wrong_answer', reason: `Answered ${answer}; the correct option is ${correct} (${quiz.relation}).` }),
       })
       bench.expect(answer, `the option number in <ANSWER> (correct: ${correct}. ${quiz.relation})`).toBe(correct)
     },

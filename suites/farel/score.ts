@@ -6,30 +6,30 @@
 import type { ItemRecord } from '../../harness/item-record.ts'
 import { NOT_THE_MODELS_FAULT } from '../../harness/outcome.ts'
 import type { Score, Scorer } from '../../harness/score.ts'
+import { scoringFacts, type FactsOf } from '../../harness/scoring-facts.ts'
 
 export const SUITE = 'farel'
 
-/** What each FaRel item records in `scoring`. */
-export interface FarelScoring {
-  /** The class: `child`, `niece or nephew`… */
-  relation: string
-  /** The class's relationship length. */
-  length: number
-  /** The class's position among the classes of its length, for the column order. */
-  rank: number
-  /** L of FaRel-L: the run's longest relationship. */
-  maxLength: number
-  /** The correct option's number. */
-  correct: number
-  /** How many options the quiz had (chance is 1/options). */
-  options: number
-  system: 'none' | 'default' | 'custom'
-  template: 'default' | 'custom'
-  /** How the quiz set was drawn (`python-compat seed 42, 50 per class, shuffled`). */
-  set: string
-  /** Whether the set is the published one (python-compat, seed 42, 50 per class, shuffled, length 3, default template). */
-  published: boolean
-}
+/**
+ * What each FaRel item records: its class (`child`, `niece or nephew`…), the class's relationship
+ * length and position among the classes of that length (for the column order), L of FaRel-L, the
+ * correct option's number and how many options there were, the system prompt and template used,
+ * how the quiz set was drawn (`python-compat seed 42, 50 per class, shuffled`) and whether it is
+ * the published set.
+ */
+export const farelFacts = scoringFacts(SUITE, {
+  relation: 'string',
+  length: 'number',
+  rank: 'number',
+  maxLength: 'number',
+  correct: 'number',
+  options: 'number',
+  system: ['none', 'default', 'custom'],
+  template: ['default', 'custom'],
+  set: 'string',
+  published: 'boolean',
+})
+export type FarelScoring = FactsOf<typeof farelFacts>
 
 export interface ClassTally {
   relation: string
@@ -60,8 +60,7 @@ export function farelRuns(records: readonly ItemRecord[]): FarelRun[] {
   const runs = new Map<string, FarelRun & { tallies: Map<string, ClassTally> }>()
   for (const record of records) {
     if (record.suite !== SUITE) continue
-    const scoring = readScoring(record)
-    if (scoring === undefined) continue
+    const scoring = farelFacts.read(record)
     const key = JSON.stringify([record.model, scoring.maxLength, scoring.system, scoring.template, scoring.set])
     let run = runs.get(key)
     if (run === undefined) {
@@ -143,23 +142,4 @@ export const scoreFarel: Scorer = (records) => {
     if (twins.length > 1 && !run.published) score.name = `${score.name} (${run.set})`
   }
   return scores.map(({ score }) => score)
-}
-
-function readScoring(record: ItemRecord): FarelScoring | undefined {
-  const s = record.scoring
-  if (s === undefined) return undefined
-  const { relation, length, rank, maxLength, correct, options, system, template, set, published } = s
-  if (typeof relation !== 'string' || typeof length !== 'number' || typeof maxLength !== 'number') return undefined
-  return {
-    relation,
-    length,
-    rank: typeof rank === 'number' ? rank : 0,
-    maxLength,
-    correct: typeof correct === 'number' ? correct : 0,
-    options: typeof options === 'number' ? options : 0,
-    system: system === 'default' || system === 'custom' ? system : 'none',
-    template: template === 'custom' ? 'custom' : 'default',
-    set: typeof set === 'string' ? set : '',
-    published: published === true,
-  }
 }

@@ -1,6 +1,7 @@
 /** HumanEval and HumanEval+ as PythonTasks: the pinned files and the mapping of their rows. */
 import { readDatasetJsonLines, stringField, type DatasetFile, type JsonRecord } from '../../harness/dataset-file.ts'
-import { fencedPython, importLines, type PythonTask } from './python-task.ts'
+import { instructionPrompt } from '../../harness/python-tasks/prompt.ts'
+import { fencedPython, importLines, type PythonTask } from '../../harness/python-tasks/python-task.ts'
 
 export const HUMANEVAL_VARIANTS = ['humaneval', 'humaneval+'] as const
 export type HumanEvalVariant = (typeof HUMANEVAL_VARIANTS)[number]
@@ -69,7 +70,7 @@ export function humanEvalTask(row: JsonRecord, where: string): PythonTask {
     id,
     title: entryPoint,
     entryPoint,
-    chatPrompt: humanEvalChatPrompt(prompt),
+    chatPrompt: instructionPrompt(prompt),
     completionPrompt: prompt,
     stop: HUMANEVAL_STOP,
     completionPrefix: prompt,
@@ -84,9 +85,4 @@ function withTestFix(task: PythonTask, fixes: Readonly<Record<string, { wrong: s
   if (fix === undefined) return task
   if (!task.tests.includes(fix.wrong)) throw new Error(`${task.id}: the test no longer contains "${fix.wrong}"; the dataset changed, review TEST_FIXES.`)
   return { ...task, tests: task.tests.replaceAll(fix.wrong, fix.right) }
-}
-
-/** EvalPlus's instruction for chat models; the hidden tests never appear in it. */
-export function humanEvalChatPrompt(prompt: string): string {
-  return `Please provide a self-contained Python script that solves the following problem in a markdown code block:\n\`\`\`python\n${prompt.trim()}\n\`\`\`\n`
 }

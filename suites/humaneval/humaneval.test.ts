@@ -5,10 +5,10 @@
  */
 import { benchmark } from '../../harness/benchmark.ts'
 import { sampleCount } from '../../harness/knobs.ts'
+import { codeSuiteOptions } from '../../harness/python-tasks/options.ts'
+import { pythonTaskFacts, runItem } from '../../harness/python-tasks/run-item.ts'
+import { timeLimitPolicy } from '../../harness/python-tasks/run-tests.ts'
 import { HUMANEVAL_VARIANTS, loadHumanEval } from './dataset.ts'
-import { codeSuiteOptions } from './options.ts'
-import { timeLimitPolicy } from './run-tests.ts'
-import { solvePythonTask } from './solve-python-task.ts'
 
 const options = codeSuiteOptions('HUMANEVAL', HUMANEVAL_VARIANTS, HUMANEVAL_VARIANTS, sampleCount())
 const policy = timeLimitPolicy(options)
@@ -17,8 +17,9 @@ for (const variant of options.variants) {
   benchmark({
     suite: 'humaneval',
     variant,
+    scoring: pythonTaskFacts,
     items: await loadHumanEval(variant),
     concurrent: true,
-    run: (task, bench) => solvePythonTask(task, bench, options, policy),
+    run: (task, bench) => runItem(task, bench, options, policy),
   })
 }

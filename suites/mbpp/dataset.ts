@@ -9,8 +9,8 @@ import {
   type DatasetFile,
   type JsonRecord,
 } from '../../harness/dataset-file.ts'
-import { fencedPython, type PythonTask } from '../humaneval/python-task.ts'
-import { humanEvalChatPrompt } from '../humaneval/dataset.ts'
+import { instructionPrompt } from '../../harness/python-tasks/prompt.ts'
+import { fencedPython, type PythonTask } from '../../harness/python-tasks/python-task.ts'
 
 export const MBPP_VARIANTS = ['mbpp', 'mbpp-sanitized', 'mbpp+'] as const
 export type MbppVariant = (typeof MBPP_VARIANTS)[number]
@@ -173,7 +173,7 @@ export function mbppPlusTask(row: JsonRecord, testRow: JsonRecord, where: string
     id: stringField(row, 'task_id', where),
     title: entryPoint,
     entryPoint,
-    chatPrompt: humanEvalChatPrompt(prompt),
+    chatPrompt: instructionPrompt(prompt),
     completionPrompt: prompt,
     stop: MBPP_PLUS_STOP,
     completionPrefix: prompt,

@@ -5,9 +5,9 @@
  */
 import { benchmark } from '../../harness/benchmark.ts'
 import { sampleCount } from '../../harness/knobs.ts'
-import { codeSuiteOptions } from '../humaneval/options.ts'
-import { timeLimitPolicy } from '../humaneval/run-tests.ts'
-import { solvePythonTask } from '../humaneval/solve-python-task.ts'
+import { codeSuiteOptions } from '../../harness/python-tasks/options.ts'
+import { pythonTaskFacts, runItem } from '../../harness/python-tasks/run-item.ts'
+import { timeLimitPolicy } from '../../harness/python-tasks/run-tests.ts'
 import { MBPP_VARIANTS, loadMbpp } from './dataset.ts'
 
 const options = codeSuiteOptions('MBPP', MBPP_VARIANTS, ['mbpp', 'mbpp+'], sampleCount())
@@ -17,8 +17,9 @@ for (const variant of options.variants) {
   benchmark({
     suite: 'mbpp',
     variant,
+    scoring: pythonTaskFacts,
     items: await loadMbpp(variant),
     concurrent: true,
-    run: (task, bench) => solvePythonTask(task, bench, options, policy),
+    run: (task, bench) => runItem(task, bench, options, policy),
   })
 }

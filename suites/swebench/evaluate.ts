@@ -6,7 +6,7 @@
  * limit once started are the patch's `timeout`.
  */
 import type Docker from 'dockerode'
-import type { Outcome } from '../../harness/outcome.ts'
+import type { Verdict } from '../../harness/outcome.ts'
 import { InfraError, runInContainer } from './container-run.ts'
 import { EVAL_DIR, MARKERS, evalScript } from './eval-script.ts'
 import { gradeInstance, type Grade, type Resolution } from './grading.ts'
@@ -17,11 +17,8 @@ import { testDirectives, type RepoSpec } from './repo-specs.ts'
 
 export type EvaluationStatus = Resolution | 'patch_error' | 'timeout' | 'infra_error'
 
-export interface Evaluation {
+export interface Evaluation extends Verdict {
   status: EvaluationStatus
-  outcome: Outcome
-  /** One line for people. */
-  reason: string
   grade?: Grade
   appliedWith?: 'git apply' | 'patch --fuzz'
   log: string

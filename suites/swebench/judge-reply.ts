@@ -3,7 +3,7 @@
  * `no_answer`), then evaluated in the instance's container, or, in generate-only
  * mode, checked against the repository when a clone is at hand.
  */
-import type { Outcome } from '../../harness/outcome.ts'
+import type { Verdict } from '../../harness/outcome.ts'
 import type { Evaluation, EvaluationStatus } from './evaluate.ts'
 import { extractPatch } from './extract-patch.ts'
 import type { SwebenchInstance } from './instance.ts'
@@ -11,10 +11,8 @@ import type { PatchCheck } from './repo-cache.ts'
 
 export type VerdictStatus = EvaluationStatus | 'empty_patch' | 'generated'
 
-export interface Verdict {
+export interface ReplyVerdict extends Verdict {
   status: VerdictStatus
-  outcome: Outcome
-  reason: string
   /** The patch as extracted and repaired; empty when there was none. */
   patch: string
   /** Hunk headers whose counts were rewritten. */
@@ -30,7 +28,7 @@ export interface Judges {
   check?: (instance: SwebenchInstance, patch: string) => Promise<PatchCheck>
 }
 
-export async function judgeReply(instance: SwebenchInstance, reply: string, judges: Judges, signal?: AbortSignal): Promise<Verdict> {
+export async function judgeReply(instance: SwebenchInstance, reply: string, judges: Judges, signal?: AbortSignal): Promise<ReplyVerdict> {
   const extracted = extractPatch(reply)
   if (extracted === undefined) {
     return { status: 'empty_patch', outcome: 'no_answer', reason: 'The reply holds no unified diff with a hunk (@@ … @@).', patch: '', repaired: [] }

@@ -4,49 +4,62 @@
  * (infra or provider errors) and patches generated without evaluation are left
  * out, with the reason.
  */
+import { groupBy } from '../../harness/group-by.ts'
 import type { ItemRecord } from '../../harness/item-record.ts'
 import type { Score, Scorer } from '../../harness/score.ts'
+import { optional, scoringFacts, type FactsOf } from '../../harness/scoring-facts.ts'
+import type { VerdictStatus } from './judge-reply.ts'
+
+const STATUSES = ['resolved', 'partially_resolved', 'not_resolved', 'patch_error', 'timeout', 'infra_error', 'empty_patch', 'generated'] as const satisfies readonly VerdictStatus[]
+
+/** What each SWE-bench item records: how its patch fared, the dataset and repository, and what the judging saw. */
+export const swebenchFacts = scoringFacts('swebench', {
+  status: STATUSES,
+  dataset: 'string',
+  repo: 'string',
+  contextFiles: 'number',
+  repairedHunks: 'number',
+  appliesCleanly: optional('boolean'),
+  appliedWith: optional(['git apply', 'patch --fuzz']),
+  evaluationMs: optional('number'),
+})
+export type SwebenchFacts = FactsOf<typeof swebenchFacts>
 
 const DATASET_NAMES: Record<string, string> = { lite: 'SWE-bench Lite', verified: 'SWE-bench Verified', full: 'SWE-bench' }
 
 export const scoreSwebench: Scorer = (records) => {
-  const groups = new Map<string, ItemRecord[]>()
-  for (const record of records) {
-    if (record.suite !== 'swebench') continue
-    const key = `${record.model}\u0000${String(record.scoring?.dataset ?? '')}`
-    groups.set(key, [...(groups.get(key) ?? []), record])
-  }
-  return [...groups.values()].map((group) => scoreModel(group))
+  const own = records.filter((record) => record.suite === 'swebench')
+  return [...groupBy(own, (record) => `${record.model}\u0000${swebenchFacts.read(record).dataset}`).values()].map(scoreModel)
 }
 
 /** `SWE-bench Lite % Resolved`; a run on your own file is `SWE-bench (own file) % Resolved`. */
-export function scoreName(dataset: unknown): string {
-  if (typeof dataset !== 'string') return 'SWE-bench % Resolved'
+export function scoreName(dataset: string): string {
   return `${DATASET_NAMES[dataset] ?? `SWE-bench (${dataset})`} % Resolved`
 }
 
 function scoreModel(records: readonly ItemRecord[]): Score {
   const [first] = records
-  const model = first?.model ?? ''
+  if (first === undefined) throw new Error('a SWE-bench score needs at least one record')
+  const model = first.model
   const excluded: Array<{ itemId: string; reason: string }> = []
   const tally = { resolved: 0, partially_resolved: 0, not_resolved: 0, patch_error: 0, empty_patch: 0, timeout: 0 }
   let counted = 0
   for (const record of records) {
-    const status = record.scoring?.status
+    const { status } = swebenchFacts.read(record)
     if (record.outcome === 'infra_error' || record.outcome === 'provider_error') {
       excluded.push({ itemId: record.itemId, reason: `${record.outcome}: ${(record.output ?? '').split('\n')[0] ?? ''}` })
     } else if (status === 'generated') {
       excluded.push({ itemId: record.itemId, reason: 'not evaluated (TESTBENCH_SWEBENCH_EVALUATE=0)' })
     } else {
       counted++
-      if (typeof status === 'string' && status in tally) tally[status as keyof typeof tally]++
+      if (status in tally) tally[status as keyof typeof tally]++
     }
   }
   const value = counted === 0 ? 0 : (100 * tally.resolved) / counted
   return {
     suite: 'swebench',
     model,
-    name: scoreName(first?.scoring?.dataset),
+    name: scoreName(swebenchFacts.read(first).dataset),
     value,
     display: `${value.toFixed(2)}%`,
     counted: { solved: tally.resolved, total: counted },

@@ -6,7 +6,8 @@
 import { benchmark } from '../../harness/benchmark.ts'
 import { loadInstances } from './dataset.ts'
 import { swebenchOptions } from './options.ts'
-import { assertEngineReachable, runInstance, swebenchItem, swebenchRun } from './run-instance.ts'
+import { assertEngineReachable, runItem, swebenchItem, swebenchRun } from './run-item.ts'
+import { swebenchFacts } from './score.ts'
 
 const options = swebenchOptions()
 await assertEngineReachable(options)
@@ -15,6 +16,7 @@ const run = swebenchRun(options)
 benchmark({
   suite: 'swebench',
   items: (await loadInstances({ datasetFile: options.datasetFile, instances: options.instances })).map(swebenchItem),
+  scoring: swebenchFacts,
   concurrent: true,
-  run: (item, bench) => runInstance(item, bench, run),
+  run: (item, bench) => runItem(item, bench, run),
 })

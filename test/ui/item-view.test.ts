@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -7,6 +7,8 @@ import { pathToFileURL } from 'node:url'
 import { chromium, type BrowserContext, type Page } from 'playwright-core'
 import { afterEach, expect, test } from 'vitest'
 import { reportDir } from '../../harness/knobs.ts'
+import { openaiChatHandler } from '../support/fake-openai.ts'
+import { startLoopbackServer } from '../support/loopback-server.ts'
 import { REPO_ROOT, startVitestRun } from '../support/run-vitest.ts'
 
 /**
@@ -18,7 +20,6 @@ import { REPO_ROOT, startVitestRun } from '../support/run-vitest.ts'
 const CHROMIUM = '/usr/bin/chromium'
 const NO_CHROMIUM = `Chromium is not at ${CHROMIUM}: install Debian's chromium package (CI does) to run the browser checks.`
 const ITEM = 'great grandparent #1'
-const FAREL_IDS = ['child', 'parent', 'grandchild', 'sibling', 'grandparent', 'great grandchild', 'niece or nephew', 'aunt or uncle', 'great grandparent']
 // A reply of several lines, with indentation that must survive.
 const REPLY = ['Working through the family tree:', '    Christopher is Andrew’s parent,', '    so he is three generations up.', 'So the answer is <ANSWER>3</ANSWER>.'].join('\n')
 
@@ -27,10 +28,18 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
 })
 
-function farelRun(dir: string): Record<string, string> {
-  const replies = join(dir, 'replies.jsonl')
-  writeFileSync(replies, FAREL_IDS.map((relation) => `${JSON.stringify({ id: `${relation} #1`, reply: REPLY })}\n`).join(''))
-  return { MODEL: `replay:${replies}`, TESTBENCH_FAREL_PER_CLASS: '1', TESTBENCH_GATE_CONFIG: 'off', TESTBENCH_REPORT_DIR: join(dir, 'reports') }
+/** FaRel, one quiz per class, asked of a model on 127.0.0.1 that always gives REPLY. */
+async function farelRun(dir: string): Promise<Record<string, string>> {
+  const server = await startLoopbackServer(openaiChatHandler(['fake'], () => REPLY))
+  cleanups.push(() => server.close())
+  return {
+    MODEL: 'openai:fake',
+    OPENAI_BASE_URL: `${server.url}/v1`,
+    TESTBENCH_CACHE: 'off',
+    TESTBENCH_FAREL_PER_CLASS: '1',
+    TESTBENCH_GATE_CONFIG: 'off',
+    TESTBENCH_REPORT_DIR: join(dir, 'reports'),
+  }
 }
 
 async function openBrowser(): Promise<BrowserContext> {
@@ -73,7 +82,7 @@ async function imageText(note: ReturnType<Page['getByRole']>): Promise<string> {
 test('the html report (one self-contained file) shows an item’s prompt and reply', async (context) => {
   context.skip(!existsSync(CHROMIUM), NO_CHROMIUM)
   const dir = mkdtempSync(join(tmpdir(), 'html-report-'))
-  const run = await startVitestRun(['--project', 'suites', 'suites/farel'], { ...farelRun(dir), TESTBENCH_HTML_DIR: join(dir, 'html') }).done
+  const run = await startVitestRun(['--project', 'suites', 'suites/farel'], { ...(await farelRun(dir)), TESTBENCH_HTML_DIR: join(dir, 'html') }).done
   const report = join(dir, 'html', 'index.html')
   expect(existsSync(report), run.output).toBe(true)
   const browser = await openBrowser()
@@ -89,7 +98,7 @@ test('npx vitest --ui shows an item’s prompt and reply', async (context) => {
   // Without a terminal, the UI needs --watch to stay up.
   const ui = spawn(process.execPath, ['node_modules/vitest/vitest.mjs', '--ui', '--watch', '--open=false', `--api.port=${port}`, '--api.strictPort', '--project', 'suites', 'suites/farel'], {
     cwd: REPO_ROOT,
-    env: { ...process.env, ...farelRun(dir), CI: '1', NO_COLOR: '1' },
+    env: { ...process.env, ...(await farelRun(dir)), CI: '1', NO_COLOR: '1' },
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   })

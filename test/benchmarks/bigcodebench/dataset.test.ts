@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import { describe, expect, test } from 'vitest'
 import { canonicalProgram, loadBigCodeBench } from '../../../suites/bigcodebench/dataset.ts'
-import { extractSolution } from '../../../suites/humaneval/extract-solution.ts'
+import { extractSolution } from '../../../harness/python-tasks/extract-solution.ts'
 
 const env = { ...process.env, TESTBENCH_DATA_DIR: fileURLToPath(new URL('../../../../shared/datasets', import.meta.url)) }
 

@@ -51,6 +51,6 @@ describe('bigCodeBenchOptions', () => {
     expect(() => bigCodeBenchOptions(1, { TESTBENCH_BIGCODEBENCH_MEMORY_MB: '0' })).toThrow(/TESTBENCH_BIGCODEBENCH_MEMORY_MB=0/)
     expect(() => bigCodeBenchOptions(1, { TESTBENCH_BIGCODEBENCH_VERSION: '0.1.4' })).toThrow(/TESTBENCH_BIGCODEBENCH_VERSION=0\.1\.4 is not understood: write a release as vX\.Y\.Z/)
     expect(() => parseTaskNumbers('5-2')).toThrow(/runs backwards/)
-    expect(() => parseTaskNumbers('x')).toThrow(/"x" is not a task number/)
+    expect(() => parseTaskNumbers('x')).toThrow(/"x" is not a number or a range/)
   })
 })

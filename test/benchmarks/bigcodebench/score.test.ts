@@ -32,7 +32,7 @@ describe('scoreBigCodeBench', () => {
     sample,
     variant,
     outcome,
-    scoring: { excluded: 'network: 7' },
+    scoring: { split: 'complete', subset: 'full', version: 'v0.1.0', mode: 'chat', calibration: 'c', excluded: 'network: 7' },
   })
 
   test('pass@1 over the scored tasks, with the excluded ones listed and the outcomes counted', () => {
@@ -73,10 +73,10 @@ describe('scoreBigCodeBench', () => {
   })
 
   test('the score is named after the version the records were run under, whatever this process reads', () => {
-    const records = (['passed', 'wrong_answer'] as const).map((outcome, index) => ({
-      ...record(`BigCodeBench/${index}`, 'instruct', outcome),
-      scoring: { excluded: '', version: 'v0.1.4' },
-    }))
+    const records = (['passed', 'wrong_answer'] as const).map((outcome, index) => {
+      const base = record(`BigCodeBench/${index}`, 'instruct', outcome)
+      return { ...base, scoring: { ...base.scoring, excluded: '', version: 'v0.1.4' } }
+    })
     expect(scoreBigCodeBench(records).map((score) => score.name)).toContain('BigCodeBench-Instruct v0.1.4 pass@1')
   })
 })

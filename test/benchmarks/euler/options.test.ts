@@ -24,8 +24,8 @@ describe('eulerOptions', () => {
 
   test.for([
     [{ TESTBENCH_EULER_LANGUAGES: 'python,cobol' }, /"cobol" is not a language PE-Bench runs/],
-    [{ TESTBENCH_EULER_PROBLEMS: '100-1' }, /"100-1" is not a problem number or range/],
-    [{ TESTBENCH_EULER_PROBLEMS: '0' }, /"0" is not a problem number/],
+    [{ TESTBENCH_EULER_PROBLEMS: '100-1' }, /the range "100-1" runs backwards/],
+    [{ TESTBENCH_EULER_PROBLEMS: '0' }, /numbers start at 1, not 0/],
     [{ TESTBENCH_EULER_ERA: '2024' }, /use current \(default\) or pe100/],
     [{ TESTBENCH_EULER_OVERWRITE: 'yes please' }, /TESTBENCH_EULER_OVERWRITE=yes please is not understood/],
     [{ TESTBENCH_EULER_RUN_TIMEOUT_MS: '0' }, /TESTBENCH_EULER_RUN_TIMEOUT_MS=0/],

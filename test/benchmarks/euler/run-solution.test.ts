@@ -26,13 +26,13 @@ describe('judge', () => {
   })
 
   test('a program that ran but printed something else is a wrong answer, saying what it printed', () => {
-    expect(judge(ran('233168.0\n'), '233168')).toEqual({ outcome: 'wrong_answer', output: expect.stringContaining('"233168.0", is not the answer') })
-    expect(judge(ran(''), '233168')).toEqual({ outcome: 'wrong_answer', output: expect.stringContaining('printed nothing') })
+    expect(judge(ran('233168.0\n'), '233168')).toMatchObject({ outcome: 'wrong_answer', reason: 'The last line printed, "233168.0", is not the answer.', output: expect.stringContaining('"233168.0", is not the answer') })
+    expect(judge(ran(''), '233168')).toMatchObject({ outcome: 'wrong_answer', output: expect.stringContaining('printed nothing') })
   })
 
   test('output cut off by the sandbox has lost its last line: a wrong answer', () => {
     const flood = ran('1\n'.repeat(10), { stdout: { text: '1\n'.repeat(10), truncated: true, bytes: 5_000_000 } })
-    expect(judge(flood, '1')).toEqual({ outcome: 'wrong_answer', output: expect.stringContaining('5000000 bytes') })
+    expect(judge(flood, '1')).toMatchObject({ outcome: 'wrong_answer', output: expect.stringContaining('5000000 bytes') })
   })
 
   test('the sandbox’s own outcome stands, even when the answer was printed before the failure', () => {

@@ -96,13 +96,13 @@ describe('scoreEuler', () => {
 
   test('the maximum over problems 1-100 rounds to 32.07', () => {
     // Σ points of the real problems 1-100 is 3206.6711…; made-up points with that sum behave the same.
-    const perfect = Array.from({ length: 100 }, (_, i) => ({ ...record('reference', 'python', String(i + 1).padStart(4, '0'), 'passed'), scoring: { points: 32.066711, problem: i + 1 } }))
+    const perfect = Array.from({ length: 100 }, (_, i) => ({ ...record('reference', 'python', String(i + 1).padStart(4, '0'), 'passed'), scoring: { points: 32.066711, problem: i + 1, era: 'current' } }))
     expect(scoreEuler(perfect)).toMatchObject([{ name: 'PE-Bench-Python-100', display: '32.07', counted: { solved: 100, total: 100 } }])
   })
 
   test('a record without points is an error naming the model and problem, not a zero', () => {
     const broken = { ...record('m', 'python', '0001', 'passed'), scoring: {} }
-    expect(() => scoreEuler([broken])).toThrow(/record of m for problem 0001 \(python\) has no scoring\.points/)
+    expect(() => scoreEuler([broken])).toThrow(/euler record of m for item 0001 does not hold euler facts \(scoring\.points is missing\)/)
   })
 })
 

@@ -4,8 +4,8 @@ import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { HUMANEVAL_STOP, TEST_FIXES, humanEvalTask, loadHumanEval } from '../../../suites/humaneval/dataset.ts'
-import { extractSolution } from '../../../suites/humaneval/extract-solution.ts'
-import { runTests } from '../../../suites/humaneval/run-tests.ts'
+import { extractSolution } from '../../../harness/python-tasks/extract-solution.ts'
+import { runTests } from '../../../harness/python-tasks/run-tests.ts'
 
 const SHARED = { ...process.env, TESTBENCH_DATA_DIR: fileURLToPath(new URL('../../../../shared/datasets', import.meta.url)) }
 

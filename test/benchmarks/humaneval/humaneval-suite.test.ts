@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, test } from 'vitest'
 import { loadHumanEval } from '../../../suites/humaneval/dataset.ts'
 import { scoreHumanEval } from '../../../suites/humaneval/score.ts'
-import { SHARED_DATASETS, allBut, notPassed, outcomes, runSuite } from './run-suite.ts'
+import { SHARED_DATASETS, allBut, notPassed, outcomes, runSuite } from '../../support/run-python-suite.ts'
 
 const REPLIES = fileURLToPath(new URL('../../../fixtures/humaneval/replies.jsonl', import.meta.url))
 

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import { describe, expect, test } from 'vitest'
 import { scoreMbpp } from '../../../suites/mbpp/score.ts'
-import { allBut, notPassed, outcomes, runSuite } from '../humaneval/run-suite.ts'
+import { allBut, notPassed, outcomes, runSuite } from '../../support/run-python-suite.ts'
 
 const REPLIES = fileURLToPath(new URL('../../../fixtures/mbpp/replies.jsonl', import.meta.url))
 

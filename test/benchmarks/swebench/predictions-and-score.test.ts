@@ -5,7 +5,7 @@ import { describe, expect, test } from 'vitest'
 import type { ItemRecord } from '../../../harness/item-record.ts'
 import { swebenchOptions } from '../../../suites/swebench/options.ts'
 import { predictionsPath, writePrediction } from '../../../suites/swebench/predictions.ts'
-import { evaluationImage } from '../../../suites/swebench/run-instance.ts'
+import { evaluationImage } from '../../../suites/swebench/run-item.ts'
 import { scoreSwebench } from '../../../suites/swebench/score.ts'
 
 describe('predictions', () => {
@@ -29,7 +29,7 @@ describe('scoreSwebench', () => {
     provider: 'p',
     sample: 0,
     outcome,
-    scoring: { status },
+    scoring: { status, dataset: 'lite', repo: 'o/r', contextFiles: 0, repairedHunks: 0 },
     output: `${status} because`,
   })
 
@@ -43,7 +43,7 @@ describe('scoreSwebench', () => {
       record('g1', 'passed', 'generated'),
     ])
     expect(others).toEqual([])
-    expect(score).toMatchObject({ name: 'SWE-bench % Resolved', value: 25, display: '25.00%', counted: { solved: 1, total: 4 } })
+    expect(score).toMatchObject({ name: 'SWE-bench Lite % Resolved', value: 25, display: '25.00%', counted: { solved: 1, total: 4 } })
     expect(score?.columns).toMatchObject({ resolved: '1', partially: '1', 'not resolved': '1', 'patch errors': '1', 'not judged': '2' })
     expect(score?.excluded).toEqual([
       { itemId: 'i1', reason: 'infra_error: infra_error because' },
@@ -52,7 +52,10 @@ describe('scoreSwebench', () => {
   })
 
   test('each dataset is scored apart, under its own name', () => {
-    const on = (dataset: string, status: string, outcome: ItemRecord['outcome']) => ({ ...record(`${dataset}-${status}`, outcome, status), scoring: { status, dataset } })
+    const on = (dataset: string, status: string, outcome: ItemRecord['outcome']) => {
+      const base = record(`${dataset}-${status}`, outcome, status)
+      return { ...base, scoring: { ...base.scoring, dataset } }
+    }
     const scores = scoreSwebench([on('lite', 'resolved', 'passed'), on('verified', 'not_resolved', 'wrong_answer'), on('own file', 'resolved', 'passed')])
     expect(scores.map((score) => [score.name, score.value])).toEqual([
       ['SWE-bench Lite % Resolved', 100],

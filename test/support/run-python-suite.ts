@@ -2,10 +2,10 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { ItemRecord } from '../../../harness/item-record.ts'
-import { startVitestRun } from '../../support/run-vitest.ts'
+import type { ItemRecord } from '../../harness/item-record.ts'
+import { startVitestRun } from './run-vitest.ts'
 
-export const SHARED_DATASETS = fileURLToPath(new URL('../../../../shared/datasets', import.meta.url))
+export const SHARED_DATASETS = fileURLToPath(new URL('../../../shared/datasets', import.meta.url))
 
 /**
  * Runs a suite as a user would (`MODEL=… vitest run --project suites suites/<suite>`, the

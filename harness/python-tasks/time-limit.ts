@@ -6,9 +6,10 @@
  * (the limit of a task whose canonical time is known is used from the start).
  */
 import { createHash } from 'node:crypto'
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { isRecord } from '../../harness/dataset-file.ts'
+import { writeFileAtomically } from '../atomic-file.ts'
+import { isRecord } from '../dataset-file.ts'
 
 export interface TimeLimitPolicy {
   floorMs: number
@@ -51,7 +52,7 @@ async function canonicalTime(dir: string, key: string, timeCanonical: TimeCanoni
     pending = readCached(file).then(async (cached) => {
       if (cached !== undefined) return cached
       const measured = await timeCanonical()
-      if (measured !== undefined) await writeAtomically(file, JSON.stringify({ canonicalMs: measured, measuredAt: new Date().toISOString() }))
+      if (measured !== undefined) await writeFileAtomically(file, JSON.stringify({ canonicalMs: measured, measuredAt: new Date().toISOString() }))
       return measured
     })
     measuring.set(file, pending)
@@ -66,11 +67,4 @@ async function readCached(file: string): Promise<number | undefined> {
   } catch {
     return undefined
   }
-}
-
-async function writeAtomically(file: string, text: string): Promise<void> {
-  await mkdir(join(file, '..'), { recursive: true })
-  const partial = `${file}.${process.pid}.part`
-  await writeFile(partial, text)
-  await rename(partial, file)
 }

@@ -2,9 +2,9 @@ import { mkdtemp, readdir } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import type { PythonTask } from '../../../suites/humaneval/python-task.ts'
-import { lastException, outcomeOf, runTests } from '../../../suites/humaneval/run-tests.ts'
-import type { TimeLimitPolicy } from '../../../suites/humaneval/time-limit.ts'
+import type { PythonTask } from '../../../harness/python-tasks/python-task.ts'
+import { lastException, outcomeOf, runTests } from '../../../harness/python-tasks/run-tests.ts'
+import type { TimeLimitPolicy } from '../../../harness/python-tasks/time-limit.ts'
 
 /** A HumanEval-shaped task written for these tests. */
 const TASK: PythonTask = {

@@ -1,4 +1,4 @@
-import type { BenchItem } from '../../harness/benchmark.ts'
+import type { BenchItem } from '../benchmark.ts'
 
 /**
  * A function-writing task judged by running tests (HumanEval, MBPP and their
@@ -31,9 +31,11 @@ export function testProgram(task: Pick<PythonTask, 'tests'>, solution: string, p
   return `${solution}\n\n${task.tests}\n\n${printMarker}\n`
 }
 
-/** The reference reply for a whole-function solution. */
+/** `code` as a fenced python block, as a chat model answers; the fence is longer than any run of backticks inside. */
 export function fencedPython(code: string): string {
-  return `\`\`\`python\n${code.trim()}\n\`\`\`\n`
+  const longestRun = Math.max(0, ...(code.match(/`+/g) ?? []).map((run) => run.length))
+  const fence = '`'.repeat(Math.max(3, longestRun + 1))
+  return `${fence}python\n${code.trim()}\n${fence}\n`
 }
 
 /** The import lines at the top level of `code` (`import math`, `from typing import List`). */

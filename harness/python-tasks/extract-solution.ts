@@ -1,5 +1,5 @@
 /** The Python solution in a chat reply. */
-import { dropLanguageTagLine, fencedBlocks, largestBlock, stripReasoning } from '../../harness/extract-code.ts'
+import { dropLanguageTagLine, fencedBlocks, largestBlock, stripReasoning } from '../extract-code.ts'
 import type { ChatReply } from '../../adapters/models/model-adapter.ts'
 import type { PromptMode } from './options.ts'
 import { importLines, type PythonTask } from './python-task.ts'

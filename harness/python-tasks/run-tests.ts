@@ -1,14 +1,13 @@
 /** Runs a solution against its task's tests in the sandbox and names the outcome. */
 import { join } from 'node:path'
-import type { Outcome } from '../../harness/outcome.ts'
-import { cacheDir } from '../../harness/knobs.ts'
+import type { Outcome, Verdict } from '../outcome.ts'
+import { cacheDir } from '../knobs.ts'
 import { printMarker, runProgram, type RunResult } from '../../adapters/sandbox/index.ts'
 import { extractSolution, withImports } from './extract-solution.ts'
 import { testProgram, type PythonTask } from './python-task.ts'
 import { CALIBRATION_LIMIT_MS, calibratedLimitMs, calibrationKey, knownLimitMs, type TimeLimitPolicy } from './time-limit.ts'
 
-export interface TestRun {
-  outcome: Outcome
+export interface TestRun extends Verdict {
   /** What the program printed and why it ended, for the record. */
   output: string
   /** The limit the last run had. */
@@ -40,7 +39,9 @@ export async function runTests(task: PythonTask, solution: string, policy: TimeL
       result = await runPython(task, program, limitMs, policy.memoryBytes)
     }
   }
-  return { outcome: outcomeOf(result), output: describeRun(result, limitMs), limitMs, wallMs: result.wallMs }
+  const outcome = outcomeOf(result)
+  const reason = outcome === 'wrong_answer' ? `A check failed: ${lastLine(result.stderr.text)}` : result.reason
+  return { outcome, reason, output: describeRun(result, limitMs), limitMs, wallMs: result.wallMs }
 }
 
 /** The canonical solution's wall time on this machine, undefined when it does not pass. */
@@ -69,8 +70,11 @@ export function outcomeOf(result: Pick<RunResult, 'outcome' | 'stderr'>): Outcom
 export function lastException(stderr: string): string | undefined {
   const lines = stderr.trimEnd().split('\n')
   if (!lines.some((line) => line.startsWith('Traceback (most recent call last)'))) return undefined
-  const last = lines.at(-1) ?? ''
-  return /^(?:[\w.]+\.)?(\w+)(?::|$)/.exec(last)?.[1]
+  return /^(?:[\w.]+\.)?(\w+)(?::|$)/.exec(lastLine(stderr))?.[1]
+}
+
+function lastLine(text: string): string {
+  return text.trimEnd().split('\n').at(-1) ?? ''
 }
 
 const SHOWN_OUTPUT = 2000

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { HUMANEVAL_VARIANTS } from '../../../suites/humaneval/dataset.ts'
-import { codeSuiteOptions } from '../../../suites/humaneval/options.ts'
+import { codeSuiteOptions } from '../../../harness/python-tasks/options.ts'
 
 const options = (env: NodeJS.ProcessEnv, samples = 1) => codeSuiteOptions('HUMANEVAL', HUMANEVAL_VARIANTS, HUMANEVAL_VARIANTS, samples, env)
 

@@ -6,12 +6,13 @@ import { cacheDir, reportDir } from '../../harness/knobs.ts'
 import { connectEngine, engineUnavailable } from './container-engine.ts'
 import { evaluatePatch } from './evaluate.ts'
 import type { SwebenchInstance } from './instance.ts'
-import { judgeReply, type Judges, type Verdict } from './judge-reply.ts'
+import { judgeReply, type Judges, type ReplyVerdict } from './judge-reply.ts'
 import type { SwebenchOptions } from './options.ts'
 import { predictionsPath, writePrediction } from './predictions.ts'
 import { contextFiles, swebenchPrompt } from './prompt.ts'
 import { RepoCache } from './repo-cache.ts'
 import { repoSpec } from './repo-specs.ts'
+import type { SwebenchFacts } from './score.ts'
 
 export interface SwebenchItem extends BenchItem {
   instance: SwebenchInstance
@@ -72,7 +73,7 @@ export async function assertEngineReachable(options: SwebenchOptions, env: NodeJ
   }
 }
 
-export async function runInstance(item: SwebenchItem, bench: ItemContext, run: SwebenchRun): Promise<void> {
+export async function runItem(item: SwebenchItem, bench: ItemContext<SwebenchFacts>, run: SwebenchRun): Promise<void> {
   const { instance } = item
   const files = await contextFiles(instance, run.repos, run.options.context, run.options.contextChars)
   const reply = await bench.ask(swebenchPrompt(instance, files), { temperature: 0 })
@@ -84,6 +85,7 @@ export async function runInstance(item: SwebenchItem, bench: ItemContext, run: S
   })
   bench.record({
     outcome: verdict.outcome,
+    reason: verdict.reason,
     extracted: verdict.patch,
     output: describeVerdict(verdict),
     scoring: {
@@ -101,7 +103,7 @@ export async function runInstance(item: SwebenchItem, bench: ItemContext, run: S
   bench.expect(verdict.status, verdict.reason).toBe(allowed)
 }
 
-function describeVerdict(verdict: Verdict): string {
+function describeVerdict(verdict: ReplyVerdict): string {
   const lines = [verdict.reason]
   if (verdict.repaired.length > 0) lines.push(`Repaired hunk headers: ${verdict.repaired.join('; ')}`)
   if (verdict.evaluation?.log) lines.push('', lastLines(verdict.evaluation.log, 60))

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
-import { extractSolution, solutionFrom, withImports, withoutMainGuard } from '../../../suites/humaneval/extract-solution.ts'
-import type { PythonTask } from '../../../suites/humaneval/python-task.ts'
+import { extractSolution, solutionFrom, withImports, withoutMainGuard } from '../../../harness/python-tasks/extract-solution.ts'
+import type { PythonTask } from '../../../harness/python-tasks/python-task.ts'
 
 const SOLUTION = 'def add(a, b):\n    return a + b'
 
