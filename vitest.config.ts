@@ -12,6 +12,7 @@ export default defineConfig({
         test: {
           name: 'harness',
           include: ['test/**/*.test.ts'],
+          globalSetup: ['test/support/temp-root.ts'],
           testTimeout: 60_000,
         },
       },
