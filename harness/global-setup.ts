@@ -2,9 +2,11 @@ import type { TestProject } from 'vitest/node'
 import { ModelSpecError } from '../adapters/models/model-spec.ts'
 import { ProviderError } from '../adapters/models/model-adapter.ts'
 import { resolveModels } from './resolve-models.ts'
+import { unknownKnobWarnings } from './knob-table.ts'
 
 /** Runs once before the benchmark suites: resolves MODEL and checks every model, then hands them to the test files. */
 export default async function setup(project: TestProject): Promise<void> {
+  for (const warning of unknownKnobWarnings()) console.warn(`testbench: ${warning}`)
   try {
     project.provide('benchModels', await resolveModels(process.env.MODEL))
   } catch (error) {
