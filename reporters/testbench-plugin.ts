@@ -3,6 +3,7 @@ import type { Vite, VitestPluginContext } from 'vitest/node'
 import { GateConfigError, gateConfigFile, loadGateConfig } from './gate-config.ts'
 import { GateReporter } from './gate-reporter.ts'
 import { ScoreReporter } from './score-reporter.ts'
+import { checkSettings } from '../harness/validate-settings.ts'
 
 export interface TestbenchPluginOptions {
   /** Projects whose test files are benchmark suites; the gate leaves runs without their files alone. Default: `['suites']`. */
@@ -22,10 +23,12 @@ export interface TestbenchPluginOptions {
 export function testbench(options: TestbenchPluginOptions = {}): Vite.Plugin {
   return {
     name: 'llm-testbench',
-    configureVitest({ vitest }: VitestPluginContext) {
+    async configureVitest({ vitest }: VitestPluginContext) {
       const reporters = vitest.config.reporters
       // Called once per project: add the reporters once.
       if (reporters.some((reporter) => reporter instanceof ScoreReporter)) return
+      // Before any file is collected, so a bad setting is the run's only message.
+      await checkSettings()
       reporters.push(new ScoreReporter())
       const gate = gateReporter(vitest.config.root, options.benchmarkProjects)
       if (gate) reporters.push(gate)
