@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process'
 import { readBoolean } from '../adapters/knob.ts'
 import { parseModelList } from '../adapters/models/model-spec.ts'
+import { ReplayAdapter } from '../adapters/models/replay.ts'
 import { unknownKnobWarnings } from './knob-table.ts'
 import { cacheDir, cacheMode, maxRetries, positiveInteger, providerConcurrency, reportDir, requestTimeoutMs, sampleCount } from './knobs.ts'
 
@@ -24,7 +25,7 @@ export async function settingsProblems(env: NodeJS.ProcessEnv = process.env): Pr
       problems.push((error as Error).message)
     }
   }
-  if (env['MODEL'] !== undefined && env['MODEL'].trim() !== '') check(() => parseModelList(env['MODEL']))
+  if (env['MODEL'] !== undefined && env['MODEL'].trim() !== '') problems.push(...(await modelProblems(env['MODEL'])))
   check(() => sampleCount(env))
   check(() => cacheMode(env))
   check(() => requestTimeoutMs(env))
@@ -48,6 +49,20 @@ export async function settingsProblems(env: NodeJS.ProcessEnv = process.env): Pr
     if (failure !== undefined) problems.push(`${name}=${dir} cannot be written (${failure}): point ${name} at a directory you can write to.`)
   }
   return problems
+}
+
+/** MODEL's form, and each replay file read and parsed: all offline, so before any request. */
+async function modelProblems(value: string): Promise<string[]> {
+  try {
+    const problems: string[] = []
+    for (const spec of parseModelList(value)) {
+      if (spec.provider !== 'replay') continue
+      await new ReplayAdapter(spec.model).preflight().catch((error: unknown) => problems.push((error as Error).message))
+    }
+    return problems
+  } catch (error) {
+    return [(error as Error).message]
+  }
 }
 
 const PROBE_TIMEOUT_MS = 3000
