@@ -148,4 +148,15 @@ export const badInputs: BadInput[] = [
     message: /HumanEval\.jsonl\.gz[^]*sha256/,
     once: 'is expected: it is another version',
   },
+  {
+    name: 'Euler answers (solutions.json) that are not the pinned ones',
+    suite: 'suites/euler',
+    prepare: (dir) => {
+      mkdirSync(join(dir, 'datasets', 'euler'), { recursive: true })
+      writeFileSync(join(dir, 'datasets', 'euler', 'solutions.json'), '{"0001": {"title": "x", "solved_by": 1, "solution": "1"}}')
+      return { TESTBENCH_DATA_DIR: join(dir, 'datasets'), TESTBENCH_EULER_PROBLEMS: '1', TESTBENCH_EULER_LANGUAGES: 'python' }
+    },
+    message: /euler\/solutions\.json in TESTBENCH_DATA_DIR .* has sha256 .* is expected: .*Replace it with the file from/,
+    once: 'is expected: it is another version',
+  },
 ]
