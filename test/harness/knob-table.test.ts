@@ -34,4 +34,10 @@ describe('unknown knob names', () => {
     const missing = allKnobs.map((knob) => knob.name).filter((name) => !readme.includes(name))
     expect(missing).toEqual([])
   })
+
+  it('every knob the README names is a known knob', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
+    const named = new Set(readme.match(/\bTESTBENCH_[A-Z0-9_]*[A-Z0-9]\b/g) ?? [])
+    expect([...named].filter((name) => !knownKnobNames.includes(name))).toEqual([])
+  })
 })
