@@ -27,14 +27,15 @@ export function testbench(options: TestbenchPluginOptions = {}): Vite.Plugin {
       const reporters = vitest.config.reporters
       // Called once per project: add the reporters once.
       if (reporters.some((reporter) => reporter instanceof ScoreReporter)) return
-      // Before any file is collected, so a bad setting is the run's only message.
-      await checkSettings()
       reporters.push(new ScoreReporter())
       const gate = gateReporter(vitest.config.root, options.benchmarkProjects)
       if (gate) reporters.push(gate)
       const htmlDir = process.env.TESTBENCH_HTML_DIR
       const htmlConfigured = reporters.some((reporter) => Array.isArray(reporter) && reporter[0] === 'html')
       if (htmlDir && !vitest.config.shard && !htmlConfigured) reporters.push(['html', { singleFile: true, outputDir: resolve(htmlDir) }])
+      // Last, after the reporters are in place (the guard above is synchronous); before any file is collected,
+      // so a bad setting is the run's only message.
+      await checkSettings()
     },
   }
 }
