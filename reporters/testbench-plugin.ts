@@ -3,6 +3,7 @@ import type { Vite, VitestPluginContext } from 'vitest/node'
 import { GateConfigError, gateConfigFile, loadGateConfig } from './gate-config.ts'
 import { GateReporter } from './gate-reporter.ts'
 import { ScoreReporter } from './score-reporter.ts'
+import { checkSettings } from '../harness/validate-settings.ts'
 
 export interface TestbenchPluginOptions {
   /** Projects whose test files are benchmark suites; the gate leaves runs without their files alone. Default: `['suites']`. */
@@ -22,7 +23,7 @@ export interface TestbenchPluginOptions {
 export function testbench(options: TestbenchPluginOptions = {}): Vite.Plugin {
   return {
     name: 'llm-testbench',
-    configureVitest({ vitest }: VitestPluginContext) {
+    async configureVitest({ vitest }: VitestPluginContext) {
       const reporters = vitest.config.reporters
       // Called once per project: add the reporters once.
       if (reporters.some((reporter) => reporter instanceof ScoreReporter)) return
@@ -32,6 +33,9 @@ export function testbench(options: TestbenchPluginOptions = {}): Vite.Plugin {
       const htmlDir = process.env.TESTBENCH_HTML_DIR
       const htmlConfigured = reporters.some((reporter) => Array.isArray(reporter) && reporter[0] === 'html')
       if (htmlDir && !vitest.config.shard && !htmlConfigured) reporters.push(['html', { singleFile: true, outputDir: resolve(htmlDir) }])
+      // Last, after the reporters are in place (the guard above is synchronous); before any file is collected,
+      // so a bad setting is the run's only message.
+      await checkSettings()
     },
   }
 }

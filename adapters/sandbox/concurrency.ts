@@ -36,5 +36,17 @@ export function sandboxConcurrency(env: NodeJS.ProcessEnv = process.env): number
   return value
 }
 
-/** Shared by both tiers and independent of how many model requests are in flight. */
-export const sandboxLimiter = new Limiter(sandboxConcurrency())
+let shared: Limiter | undefined
+
+/**
+ * Shared by both tiers and independent of how many model requests are in flight. Made on first use, so that
+ * importing the sandbox (as the config does) never throws: a bad TESTBENCH_SANDBOX_CONCURRENCY is reported up front.
+ */
+export const sandboxLimiter = {
+  get limit(): number {
+    return (shared ??= new Limiter(sandboxConcurrency())).limit
+  },
+  run<T>(task: () => Promise<T>): Promise<T> {
+    return (shared ??= new Limiter(sandboxConcurrency())).run(task)
+  },
+}

@@ -1,7 +1,14 @@
 import { warnOnce } from './warn-once.ts'
 
 /** Names never passed to a sandboxed program, even when the user lists them. */
-const SECRET_NAME = /API_?KEY|TOKEN|SECRET|PASSW(OR)?D|CREDENTIAL|PRIVATE_?KEY|AUTH|COOKIE|SESSION/i
+const SECRET_NAME = /API_?KEY|_KEY$|^KEY$|TOKEN|SECRET|PASSW(OR)?D|CREDENTIAL|PRIVATE_?KEY|AUTH|COOKIE|SESSION|^DATABASE_URL$|_DSN$/i
+
+/** A URL that carries a user name or password, such as `postgres://user:pass@host/db`. */
+const URL_WITH_CREDENTIALS = /^[a-z][a-z0-9+.-]*:\/\/[^/@\s]+@/i
+
+function looksSecret(name: string, value: string): boolean {
+  return SECRET_NAME.test(name) || (/_URL$|_URI$/i.test(name) && URL_WITH_CREDENTIALS.test(value))
+}
 
 export const SANDBOX_PATH = '/usr/local/bin:/usr/bin:/bin'
 
@@ -27,7 +34,7 @@ export function sandboxEnvironment(
   for (const name of (parent['TESTBENCH_SANDBOX_ENV'] ?? '').split(',').map((item) => item.trim())) {
     const value = parent[name]
     if (name === '' || value === undefined) continue
-    if (SECRET_NAME.test(name)) {
+    if (looksSecret(name, value)) {
       warnOnce(`sandbox-env-secret-${name}`, `TESTBENCH_SANDBOX_ENV lists ${name}, which looks like a secret; sandboxed programs never get it.`)
       continue
     }

@@ -7,6 +7,7 @@ import { classify, signalFromStatus, type Ending } from './classify.ts'
 import { collectFiles } from './collect-files.ts'
 import { sandboxLimiter } from './concurrency.ts'
 import { sandboxEnvironment } from './environment.ts'
+import { readBoolean } from '../knob.ts'
 import { bwrapArgs } from './bwrap-args.ts'
 import { HostToolchain } from './host-toolchain.ts'
 import { hostProtections, type HostProtections } from './host-protections.ts'
@@ -38,14 +39,14 @@ export class ProcessSandbox implements Sandbox {
   #forkServers: PythonForkServers | undefined
 
   /**
-   * `warmPython` (default: unless TESTBENCH_PYTHON_WARM=0) serves Python from warm fork servers
+   * `warmPython` (default: unless TESTBENCH_PYTHON_WARM is 0, off or false) serves Python from warm fork servers
    * where we are root with bwrap, so that no run pays interpreter start-up.
    */
   constructor(options: { env?: NodeJS.ProcessEnv; protections?: () => HostProtections; warmPython?: boolean } = {}) {
     const env = options.env ?? process.env
     this.#toolchain = new HostToolchain(env)
     this.#protections = options.protections ?? hostProtections
-    this.#warmPython = options.warmPython ?? env['TESTBENCH_PYTHON_WARM'] !== '0'
+    this.#warmPython = options.warmPython ?? readBoolean(env, 'TESTBENCH_PYTHON_WARM', true)
   }
 
   async unavailable(language: Language): Promise<string | undefined> {

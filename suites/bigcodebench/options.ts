@@ -37,7 +37,7 @@ export function bigCodeBenchOptions(samples: number, env: NodeJS.ProcessEnv = pr
     splits: parseVariants('TESTBENCH_BIGCODEBENCH_SPLIT', env.TESTBENCH_BIGCODEBENCH_SPLIT, SPLITS, ['complete']),
     subset: parseSubset(env.TESTBENCH_BIGCODEBENCH_SUBSET),
     version: bigCodeBenchVersion(env),
-    mode: parseMode(env.TESTBENCH_BIGCODEBENCH_PROMPT_MODE),
+    mode: parseMode(...promptModeSetting(env)),
     memoryBytes: positiveNumber(env, 'TESTBENCH_BIGCODEBENCH_MEMORY_MB', 4096) * MiB,
     timeFloorMs: positiveNumber(env, 'TESTBENCH_BIGCODEBENCH_TIME_FLOOR', 10) * 1000,
     timeFactor: positiveNumber(env, 'TESTBENCH_BIGCODEBENCH_TIME_FACTOR', 4),
@@ -54,11 +54,18 @@ function parseSubset(value: string | undefined): Subset {
   return subset
 }
 
-function parseMode(value: string | undefined): PromptMode {
+/** TESTBENCH_BIGCODEBENCH_PROMPT_MODE, else the shared TESTBENCH_PROMPT_MODE, as the other Python suites read it. */
+function promptModeSetting(env: NodeJS.ProcessEnv): [string, string | undefined] {
+  const own = env.TESTBENCH_BIGCODEBENCH_PROMPT_MODE
+  if (own !== undefined && own.trim() !== '') return ['TESTBENCH_BIGCODEBENCH_PROMPT_MODE', own]
+  return ['TESTBENCH_PROMPT_MODE', env.TESTBENCH_PROMPT_MODE]
+}
+
+function parseMode(name: string, value: string | undefined): PromptMode {
   if (value === undefined || value.trim() === '') return 'chat'
   const mode = value.trim().toLowerCase()
   if (mode === 'chat' || mode === 'completion') return mode
-  throw new Error(`TESTBENCH_BIGCODEBENCH_PROMPT_MODE=${value} is not understood: use chat (instruction models, the default) or completion (base models).`)
+  throw new Error(`${name}=${value} is not understood: use chat (instruction models, the default) or completion (base models).`)
 }
 
 /** `0-9,148` → {0…9, 148}; undefined when unset. */

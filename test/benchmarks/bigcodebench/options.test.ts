@@ -54,3 +54,9 @@ describe('bigCodeBenchOptions', () => {
     expect(() => parseTaskNumbers('x')).toThrow(/"x" is not a number or a range/)
   })
 })
+
+test('TESTBENCH_PROMPT_MODE=completion applies to BigCodeBench unless its own knob says otherwise', () => {
+  expect(bigCodeBenchOptions(1, { TESTBENCH_PROMPT_MODE: 'completion' }).mode).toBe('completion')
+  expect(bigCodeBenchOptions(1, { TESTBENCH_PROMPT_MODE: 'completion', TESTBENCH_BIGCODEBENCH_PROMPT_MODE: 'chat' }).mode).toBe('chat')
+  expect(() => bigCodeBenchOptions(1, { TESTBENCH_PROMPT_MODE: 'base' })).toThrow(/TESTBENCH_PROMPT_MODE=base is not understood/)
+})

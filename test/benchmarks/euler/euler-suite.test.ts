@@ -12,6 +12,8 @@ import { startVitestRun } from '../../support/run-vitest.ts'
 
 const SHARED_DATASETS = fileURLToPath(new URL('../../../../shared/datasets', import.meta.url))
 const FIXTURE_DATASETS = fileURLToPath(new URL('../../../fixtures/euler/datasets', import.meta.url))
+/** The made-up answers' own pin: the suite refuses any solutions.json that is not pinned. */
+const FIXTURE_SOLUTIONS_SHA256 = 'b3aeedb669617655a526e325a303cff999c6d8304aaa762ac47953ecb511d57f'
 const FIXTURE_REPLIES = fileURLToPath(new URL('../../../fixtures/euler/replies.jsonl', import.meta.url))
 
 /**
@@ -58,6 +60,7 @@ describe('PE-Bench end to end', () => {
     const { code, output, records } = await runSuite({
       MODEL: `replay:${FIXTURE_REPLIES}`,
       TESTBENCH_DATA_DIR: FIXTURE_DATASETS,
+      TESTBENCH_EULER_SHA256: FIXTURE_SOLUTIONS_SHA256,
       TESTBENCH_EULER_LANGUAGES: 'python,rust',
       TESTBENCH_EULER_PROBLEMS: '1-6',
       TESTBENCH_EULER_RUN_TIMEOUT_MS: '2000',
@@ -99,6 +102,7 @@ describe('PE-Bench end to end', () => {
     const { records } = await runSuite({
       MODEL: `replay:${FIXTURE_REPLIES}`,
       TESTBENCH_DATA_DIR: FIXTURE_DATASETS,
+      TESTBENCH_EULER_SHA256: FIXTURE_SOLUTIONS_SHA256,
       TESTBENCH_EULER_LANGUAGES: 'rust',
       TESTBENCH_EULER_PROBLEMS: '1-6',
       TESTBENCH_EULER_ANSWER_IN_CODE: '1',
@@ -117,6 +121,7 @@ describe('PE-Bench end to end', () => {
         MODEL: 'ollama:pe-fake',
         OLLAMA_HOST: server.url,
         TESTBENCH_DATA_DIR: FIXTURE_DATASETS,
+        TESTBENCH_EULER_SHA256: FIXTURE_SOLUTIONS_SHA256,
         TESTBENCH_EULER_LANGUAGES: 'python',
         TESTBENCH_EULER_PROBLEMS: '1-3',
         TESTBENCH_REPORT_DIR: reportDir,

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest'
+import { readFileSync } from 'node:fs'
+import { closestName, readBoolean } from '../../adapters/knob.ts'
+import { allKnobs, knownKnobNames, unknownKnobWarnings } from '../../harness/knob-table.ts'
+
+describe('boolean knobs', () => {
+  it.for([
+    ['1', true], ['on', true], ['TRUE', true], ['yes', true],
+    ['0', false], ['off', false], ['false', false], ['No', false],
+  ] as const)('%s reads as %s', ([raw, expected]) => {
+    expect(readBoolean({ TESTBENCH_PYTHON_WARM: raw }, 'TESTBENCH_PYTHON_WARM', !expected)).toBe(expected)
+  })
+
+  it('unset gives the default, and a word it does not know is an error naming the knob and what is accepted', () => {
+    expect(readBoolean({}, 'TESTBENCH_PYTHON_WARM', true)).toBe(true)
+    expect(() => readBoolean({ TESTBENCH_PYTHON_WARM: 'maybe' }, 'TESTBENCH_PYTHON_WARM', true)).toThrow(/TESTBENCH_PYTHON_WARM=maybe .*0, off or false/)
+  })
+})
+
+describe('unknown knob names', () => {
+  it('warns about a misspelled TESTBENCH_* name and SAMPLE with the closest known name', () => {
+    expect(unknownKnobWarnings({ TESTBENCH_CACHEDIR: '/tmp', SAMPLE: '5', TESTBENCH_CACHE: 'on', HOME: '/root' })).toEqual([
+      'SAMPLE is set but no knob has that name, so it does nothing: did you mean SAMPLES?',
+      'TESTBENCH_CACHEDIR is set but no knob has that name, so it does nothing: did you mean TESTBENCH_CACHE_DIR?',
+    ])
+  })
+
+  it('does not guess when nothing is close', () => {
+    expect(closestName('TESTBENCH_SOMETHING_ELSE_ENTIRELY', knownKnobNames)).toBeUndefined()
+  })
+
+  it('every declared knob is named in the README', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
+    const missing = allKnobs.map((knob) => knob.name).filter((name) => !readme.includes(name))
+    expect(missing).toEqual([])
+  })
+
+  it('every knob the README names is a known knob', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
+    const named = new Set(readme.match(/\bTESTBENCH_[A-Z0-9_]*[A-Z0-9]\b/g) ?? [])
+    expect([...named].filter((name) => !knownKnobNames.includes(name))).toEqual([])
+  })
+})
