@@ -14,7 +14,7 @@
  */
 import { LANGUAGES, type LanguageId } from './languages.ts'
 import { memoryGB } from './model-size.ts'
-import { pythonFixed } from './python-round.ts'
+import { pythonFixed } from '../../harness/python-round.ts'
 import { BEST_FOR_SIZE_COLUMN, BITS_COLUMN, COMBINED_WEIGHTS, combinedScoreName, combinedValue, ERA_COLUMN, languageScoreName, MEM_SCORE_COLUMN, SIZE_COLUMN } from './score.ts'
 
 export const ESTIMATED_COLUMN = 'Estimated from Python'

@@ -16,7 +16,7 @@ import { optional, scoringFacts, type FactsOf } from '../../harness/scoring-fact
 import { LANGUAGES, LANGUAGE_IDS, type LanguageId } from './languages.ts'
 import { memoryGB, modelSize } from './model-size.ts'
 import { ERAS } from './options.ts'
-import { pythonFixed, pythonRound } from './python-round.ts'
+import { pythonFixed, pythonRound } from '../../harness/python-round.ts'
 
 export const SUITE = 'euler'
 /**

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest'
-import { pythonFixed, pythonRound } from '../../../suites/euler/python-round.ts'
+import { numpyRound, pythonFixed, pythonRound } from '../../harness/python-round.ts'
 
 // Each expected value is what Python 3.11 prints for f"{x:.2f}" / f"{x:.0f}" / round(x, 2).
 test.for([
@@ -19,4 +19,15 @@ test.for([
   expect(pythonFixed(x, 2)).toBe(twoDecimals)
   expect(pythonFixed(x, 0)).toBe(noDecimals)
   expect(pythonRound(x, 2)).toBe(rounded)
+})
+
+// numpy.round(x, 2): rint(x * 100) / 100, as pandas rounds FaRel's mean.
+test.for([
+  [83.33500000000001, 83.34],
+  [0.125, 0.12],
+  [0.375, 0.38],
+  [1.005, 1],
+  [88.88888888888889, 88.89],
+] as const)('numpyRound(%s, 2) is %s as numpy', ([x, expected]) => {
+  expect(numpyRound(x, 2)).toBe(expected)
 })

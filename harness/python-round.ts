@@ -1,7 +1,8 @@
 /**
- * Python's rounding, which PE-Bench's own scripts use for every published figure: `round(x, 2)`
- * and `f"{x:.2f}"` round the exact binary value of x, and an exact half goes to the even digit.
- * `Math.round(x * 100) / 100` does neither: it rounds 1.005 (really 1.00499999…) up, and 0.125 up.
+ * Rounding as the benchmarks' own Python scripts do it, for figures that must equal theirs:
+ * `round(x, 2)` and `f"{x:.2f}"` round the exact binary value of x, and an exact half goes to the
+ * even digit; `Math.round(x * 100) / 100` does neither (1.005, really 1.00499999…, goes up, and
+ * so does 0.125). numpy's and pandas' `.round(2)` are different again: `rint(x * 100) / 100`.
  */
 
 /** `f"{x:.{digits}f}"` as Python writes it. */
@@ -22,4 +23,14 @@ export function pythonFixed(x: number, digits: number): string {
 /** `round(x, digits)` as Python computes it. */
 export function pythonRound(x: number, digits: number): number {
   return Number(pythonFixed(x, digits))
+}
+
+/** numpy's (and pandas') `round(x, digits)`: x scaled by 10^digits, rounded half to even, scaled back. */
+export function numpyRound(x: number, digits: number): number {
+  const scale = 10 ** digits
+  const scaled = x * scale
+  const floor = Math.floor(scaled)
+  const diff = scaled - floor
+  const rounded = diff > 0.5 || (diff === 0.5 && floor % 2 !== 0) ? floor + 1 : floor
+  return rounded / scale
 }
