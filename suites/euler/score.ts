@@ -143,7 +143,8 @@ function tableRow(model: string, records: readonly ItemRecord[], scores: readonl
     // 100 · the combined score before printing / memory, no decimals.
     row[MEM_SCORE_COLUMN] = memory === undefined ? '' : pythonFixed((100 * combined.value) / memory, 0)
   }
-  row[SIZE_COLUMN] = size.parameters === undefined ? '' : String(pythonRound(size.parameters, 2))
+  // In full: the memory columns are computed from it (0.354 B at 4 bits is 0.27 GB, 0.35 B would give 0.26).
+  row[SIZE_COLUMN] = size.parameters === undefined ? '' : String(size.parameters)
   row[BITS_COLUMN] = size.bits === undefined ? '' : String(size.bits)
   row['Context (K)'] = contextKilo(details.contextLength)
   for (const score of scores) row[languageScoreName(score.language, score.problems)] = pythonFixed(score.value, 2)
