@@ -1,7 +1,7 @@
 import type { Score } from '../harness/score.ts'
 import { markdownTable, rowsByModel } from './markdown-table.ts'
 import type { RunReport } from './run-report.ts'
-import { scorerFor } from './scorers.ts'
+import { resultsTableFor, scorerFor } from './scorers.ts'
 
 export interface SavedRun {
   file: string
@@ -24,7 +24,7 @@ export function leaderboardMarkdown(suite: string, runs: readonly SavedRun[]): s
   const rows = ranked.map(({ run, scores }) => ({ ...tableRow(run.report.model.label, scores), Run: run.report.endedAt.slice(0, 16).replace('T', ' ') }))
   const skipped = runs.length - usable.length
   const note = `The latest complete run of each model, best first: ${runs.length} saved run(s) read${skipped > 0 ? `, ${skipped} left out (interrupted, or one shard of a split run)` : ''}.`
-  return `# ${suite} leaderboard\n\n${note}\n\n${rows.length > 0 ? markdownTable(rows) : '(no complete run yet)'}\n`
+  return `# ${suite} leaderboard\n\n${note}\n\n${rows.length > 0 ? markdownTable(resultsTableFor(suite)(rows)) : '(no complete run yet)'}\n`
 }
 
 function tableRow(model: string, scores: readonly Score[]): Record<string, string> {

@@ -9,7 +9,7 @@ import { collectRecords, recordOf } from './collect-records.ts'
 import { appendJobSummary } from './job-summary.ts'
 import { markdownTable, rowsByModel } from './markdown-table.ts'
 import { buildRunReport, summaryText, type RunReport, type Shard } from './run-report.ts'
-import { scorerFor } from './scorers.ts'
+import { resultsTableFor, scorerFor } from './scorers.ts'
 
 export interface ScoreReporterOptions {
   /** Where reports go. Default: TESTBENCH_REPORT_DIR, else `.testbench/reports`. */
@@ -74,7 +74,7 @@ export class ScoreReporter implements Reporter {
         return this.writeReport(this.basePath(first), modelRecords, reason !== 'interrupted')
       })
       output.push(`\n${suite}: scores`, ...reports.map(summaryText))
-      const table = markdownTable(rowsByModel(reports.flatMap((report) => report.scores)))
+      const table = markdownTable(resultsTableFor(suite)(rowsByModel(reports.flatMap((report) => report.scores))))
       if (table) output.push('', table)
       summary.push(`## Scores: ${suite}`, '', ...(table ? [table, ''] : []), '```', ...reports.map(summaryText), '```', '')
     }

@@ -1,5 +1,6 @@
 import type { Scorer } from '../harness/score.ts'
 import { scoreBigCodeBench } from '../suites/bigcodebench/score.ts'
+import { eulerResultsTable } from '../suites/euler/results-table.ts'
 import { scoreEuler } from '../suites/euler/score.ts'
 import { scoreFarel } from '../suites/farel/score.ts'
 import { scoreHumanEval } from '../suites/humaneval/score.ts'
@@ -19,4 +20,16 @@ const SCORERS: Record<string, Scorer> = {
 
 export function scorerFor(suite: string): Scorer {
   return SCORERS[suite] ?? passRate
+}
+
+/** Orders a suite's results-table rows (one per model) and fills the columns that compare models. */
+export type ResultsTable = (rows: ReadonlyArray<Record<string, string>>) => Array<Record<string, string>>
+
+/** Suites whose results table is more than one row per model in the order met. */
+const RESULTS_TABLES: Record<string, ResultsTable> = {
+  euler: eulerResultsTable,
+}
+
+export function resultsTableFor(suite: string): ResultsTable {
+  return RESULTS_TABLES[suite] ?? ((rows) => [...rows])
 }

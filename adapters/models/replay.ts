@@ -98,6 +98,7 @@ function toAnswer(value: unknown, where: string): Omit<ReplayAnswer, 'sample'> &
   if (typeof row.reply === 'string') return { ...base, text: row.reply, form: 'reply' }
   if (typeof row.completion === 'string') return { ...base, text: row.completion, form: 'completion' }
   if (typeof row.solution === 'string') return { ...base, text: row.solution, form: 'solution' }
-  if (typeof row.model_patch === 'string') return { ...base, text: row.model_patch, form: 'solution' }
+  // SWE-bench's harness reads `"model_patch": null` as an empty patch.
+  if (typeof row.model_patch === 'string' || row.model_patch === null) return { ...base, text: row.model_patch ?? '', form: 'solution' }
   throw new ProviderError(`${where} has no answer: give "reply", "completion", "solution" or "model_patch".`)
 }

@@ -28,6 +28,7 @@ interface EulerItem extends BenchItem {
 const options = eulerOptions()
 const problems = await eulerProblems(options)
 const results = new ResultsFile(resultsFile(reportDir()))
+const statedSize = { ...(options.parameters === undefined ? {} : { parameters: options.parameters }), ...(options.bits === undefined ? {} : { bits: options.bits }) }
 
 for (const language of options.languages.map((id) => LANGUAGES[id])) {
   const unavailable = await sandbox().unavailable(language.id)
@@ -48,7 +49,7 @@ for (const language of options.languages.map((id) => LANGUAGES[id])) {
       problem,
     })),
     async run({ problem }, bench) {
-      bench.record({ scoring: { points: problem.points, problem: problem.number, era: options.era } })
+      bench.record({ scoring: { points: problem.points, problem: problem.number, era: options.era, ...statedSize } })
       const messages = promptMessages(buildPrompt(problem, language, options.era))
       const key = resultKey(bench.model, language, problem.id, bench.sample)
       const kept = isStoredProvider(bench.model.provider)

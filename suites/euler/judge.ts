@@ -12,9 +12,10 @@ export function isAnswer(stdout: string, answer: string): boolean {
 }
 
 /**
- * The original's compatibility rule (TESTBENCH_EULER_ANSWER_IN_CODE=1): solved when the
- * answer appears anywhere in the code. A known false positive: problem 35's answer is 55.
+ * The original's compatibility rule (TESTBENCH_EULER_ANSWER_IN_CODE=1): solved when the answer
+ * appears anywhere in the code once every comma is removed from the code (`execute.py`: so
+ * `233,168` in a comment counts for 233168). A known false positive: problem 35's answer is 55.
  */
 export function answerInCode(code: string, answer: string): boolean {
-  return code.includes(answer)
+  return answer !== '' && code.replaceAll(',', '').includes(answer)
 }

@@ -1,5 +1,5 @@
 /** The PE-Bench knobs: every `TESTBENCH_EULER_*` variable, read in one place. */
-import { nonNegativeInteger, positiveInteger } from '../../harness/knobs.ts'
+import { nonNegativeInteger, positiveInteger, positiveNumber } from '../../harness/knobs.ts'
 import { parseNumberRanges } from '../../harness/number-ranges.ts'
 import { LANGUAGE_IDS, type LanguageId } from './languages.ts'
 
@@ -28,6 +28,14 @@ export interface EulerOptions {
   scrapeDelayMs: number
   /** TESTBENCH_EULER_RUN_TIMEOUT_MS, default 10000 (the original's 10 s): wall time of one program run, compilation not counted. */
   runTimeoutMs: number
+  /**
+   * TESTBENCH_EULER_PARAMETERS (billions) and TESTBENCH_EULER_BITS (bits per weight): the model's
+   * size for Mem-Score and "Best Model for Size", as the original's hand-written `_parameter_size`
+   * and `_quantization_level`; for models Ollama does not describe. They apply to every model of
+   * the run. Default: what Ollama says, else the model's name (`…:7b-…-q4_K_M`).
+   */
+  parameters: number | undefined
+  bits: number | undefined
 }
 
 export function eulerOptions(env: NodeJS.ProcessEnv = process.env): EulerOptions {
@@ -39,7 +47,21 @@ export function eulerOptions(env: NodeJS.ProcessEnv = process.env): EulerOptions
     answerInCode: parseSwitch(env, 'TESTBENCH_EULER_ANSWER_IN_CODE'),
     scrapeDelayMs: nonNegativeInteger(env, 'TESTBENCH_EULER_SCRAPE_DELAY_MS', 1000),
     runTimeoutMs: positiveInteger(env, 'TESTBENCH_EULER_RUN_TIMEOUT_MS', 10_000),
+    parameters: parseParameters(env),
+    bits: parseBits(env),
   }
+}
+
+export function parseParameters(env: NodeJS.ProcessEnv): number | undefined {
+  return isUnset(env.TESTBENCH_EULER_PARAMETERS) ? undefined : positiveNumber(env, 'TESTBENCH_EULER_PARAMETERS', 0)
+}
+
+export function parseBits(env: NodeJS.ProcessEnv): number | undefined {
+  return isUnset(env.TESTBENCH_EULER_BITS) ? undefined : positiveInteger(env, 'TESTBENCH_EULER_BITS', 0)
+}
+
+function isUnset(value: string | undefined): boolean {
+  return value === undefined || value.trim() === ''
 }
 
 export function parseLanguages(value: string | undefined): LanguageId[] {

@@ -1,30 +1,57 @@
 import { groupBy } from '../../harness/group-by.ts'
 /**
- * The PE-Bench scores, from the item records alone:
+ * The PE-Bench scores, from the item records alone, as the original's scripts compute them:
  * - PE-Bench-<Language>-<N> = Σ points of the solved problems / N, N the problems asked
- *   (points = 1325386 / solved_by, recorded per item); with several samples a problem
- *   counts with the share of its samples that passed;
- * - PE-<N>-Score: Python, Java, Rust and Clojure weighted 4:3:2:1, when a model has all four;
- * - the original's results table: one row per model (on its PE-<N>-Score, or on its first
- *   language score when it has no combined score).
+ *   (points = 1325386 / solved_by, recorded per item), rounded to 2 decimals (`execute.py`); with
+ *   several samples a problem counts with the share of its samples that passed;
+ * - PE-<N>-Score (`publish.py`): the rounded language scores weighted Python 4, Java 3, Rust 2,
+ *   Clojure 1, a language not run counting 0, over 10; only for a model that ran Python;
+ * - the results table row: Model | Best Model for Size (GB) | PE-<N>-Score | Mem-Score | size,
+ *   bits, context | one column per language. Mem-Score = 100 · PE-<N>-Score / memory (GB); the
+ *   rows are ordered and "Best Model for Size" filled across models in results-table.ts.
  */
 import type { ItemRecord } from '../../harness/item-record.ts'
 import type { Score, Scorer } from '../../harness/score.ts'
-import { scoringFacts, type FactsOf } from '../../harness/scoring-facts.ts'
+import { optional, scoringFacts, type FactsOf } from '../../harness/scoring-facts.ts'
 import { LANGUAGES, LANGUAGE_IDS, type LanguageId } from './languages.ts'
+import { memoryGB, modelSize } from './model-size.ts'
 import { ERAS } from './options.ts'
+import { pythonFixed, pythonRound } from '../../harness/python-round.ts'
 
 export const SUITE = 'euler'
-/** What each PE-Bench item records: its problem's points (1325386 / solved_by), number and prompt era. */
-export const eulerFacts = scoringFacts('euler', { points: 'number', problem: 'number', era: ERAS })
+/**
+ * What each PE-Bench item records: its problem's points (1325386 / solved_by), number and prompt
+ * era, and the model's size when the user stated it (TESTBENCH_EULER_PARAMETERS, _BITS).
+ */
+export const eulerFacts = scoringFacts('euler', { points: 'number', problem: 'number', era: ERAS, parameters: optional('number'), bits: optional('number') })
 export type EulerFacts = FactsOf<typeof eulerFacts>
 
-export const COMBINED_WEIGHTS: Readonly<Partial<Record<LanguageId, number>>> = { python: 4, java: 3, rust: 2, clojure: 1 }
+/** The original's weights, in the order it adds them up (the order matters for the last bit of a float). */
+export const COMBINED_WEIGHTS: ReadonlyArray<readonly [LanguageId, number]> = [
+  ['python', 4],
+  ['java', 3],
+  ['rust', 2],
+  ['clojure', 1],
+]
+const TOTAL_WEIGHT = 10
+
+export const BEST_FOR_SIZE_COLUMN = 'Best Model for Size (GB)'
+export const MEM_SCORE_COLUMN = 'Mem-Score'
+export const SIZE_COLUMN = 'Size (B params)'
+export const BITS_COLUMN = 'Quantization (bits)'
+export const ERA_COLUMN = 'Era'
+
+/** The combined score before printing, over the problems Python ran. */
+interface CombinedValue {
+  problems: number
+  value: number
+}
 
 interface LanguageScore {
   language: string
   problems: number
   solved: number
+  /** Rounded to 2 decimals, as the original stores it. */
   value: number
 }
 
@@ -35,9 +62,10 @@ export const scoreEuler: Scorer = (records) => {
       .map(([language, languageRecords]) => languageScore(language, languageRecords))
       .sort((a, b) => languageOrder(a.language) - languageOrder(b.language))
     const perLanguage = languageScores.map((score) => toScore(model, score))
-    const combined = combinedScore(model, languageScores)
+    const raw = combinedOf(languageScores)
+    const combined = raw && combinedScore(model, raw)
     const row = combined ?? perLanguage[0]
-    if (row) row.columns = tableRow(model, modelRecords[0]?.modelDetails ?? {}, languageScores, combined)
+    if (row) row.columns = tableRow(model, modelRecords, languageScores, raw)
     scores.push(...perLanguage, ...(combined ? [combined] : []))
   }
   return scores
@@ -51,9 +79,15 @@ export function combinedScoreName(problems: number): string {
   return `PE-${problems}-Score`
 }
 
-/** Rounded to 2 decimals, as the benchmark reports scores. */
-export function roundPoints(value: number): number {
-  return Math.round((value + Number.EPSILON) * 100) / 100
+/**
+ * `publish.py`'s combined score before it is printed: Σ weight × language score (2 decimals, as
+ * stored), a language without a score counting 0, over 10. Undefined without a Python score.
+ */
+export function combinedValue(languageValue: (language: LanguageId) => number | undefined): number | undefined {
+  if (languageValue('python') === undefined) return undefined
+  let sum = 0
+  for (const [language, weight] of COMBINED_WEIGHTS) sum += weight * (languageValue(language) ?? 0)
+  return sum / TOTAL_WEIGHT
 }
 
 function languageScore(language: string, records: readonly ItemRecord[]): LanguageScore {
@@ -69,58 +103,53 @@ function languageScore(language: string, records: readonly ItemRecord[]): Langua
     solved += share
   }
   const problems = byProblem.size
-  return { language, problems, solved, value: problems === 0 ? 0 : points / problems }
+  return { language, problems, solved, value: problems === 0 ? 0 : pythonRound(points / problems, 2) }
 }
 
 function toScore(model: string, score: LanguageScore): Score {
-  const value = roundPoints(score.value)
   return {
     suite: SUITE,
     model,
     name: languageScoreName(score.language, score.problems),
-    value,
-    display: value.toFixed(2),
+    value: score.value,
+    display: pythonFixed(score.value, 2),
     counted: { solved: score.solved, total: score.problems },
   }
 }
 
-function combinedScore(model: string, scores: readonly LanguageScore[]): Score | undefined {
-  const weighted = Object.entries(COMBINED_WEIGHTS).map(([language, weight]) => ({ weight, score: scores.find((score) => score.language === language) }))
-  const problems = weighted[0]?.score?.problems
-  if (weighted.some(({ score }) => score === undefined || score.problems !== problems) || problems === undefined) return undefined
-  const totalWeight = weighted.reduce((sum, { weight }) => sum + weight, 0)
-  const value = roundPoints(weighted.reduce((sum, { weight, score }) => sum + weight * (score?.value ?? 0), 0) / totalWeight)
-  return { suite: SUITE, model, name: combinedScoreName(problems), value, display: value.toFixed(2) }
+/** The combined score over the problems Python ran; a language run on other problems counts as not run. */
+function combinedOf(scores: readonly LanguageScore[]): CombinedValue | undefined {
+  const problems = scores.find((score) => score.language === 'python')?.problems
+  if (problems === undefined) return undefined
+  const value = combinedValue((language) => scores.find((score) => score.language === language && score.problems === problems)?.value)
+  return value === undefined ? undefined : { problems, value }
 }
 
-/** Model | Size (B params) | Quantization (bits) | Context (K) | PE-Bench-Python-100 | … | PE-100-Score */
-function tableRow(model: string, details: Record<string, string | number>, scores: readonly LanguageScore[], combined: Score | undefined): Record<string, string> {
-  const row: Record<string, string> = {
-    Model: model,
-    'Size (B params)': billionsOfParameters(details.parameterSize),
-    'Quantization (bits)': quantizationBits(details.quantization),
-    'Context (K)': contextKilo(details.contextLength),
+function combinedScore(model: string, combined: CombinedValue): Score {
+  const display = pythonFixed(combined.value, 2)
+  return { suite: SUITE, model, name: combinedScoreName(combined.problems), value: Number(display), display }
+}
+
+/** Model | Best Model for Size (GB) | PE-<N>-Score | Mem-Score | Size (B params) | Quantization (bits) | Context (K) | PE-Bench-Python-<N> | … */
+function tableRow(model: string, records: readonly ItemRecord[], scores: readonly LanguageScore[], combined: CombinedValue | undefined): Record<string, string> {
+  const [first] = records
+  const details = first?.modelDetails ?? {}
+  const facts = first === undefined ? undefined : eulerFacts.read(first)
+  const size = modelSize(model, details, { ...(facts?.parameters === undefined ? {} : { parameters: facts.parameters }), ...(facts?.bits === undefined ? {} : { bits: facts.bits }) })
+  const row: Record<string, string> = { Model: model, [BEST_FOR_SIZE_COLUMN]: '' }
+  if (combined) {
+    const memory = memoryGB(size)
+    row[combinedScoreName(combined.problems)] = pythonFixed(combined.value, 2)
+    // 100 · the combined score before printing / memory, no decimals.
+    row[MEM_SCORE_COLUMN] = memory === undefined ? '' : pythonFixed((100 * combined.value) / memory, 0)
   }
-  for (const score of scores) row[languageScoreName(score.language, score.problems)] = roundPoints(score.value).toFixed(2)
-  if (combined) row[combined.name] = combined.display
+  // In full: the memory columns are computed from it (0.354 B at 4 bits is 0.27 GB, 0.35 B would give 0.26).
+  row[SIZE_COLUMN] = size.parameters === undefined ? '' : String(size.parameters)
+  row[BITS_COLUMN] = size.bits === undefined ? '' : String(size.bits)
+  row['Context (K)'] = contextKilo(details.contextLength)
+  for (const score of scores) row[languageScoreName(score.language, score.problems)] = pythonFixed(score.value, 2)
+  if (facts?.era === 'pe100') row[ERA_COLUMN] = 'pe100'
   return row
-}
-
-/** Ollama's `7.6B` → `7.6`, `494.03M` → `0.49`; '' when unknown. */
-export function billionsOfParameters(size: string | number | undefined): string {
-  if (typeof size === 'number') return String(size)
-  const match = /^\s*([\d.]+)\s*([KMBT]?)\s*$/i.exec(size ?? '')
-  if (!match) return ''
-  const scale: Record<string, number> = { K: 1e-6, M: 1e-3, B: 1, T: 1e3, '': 1e-9 }
-  const billions = Number(match[1]) * (scale[(match[2] ?? '').toUpperCase()] ?? 1)
-  return String(roundPoints(billions))
-}
-
-/** Ollama's `Q4_K_M` → `4`, `Q8_0` → `8`, `F16`/`BF16` → `16`, `MXFP4` → `4`; '' when unknown. */
-export function quantizationBits(level: string | number | undefined): string {
-  if (typeof level === 'number') return String(level)
-  const match = /(?:Q|F|FP)(\d+)/i.exec(level ?? '')
-  return match?.[1] ?? ''
 }
 
 /** Context length in tokens → thousands of tokens as the original writes them (32768 → 32, 131072 → 128). */

@@ -44,17 +44,18 @@ export function declareFarel(part: Part): void {
         template: options.templateSource,
         set,
         published,
+        ...(options.parse === 'tag' ? {} : { parse: options.parse }),
       }
       bench.record({ scoring })
       const messages: ChatMessage[] = [{ role: 'user', content: quiz.prompt }]
       if (options.system !== undefined) messages.unshift({ role: 'system', content: options.system })
       const reply = await bench.ask(messages, { temperature: 0.01, seed: 42 })
-      const answer = parseAnswer(reply.text)
+      const answer = parseAnswer(reply.text, options.parse)
       const correct = String(quiz.correct)
       bench.record({
         extracted: answer ?? '',
         ...(answer === undefined
-          ? { outcome: 'no_answer', reason: 'The reply has no <ANSWER> tag with an option number.' }
+          ? { outcome: 'no_answer', reason: options.parse === 'tag' ? 'The reply has no <ANSWER> tag.' : 'The reply has no <ANSWER>N</ANSWER> and no \\boxed{N} with an option number.' }
           : { outcome: answer === correct ? 'passed' : 'wrong_answer', reason: `Answered ${answer}; the correct option is ${correct} (${quiz.relation}).` }),
       })
       bench.expect(answer, `the option number in <ANSWER> (correct: ${correct}. ${quiz.relation})`).toBe(correct)

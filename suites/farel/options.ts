@@ -8,9 +8,13 @@
  * - TESTBENCH_FAREL_TEMPLATE: a file holding the prompt template, with $QUIZ_RELATIONS, $QUIZ_QUESTION and $QUIZ_ANSWERS.
  * - TESTBENCH_FAREL_SYSTEM: off (default) or on: the original's system prompt, and `-sys` in the score's name.
  * - TESTBENCH_FAREL_SYSTEM_FILE: a file holding another system prompt (implies on).
+ * - TESTBENCH_FAREL_PARSE: tag (default: the first <ANSWER> tag, as the original) or tag-or-boxed
+ *   (the last <ANSWER>N</ANSWER>, else the last \boxed{N}: how the published QwQ-32B-Preview and
+ *   QVQ-72B-Preview logs were scored; the score is then named `FaRel-L (tag-or-boxed)`).
  */
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
+import { PARSES, type Parse } from './answer.ts'
 import { MAX_LENGTH } from './family-tree.ts'
 import { DEFAULT_SYSTEM_PROMPT, DEFAULT_TEMPLATE, MODES, PUBLISHED_SET, TEMPLATE_PLACEHOLDERS, type Mode, type QuizSetOptions } from './quiz.ts'
 
@@ -20,6 +24,8 @@ export interface FarelOptions extends QuizSetOptions {
   /** The system prompt, if any. */
   system?: string
   systemSource: 'none' | 'default' | 'custom'
+  /** How an answer is read from a reply. */
+  parse: Parse
 }
 
 export class FarelOptionError extends Error {
@@ -38,6 +44,7 @@ export function farelOptions(env: NodeJS.ProcessEnv = process.env): FarelOptions
     template: template ?? DEFAULT_TEMPLATE,
     templateSource: template === undefined ? 'default' : 'custom',
     ...system,
+    parse: parse(env),
   }
 }
 
@@ -68,6 +75,15 @@ function seed(env: NodeJS.ProcessEnv): bigint {
     throw new FarelOptionError(`TESTBENCH_FAREL_SEED=${env.TESTBENCH_FAREL_SEED} is not accepted: give a whole number, e.g. 42 (the default, which draws the published set).`)
   }
   return BigInt(raw)
+}
+
+function parse(env: NodeJS.ProcessEnv): Parse {
+  const raw = env.TESTBENCH_FAREL_PARSE?.trim()
+  if (raw === undefined || raw === '') return 'tag'
+  if ((PARSES as readonly string[]).includes(raw)) return raw as Parse
+  throw new FarelOptionError(
+    `TESTBENCH_FAREL_PARSE=${env.TESTBENCH_FAREL_PARSE} is not accepted: use tag (the default: the first <ANSWER> tag, as the original) or tag-or-boxed (the last <ANSWER>N</ANSWER>, else the last \\boxed{N}).`,
+  )
 }
 
 function mode(env: NodeJS.ProcessEnv): Mode {

@@ -1,12 +1,15 @@
 /**
  * FaRel-L: the mean over relationship classes of each class's accuracy (%),
- * as the original farel-bench computes it; a reply without an answer tag
- * counts as wrong. Computed from the item records alone.
+ * as the original farel-bench computes it: each class's accuracy as its log
+ * prints it (2 decimals), their mean rounded as pandas rounds; a reply without
+ * an answer counts as wrong. Computed from the item records alone.
  */
 import type { ItemRecord } from '../../harness/item-record.ts'
 import { NOT_THE_MODELS_FAULT } from '../../harness/outcome.ts'
 import type { Score, Scorer } from '../../harness/score.ts'
-import { scoringFacts, type FactsOf } from '../../harness/scoring-facts.ts'
+import { numpyRound, pythonFixed, pythonRound } from '../../harness/python-round.ts'
+import { optional, scoringFacts, type FactsOf } from '../../harness/scoring-facts.ts'
+import { PARSES, type Parse } from './answer.ts'
 
 export const SUITE = 'farel'
 
@@ -14,8 +17,8 @@ export const SUITE = 'farel'
  * What each FaRel item records: its class (`child`, `niece or nephew`…), the class's relationship
  * length and position among the classes of that length (for the column order), L of FaRel-L, the
  * correct option's number and how many options there were, the system prompt and template used,
- * how the quiz set was drawn (`python-compat seed 42, 50 per class, shuffled`) and whether it is
- * the published set.
+ * how the quiz set was drawn (`python-compat seed 42, 50 per class, shuffled`), whether it is
+ * the published set, and the answer parse when it is not the original's (TESTBENCH_FAREL_PARSE).
  */
 export const farelFacts = scoringFacts(SUITE, {
   relation: 'string',
@@ -28,6 +31,7 @@ export const farelFacts = scoringFacts(SUITE, {
   template: ['default', 'custom'],
   set: 'string',
   published: 'boolean',
+  parse: optional(PARSES),
 })
 export type FarelScoring = FactsOf<typeof farelFacts>
 
@@ -39,7 +43,7 @@ export interface ClassTally {
   incorrect: number
   /** No answer tag in the reply. */
   missing: number
-  /** correct / (correct + incorrect + missing), in %. */
+  /** correct / (correct + incorrect + missing), in %, to 2 decimals as the original's log prints it. */
   accuracy: number
 }
 
@@ -51,6 +55,7 @@ export interface FarelRun {
   template: FarelScoring['template']
   set: string
   published: boolean
+  parse: Parse
   classes: ClassTally[]
   excluded: Array<{ itemId: string; reason: string }>
 }
@@ -61,7 +66,8 @@ export function farelRuns(records: readonly ItemRecord[]): FarelRun[] {
   for (const record of records) {
     if (record.suite !== SUITE) continue
     const scoring = farelFacts.read(record)
-    const key = JSON.stringify([record.model, scoring.maxLength, scoring.system, scoring.template, scoring.set])
+    const parse = scoring.parse ?? 'tag'
+    const key = JSON.stringify([record.model, scoring.maxLength, scoring.system, scoring.template, scoring.set, parse])
     let run = runs.get(key)
     if (run === undefined) {
       run = {
@@ -71,6 +77,7 @@ export function farelRuns(records: readonly ItemRecord[]): FarelRun[] {
         template: scoring.template,
         set: scoring.set,
         published: scoring.published,
+        parse,
         classes: [],
         excluded: [],
         tallies: new Map(),
@@ -95,20 +102,21 @@ export function farelRuns(records: readonly ItemRecord[]): FarelRun[] {
   return [...runs.values()].map(({ tallies, ...run }) => ({
     ...run,
     classes: [...tallies.values()]
-      .map((tally) => ({ ...tally, accuracy: (100 * tally.correct) / (tally.correct + tally.incorrect + tally.missing) }))
+      .map((tally) => ({ ...tally, accuracy: pythonRound((100 * tally.correct) / (tally.correct + tally.incorrect + tally.missing), 2) }))
       .sort((a, b) => a.length - b.length || a.rank - b.rank || a.relation.localeCompare(b.relation)),
   }))
 }
 
-/** The macro-average: the mean of the per-class accuracies, in %. */
+/** The macro-average: the mean of the per-class accuracies, in %, rounded to 2 decimals as `compute_metrics.py` (pandas) does. */
 export function macroAverage(classes: readonly ClassTally[]): number {
   if (classes.length === 0) return 0
-  return classes.reduce((sum, tally) => sum + tally.accuracy, 0) / classes.length
+  return numpyRound(classes.reduce((sum, tally) => sum + tally.accuracy, 0) / classes.length, 2)
 }
 
 /**
  * One score per model and configuration, named `FaRel-<L>` (`-sys` with a
- * system prompt, `-custom` with a template or system prompt of one's own),
+ * system prompt, `-custom` with a template or system prompt of one's own,
+ * ` (tag-or-boxed)` when answers were read with TESTBENCH_FAREL_PARSE=tag-or-boxed),
  * its columns in the original results-table layout (Model | FaRel-3 | child
  * | parent | …), then each class's correct/incorrect/missing counts.
  */
@@ -119,17 +127,17 @@ export const scoreFarel: Scorer = (records) => {
     const headline = `FaRel-${run.maxLength}`
     const sys = run.system === 'none' ? '' : '-sys'
     const custom = run.system === 'custom' || run.template === 'custom' ? '-custom' : ''
-    const columns: Record<string, string> = { Model: `${run.model}${sys}`, [headline]: mean.toFixed(2) }
-    for (const tally of run.classes) columns[tally.relation] = tally.accuracy.toFixed(2)
+    const columns: Record<string, string> = { Model: `${run.model}${sys}`, [headline]: pythonFixed(mean, 2) }
+    for (const tally of run.classes) columns[tally.relation] = pythonFixed(tally.accuracy, 2)
     for (const tally of run.classes) columns[`${tally.relation} C/I/M`] = `${tally.correct}/${tally.incorrect}/${tally.missing}`
     const solved = run.classes.reduce((sum, tally) => sum + tally.correct, 0)
     const total = run.classes.reduce((sum, tally) => sum + tally.correct + tally.incorrect + tally.missing, 0)
     const score: Score = {
       suite: SUITE,
       model: run.model,
-      name: `${headline}${sys}${custom}`,
-      value: Math.round(mean * 100) / 100,
-      display: mean.toFixed(2),
+      name: `${headline}${sys}${custom}${run.parse === 'tag' ? '' : ` (${run.parse})`}`,
+      value: mean,
+      display: pythonFixed(mean, 2),
       counted: { solved, total },
       columns,
     }

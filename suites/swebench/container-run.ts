@@ -18,6 +18,8 @@ export interface ContainerRunRequest {
   /** 0 for no limit. */
   memoryBytes: number
   signal?: AbortSignal
+  /** Told when the image had to be pulled for this run. */
+  onPulled?: (image: string) => void
 }
 
 export interface ContainerRunResult {
@@ -35,7 +37,7 @@ export class InfraError extends Error {
 }
 
 export async function runInContainer(docker: Docker, request: ContainerRunRequest): Promise<ContainerRunResult> {
-  await ensureImage(docker, request.image)
+  if (await ensureImage(docker, request.image)) request.onPulled?.(request.image)
   let container: Docker.Container
   try {
     container = await docker.createContainer({
@@ -65,11 +67,11 @@ export async function runInContainer(docker: Docker, request: ContainerRunReques
   }
 }
 
-/** Pulls the image when the engine does not have it. */
-export async function ensureImage(docker: Docker, image: string): Promise<void> {
+/** Pulls the image when the engine does not have it; true when it was pulled. */
+export async function ensureImage(docker: Docker, image: string): Promise<boolean> {
   try {
     await docker.getImage(image).inspect()
-    return
+    return false
   } catch {
     // Not here: pull it.
   }
@@ -80,6 +82,7 @@ export async function ensureImage(docker: Docker, image: string): Promise<void> 
       docker.modem.followProgress(stream, (error: Error | null) => (error ? reject(error) : resolve()))
     })
     await docker.getImage(image).inspect()
+    return true
   } catch (error) {
     throw new InfraError(
       `The image ${image} is not on the engine and could not be pulled (${reason(error)}). ` +

@@ -1,8 +1,10 @@
 /**
- * The bash script an evaluation container runs: apply the model's patch
- * (`git apply`, then `patch --fuzz`), put the test files back to the base commit,
- * apply the test patch, run the tests of the test files between two markers.
- * Each step prints a marker line, so that the log alone tells what happened.
+ * The bash script an evaluation container runs: apply the model's patch with SWE-bench's
+ * chain (v4.1.0's `GIT_APPLY_CMDS`: `git apply --verbose`, then `git apply --verbose
+ * --reject`, then `patch --batch --fuzz=5 -p1 -i`, the first that exits 0 wins), put the test
+ * files back to the base commit, apply the test patch, run the tests of the test files between
+ * two markers and record the test command's exit status. Each step prints a marker line, so that
+ * the log alone tells what happened.
  */
 import type { RepoSpec } from './repo-specs.ts'
 
@@ -11,6 +13,7 @@ export const EVAL_DIR = '/swebench'
 
 export const MARKERS = {
   appliedWithGit: '>>>>> Applied Patch (git apply)',
+  appliedWithReject: '>>>>> Applied Patch (git apply --reject)',
   appliedWithFuzz: '>>>>> Applied Patch (patch --fuzz)',
   patchFailed: '>>>>> Patch Apply Failed',
   testPatchFailed: '>>>>> Test Patch Apply Failed',
@@ -43,7 +46,8 @@ export function evalScript(input: EvalScriptInput): string {
     // SWE-bench's images keep the repository's environment in a conda env named testbed.
     'if [ -f /opt/miniconda3/bin/activate ]; then source /opt/miniconda3/bin/activate && conda activate testbed; fi',
     `if git apply --verbose ${EVAL_DIR}/model.patch; then echo '${MARKERS.appliedWithGit}'`,
-    `elif patch --batch --fuzz=5 -p1 --dry-run -i ${EVAL_DIR}/model.patch >/dev/null && patch --batch --fuzz=5 -p1 -i ${EVAL_DIR}/model.patch; then echo '${MARKERS.appliedWithFuzz}'`,
+    `elif git apply --verbose --reject ${EVAL_DIR}/model.patch; then echo '${MARKERS.appliedWithReject}'`,
+    `elif patch --batch --fuzz=5 -p1 -i ${EVAL_DIR}/model.patch; then echo '${MARKERS.appliedWithFuzz}'`,
     `else echo '${MARKERS.patchFailed}'; exit ${EXIT.patchFailed}; fi`,
     ...(input.spec.setup ?? []),
     ...(input.spec.install === undefined ? [] : [input.spec.install]),

@@ -1,8 +1,10 @@
 /**
  * The unified diff in a model's reply: from ```diff fences (several blocks are
- * joined, one per file is common) or bare in the text; line endings made `\n`,
- * hunk headers whose line counts are off repaired. Undefined when the reply
- * holds no diff with at least one hunk.
+ * joined, one per file is common) or bare in the text; hunk headers whose line
+ * counts are off repaired. Undefined when the reply holds no diff with at least
+ * one hunk. A carriage return that belongs to a line (a file with CRLF endings)
+ * is kept, as SWE-bench keeps it; only a reply whose every line ends in CRLF (a
+ * transport's doing) has its line endings made `\n`.
  */
 import { fencedBlocks, stripReasoning } from '../../harness/extract-code.ts'
 import { repairHunkHeaders } from './repair-hunks.ts'
@@ -13,15 +15,20 @@ export interface ExtractedPatch {
   repaired: string[]
 }
 
+/** Stands for a carriage return at a line's end while the reply is cut into lines (fence parsing drops real ones). */
+const CR = '\uE00D'
+
 export function extractPatch(reply: string): ExtractedPatch | undefined {
-  const text = stripReasoning(reply).replace(/\r\n?/g, '\n')
+  const stripped = stripReasoning(reply)
+  const transportCrlf = stripped.includes('\r\n') && !/(^|[^\r])\n/.test(stripped)
+  const text = transportCrlf ? stripped.replace(/\r\n/g, '\n') : stripped.replace(/\r\n/g, `${CR}\n`)
   const fenced = fencedBlocks(text)
     .map((block) => block.code)
     .filter(looksLikeDiff)
   const candidate = fenced.length > 0 ? fenced.map(diffPart).join('') : diffPart(text)
   if (candidate === '' || !/^@@ /m.test(candidate)) return undefined
   const { patch, repaired } = repairHunkHeaders(candidate)
-  return { patch, repaired }
+  return { patch: patch.replaceAll(CR, '\r'), repaired: repaired.map((line) => line.replaceAll(CR, '')) }
 }
 
 function looksLikeDiff(code: string): boolean {
@@ -53,6 +60,9 @@ function diffPart(text: string): string {
       kept.push(line)
     } else if (inHunk && (HUNK_LINE.test(line) || line === '')) {
       kept.push(line)
+    } else if (inHunk && line === CR) {
+      // A blank context line of a CRLF file whose space was lost.
+      kept.push(` ${CR}`)
     } else if (!inHunk && FILE_HEADER.test(line)) {
       kept.push(line)
     } else {
@@ -61,6 +71,6 @@ function diffPart(text: string): string {
       inDiff = false
     }
   }
-  while (kept.length > 0 && kept[kept.length - 1] === '') kept.pop()
+  while (kept.length > 0 && (kept[kept.length - 1] === '' || kept[kept.length - 1] === CR)) kept.pop()
   return kept.length === 0 ? '' : `${kept.join('\n')}\n`
 }

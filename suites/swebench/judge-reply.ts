@@ -1,7 +1,9 @@
 /**
  * From a model's reply to a verdict: the patch extracted (empty or unusable is
  * `no_answer`), then evaluated in the instance's container, or, in generate-only
- * mode, checked against the repository when a clone is at hand.
+ * mode, checked against the repository when a clone is at hand. A SWE-bench
+ * prediction (`model_patch`, replayed) is the patch itself, byte for byte, as the
+ * official harness takes it: nothing extracted, repaired or normalised.
  */
 import type { Verdict } from '../../harness/outcome.ts'
 import type { Evaluation, EvaluationStatus } from './evaluate.ts'
@@ -33,7 +35,18 @@ export async function judgeReply(instance: SwebenchInstance, reply: string, judg
   if (extracted === undefined) {
     return { status: 'empty_patch', outcome: 'no_answer', reason: 'The reply holds no unified diff with a hunk (@@ … @@).', patch: '', repaired: [] }
   }
-  const { patch, repaired } = extracted
+  return judgePatch(instance, extracted.patch, judges, signal, extracted.repaired)
+}
+
+/**
+ * A patch as it is, e.g. a prediction's `model_patch`. An empty one (`""`, or `null` in the
+ * file) is not resolved and the model's doing, and no container is started: SWE-bench's
+ * harness does not run empty predictions and counts them unresolved.
+ */
+export async function judgePatch(instance: SwebenchInstance, patch: string, judges: Judges, signal?: AbortSignal, repaired: string[] = []): Promise<ReplyVerdict> {
+  if (patch.trim() === '') {
+    return { status: 'empty_patch', outcome: 'no_answer', reason: 'The prediction is an empty patch: not resolved.', patch, repaired }
+  }
   const check = judges.check ? await judges.check(instance, patch) : undefined
   if (judges.evaluate === undefined) {
     const checked = check === undefined ? 'not checked (no clone of the repository)' : check.applies ? 'applies cleanly' : `does not apply with git apply: ${check.message}`

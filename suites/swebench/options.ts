@@ -29,8 +29,14 @@ export interface SwebenchOptions {
   concurrency: number
   /** TESTBENCH_SWEBENCH_IMAGE_TEMPLATE: the evaluation image, `{id}` being the instance id as SWE-bench's images spell it. */
   imageTemplate: string
-  /** TESTBENCH_SWEBENCH_NETWORK, default `none`: the containers' network mode (`bridge` lets installs reach PyPI, as the official harness does). */
-  network: string
+  /**
+   * TESTBENCH_SWEBENCH_NETWORK: the containers' network mode for every repository. Unset: `none`,
+   * except for repositories whose tests need a network (psf/requests: `bridge`, the engine's
+   * default, which the official harness gives every container).
+   */
+  network: string | undefined
+  /** TESTBENCH_SWEBENCH_KEEP_IMAGES, default 0: keep the evaluation images this run pulled (1), or remove each after its instance, as the official harness does. */
+  keepImages: boolean
   /** TESTBENCH_SWEBENCH_MEMORY megabytes, default 0 (no limit): each container's memory limit. */
   memoryBytes: number
 }
@@ -59,7 +65,8 @@ export function swebenchOptions(env: NodeJS.ProcessEnv = process.env): SwebenchO
     timeoutMs: positiveInteger(env, 'TESTBENCH_SWEBENCH_TIMEOUT', 1800) * 1000,
     concurrency: positiveInteger(env, 'TESTBENCH_SWEBENCH_CONCURRENCY', Math.max(1, Math.floor(availableParallelism() / 2))),
     imageTemplate: imageTemplate(env.TESTBENCH_SWEBENCH_IMAGE_TEMPLATE),
-    network: nonEmpty(env.TESTBENCH_SWEBENCH_NETWORK) ?? 'none',
+    network: nonEmpty(env.TESTBENCH_SWEBENCH_NETWORK),
+    keepImages: flag(env, 'TESTBENCH_SWEBENCH_KEEP_IMAGES', false),
     memoryBytes: nonNegativeInteger(env, 'TESTBENCH_SWEBENCH_MEMORY', 0) * 1024 * 1024,
   }
 }

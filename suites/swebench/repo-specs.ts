@@ -15,6 +15,8 @@ export interface RepoSpec {
   install?: string
   /** Shell lines run before the tests (locale, environment). */
   setup?: string[]
+  /** The network its tests need, when not none (the official harness gives every container the engine's default). */
+  network?: string
 }
 
 const PYTEST = 'pytest -rA'
@@ -26,9 +28,8 @@ type SpecFor = (version: string) => RepoSpec
 
 const SPECS: Record<string, SpecFor> = {
   'astropy/astropy': (version) => ({
-    testCommand: ['0.1', '0.2', '0.3', '0.4', '1.1', '1.2', '1.3'].includes(version)
-      ? 'pytest -rA -vv -o console_output_style=classic --tb=no -p no:nose'
-      : PYTEST,
+    // Old versions run pytest 3.3 (SWE-bench's TEST_ASTROPY_PYTEST); no SWE-bench release adds `-p no:nose`.
+    testCommand: ['0.1', '0.2', '0.3', '0.4', '1.1', '1.2', '1.3'].includes(version) ? 'pytest -rA -vv -o console_output_style=classic --tb=no' : PYTEST,
     parser: 'pytest-v2',
     install: 'python -m pip install -e .[test] --verbose',
   }),
@@ -61,8 +62,9 @@ const SPECS: Record<string, SpecFor> = {
     install: version === '0.11' ? PIP_EDITABLE : 'python -m pip install -e .[dev]',
   }),
   'pallets/flask': () => ({ testCommand: PYTEST, parser: 'pytest', install: PIP_EDITABLE }),
-  // A plain (non-editable) install: without build isolation it needs no network.
-  'psf/requests': () => ({ testCommand: PYTEST, parser: 'pytest-options', install: 'python -m pip install --no-build-isolation .' }),
+  // A plain (non-editable) install: without build isolation it needs no index. The tests call an
+  // httpbin (a local one through pytest-httpbin; httpbin.org in old versions): they need the network.
+  'psf/requests': () => ({ testCommand: PYTEST, parser: 'pytest-options', install: 'python -m pip install --no-build-isolation .', network: 'bridge' }),
   'pydata/xarray': () => ({ testCommand: PYTEST, parser: 'pytest', install: PIP_EDITABLE }),
   'pylint-dev/pylint': () => ({ testCommand: PYTEST, parser: 'pytest-options', install: PIP_EDITABLE }),
   'pytest-dev/pytest': () => ({ testCommand: PYTEST, parser: 'pytest', install: PIP_EDITABLE }),

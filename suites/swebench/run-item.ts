@@ -6,9 +6,10 @@ import { cacheDir, reportDir } from '../../harness/knobs.ts'
 import { connectEngine, engineUnavailable } from './container-engine.ts'
 import { evaluatePatch } from './evaluate.ts'
 import type { SwebenchInstance } from './instance.ts'
-import { judgeReply, type Judges, type ReplyVerdict } from './judge-reply.ts'
+import { judgePatch, judgeReply, type Judges, type ReplyVerdict } from './judge-reply.ts'
 import type { SwebenchOptions } from './options.ts'
 import { predictionsPath, writePrediction } from './predictions.ts'
+import { PulledImages } from './pulled-images.ts'
 import { contextFiles, swebenchPrompt } from './prompt.ts'
 import { RepoCache } from './repo-cache.ts'
 import { repoSpec } from './repo-specs.ts'
@@ -49,17 +50,24 @@ export function swebenchRun(options: SwebenchOptions, env: NodeJS.ProcessEnv = p
   }
   if (options.evaluate) {
     const docker = connectEngine(env)
-    judges.evaluate = (instance, patch, signal) =>
-      limiter.run(() =>
-        evaluatePatch(docker, instance, patch, {
-          image: evaluationImage(options.imageTemplate, instance.instanceId),
-          spec: instance.spec ?? repoSpec(instance.repo, instance.version),
-          timeoutMs: options.timeoutMs,
-          network: options.network,
-          memoryBytes: options.memoryBytes,
-          ...(signal ? { signal } : {}),
-        }),
+    const images = new PulledImages(docker, options.keepImages)
+    judges.evaluate = (instance, patch, signal) => {
+      const spec = instance.spec ?? repoSpec(instance.repo, instance.version)
+      const image = evaluationImage(options.imageTemplate, instance.instanceId)
+      return images.using(image, () =>
+        limiter.run(() =>
+          evaluatePatch(docker, instance, patch, {
+            image,
+            spec,
+            timeoutMs: options.timeoutMs,
+            network: options.network ?? spec.network ?? 'none',
+            memoryBytes: options.memoryBytes,
+            pulled: images,
+            ...(signal ? { signal } : {}),
+          }),
+        ),
       )
+    }
   }
   return { judges, repos, options }
 }
@@ -77,7 +85,8 @@ export async function runItem(item: SwebenchItem, bench: ItemContext<SwebenchFac
   const { instance } = item
   const files = await contextFiles(instance, run.repos, run.options.context, run.options.contextChars)
   const reply = await bench.ask(swebenchPrompt(instance, files), { temperature: 0 })
-  const verdict = await judgeReply(instance, reply.text, run.judges, bench.signal)
+  // A replayed prediction is the patch itself; a reply holds one somewhere.
+  const verdict = reply.form === 'solution' ? await judgePatch(instance, reply.text, run.judges, bench.signal) : await judgeReply(instance, reply.text, run.judges, bench.signal)
   await writePrediction(predictionsPath(reportDir(), bench.model.label, bench.sample), {
     instance_id: instance.instanceId,
     model_name_or_path: bench.model.label,

@@ -1,13 +1,17 @@
 /**
  * SWE-bench's score: % Resolved, the share of instances whose patch made every
- * FAIL_TO_PASS and PASS_TO_PASS test pass. Items our side could not judge
- * (infra or provider errors) and patches generated without evaluation are left
- * out, with the reason.
+ * FAIL_TO_PASS and PASS_TO_PASS test pass. The denominator is upstream's: every
+ * instance evaluated, an instance whose evaluation broke (image, container, a run that
+ * ended before its tests: `infra_error`) counting as not resolved, as in SWE-bench's
+ * report; those are reported apart ("evaluation errors"), and the gate still fails on them.
+ * Left out, with the reason: instances the model could not be asked (`provider_error`) and
+ * patches generated without evaluation.
  */
 import { groupBy } from '../../harness/group-by.ts'
 import type { ItemRecord } from '../../harness/item-record.ts'
 import type { Score, Scorer } from '../../harness/score.ts'
 import { optional, scoringFacts, type FactsOf } from '../../harness/scoring-facts.ts'
+import { APPLIED_WITH } from './evaluate.ts'
 import type { VerdictStatus } from './judge-reply.ts'
 
 const STATUSES = ['resolved', 'partially_resolved', 'not_resolved', 'patch_error', 'timeout', 'infra_error', 'empty_patch', 'generated'] as const satisfies readonly VerdictStatus[]
@@ -20,7 +24,7 @@ export const swebenchFacts = scoringFacts('swebench', {
   contextFiles: 'number',
   repairedHunks: 'number',
   appliesCleanly: optional('boolean'),
-  appliedWith: optional(['git apply', 'patch --fuzz']),
+  appliedWith: optional(APPLIED_WITH),
   evaluationMs: optional('number'),
 })
 export type SwebenchFacts = FactsOf<typeof swebenchFacts>
@@ -42,12 +46,15 @@ function scoreModel(records: readonly ItemRecord[]): Score {
   if (first === undefined) throw new Error('a SWE-bench score needs at least one record')
   const model = first.model
   const excluded: Array<{ itemId: string; reason: string }> = []
-  const tally = { resolved: 0, partially_resolved: 0, not_resolved: 0, patch_error: 0, empty_patch: 0, timeout: 0 }
+  const tally = { resolved: 0, partially_resolved: 0, not_resolved: 0, patch_error: 0, empty_patch: 0, timeout: 0, infra_error: 0 }
   let counted = 0
   for (const record of records) {
     const { status } = swebenchFacts.read(record)
-    if (record.outcome === 'infra_error' || record.outcome === 'provider_error') {
+    if (record.outcome === 'provider_error') {
       excluded.push({ itemId: record.itemId, reason: `${record.outcome}: ${(record.output ?? '').split('\n')[0] ?? ''}` })
+    } else if (record.outcome === 'infra_error') {
+      counted++
+      tally.infra_error++
     } else if (status === 'generated') {
       excluded.push({ itemId: record.itemId, reason: 'not evaluated (TESTBENCH_SWEBENCH_EVALUATE=0)' })
     } else {
@@ -69,6 +76,7 @@ function scoreModel(records: readonly ItemRecord[]): Score {
       'not resolved': String(tally.not_resolved),
       'patch errors': String(tally.patch_error + tally.empty_patch),
       timeouts: String(tally.timeout),
+      'evaluation errors': String(tally.infra_error),
       'not judged': String(excluded.length),
     },
     ...(excluded.length > 0 ? { excluded } : {}),

@@ -89,10 +89,12 @@ describe('PE-Bench end to end', () => {
     expect(records.find((record) => record.itemId === '0003' && record.variant === 'python')?.output).toContain('"-25.0", is not the answer')
 
     // Python: (2 + 1) / 6 = 0.5. Rust: (2 + 13.25386 + 3.313465) / 6 = 3.0945541…
+    // Combined: (4 · 0.50 + 2 · 3.09) / 10 = 0.818, Java and Clojure not run counting 0.
     const scores = scoreEuler(records)
     expect(scores.map(({ name, display, counted }) => ({ name, display, counted }))).toEqual([
       { name: 'PE-Bench-Python-6', display: '0.50', counted: { solved: 2, total: 6 } },
       { name: 'PE-Bench-Rust-6', display: '3.09', counted: { solved: 3, total: 6 } },
+      { name: 'PE-6-Score', display: '0.82', counted: undefined },
     ])
     expect(output).toContain('PE-Bench-Python-6 = 0.50')
     expect(output).toContain('PE-Bench-Rust-6 = 3.09')
@@ -130,15 +132,16 @@ describe('PE-Bench end to end', () => {
       expect(chats).toHaveLength(3)
       expect(outcomes(first.records, 'python')).toEqual({ '0001': 'passed', '0002': 'passed', '0003': 'wrong_answer' })
       expect(existsSync(join(reportDir, 'euler-results.jsonl'))).toBe(true)
-      // The results table in the original's format, with what Ollama says about the model.
-      expect(first.output).toMatch(/\| Model \| Size \(B params\) \| Quantization \(bits\) \| Context \(K\) \| PE-Bench-Python-3 \|/)
-      expect(first.output).toContain('| ollama:pe-fake | 7.6 | 4 | 32 | 1.00 |')
+      // The results table in the original's format, with what Ollama says about the model:
+      // PE-3-Score = 0.4 · 1.00 (Python only), memory 7.6 · 0.75 = 5.70 GB, Mem-Score 100 · 0.4 / 5.7 = 7.
+      expect(first.output).toMatch(/\| Model \| Best Model for Size \(GB\) \| PE-3-Score \| Mem-Score \| Size \(B params\) \| Quantization \(bits\) \| Context \(K\) \| PE-Bench-Python-3 \|/)
+      expect(first.output).toContain('| ollama:pe-fake | 5.70 | 0.40 | 7 | 7.6 | 4 | 32 | 1.00 |')
 
       const second = await runSuite(env)
       expect(chats).toHaveLength(3)
       expect(second.output).toContain('PE-Bench ollama:pe-fake × python: all 3 results are stored')
       expect(outcomes(second.records, 'python')).toEqual(outcomes(first.records, 'python'))
-      expect(scoreEuler(second.records).map((score) => score.display)).toEqual(['1.00'])
+      expect(scoreEuler(second.records).map((score) => score.display)).toEqual(['1.00', '0.40'])
 
       await runSuite({ ...env, TESTBENCH_EULER_OVERWRITE: '1' })
       expect(chats).toHaveLength(6)
@@ -152,7 +155,10 @@ describe('PE-Bench end to end', () => {
       const { code, output, records } = await runSuite({ MODEL: 'reference', TESTBENCH_DATA_DIR: SHARED_DATASETS, TESTBENCH_EULER_LANGUAGES: 'python', ...UNDER_LOAD })
       expect(code, output).toBe(0)
       expect(records).toHaveLength(100)
-      expect(scoreEuler(records)).toMatchObject([{ name: 'PE-Bench-Python-100', value: 32.07, display: '32.07', counted: { solved: 100, total: 100 } }])
+      expect(scoreEuler(records)).toMatchObject([
+        { name: 'PE-Bench-Python-100', value: 32.07, display: '32.07', counted: { solved: 100, total: 100 } },
+        { name: 'PE-100-Score', value: 12.83, display: '12.83' },
+      ])
       expect(output).toContain('PE-Bench-Python-100 = 32.07')
     })
 

@@ -41,3 +41,12 @@ describe('answerInCode (the compatibility rule, off by default)', () => {
     expect(answerInCode('print(1)', '55')).toBe(false)
   })
 })
+
+test("answerInCode removes every comma from the code first, as the original's execute.py does", () => {
+  expect(answerInCode('# the sum is 233,168\nprint(x)', '233168')).toBe(true)
+  expect(answerInCode('print(2,33168)', '233168')).toBe(true)
+  expect(answerInCode('print(233_168)', '233168')).toBe(false)
+  // An answer that holds commas itself (problem 175) can then never be found, as upstream.
+  expect(answerInCode('print("1,13717420,8")', '1,13717420,8')).toBe(false)
+  expect(answerInCode('print(1)', '')).toBe(false)
+})

@@ -6,7 +6,7 @@ describe('eulerOptions', () => {
     const options = eulerOptions({})
     expect(options.languages).toEqual(['python', 'java', 'rust', 'clojure'])
     expect(options.problems).toEqual(Array.from({ length: 100 }, (_, i) => i + 1))
-    expect(options).toMatchObject({ era: 'current', overwrite: false, answerInCode: false, scrapeDelayMs: 1000, runTimeoutMs: 10_000 })
+    expect(options).toMatchObject({ era: 'current', overwrite: false, answerInCode: false, scrapeDelayMs: 1000, runTimeoutMs: 10_000, parameters: undefined, bits: undefined })
   })
 
   test('reads every TESTBENCH_EULER_ knob', () => {
@@ -18,8 +18,10 @@ describe('eulerOptions', () => {
       TESTBENCH_EULER_ANSWER_IN_CODE: 'true',
       TESTBENCH_EULER_SCRAPE_DELAY_MS: '250',
       TESTBENCH_EULER_RUN_TIMEOUT_MS: '2000',
+      TESTBENCH_EULER_PARAMETERS: '30.7',
+      TESTBENCH_EULER_BITS: '4',
     })
-    expect(options).toEqual({ languages: ['rust', 'python', 'go'], problems: [1, 2, 3, 22], era: 'pe100', overwrite: true, answerInCode: true, scrapeDelayMs: 250, runTimeoutMs: 2000 })
+    expect(options).toEqual({ languages: ['rust', 'python', 'go'], problems: [1, 2, 3, 22], era: 'pe100', overwrite: true, answerInCode: true, scrapeDelayMs: 250, runTimeoutMs: 2000, parameters: 30.7, bits: 4 })
   })
 
   test.for([
@@ -29,6 +31,8 @@ describe('eulerOptions', () => {
     [{ TESTBENCH_EULER_ERA: '2024' }, /use current \(default\) or pe100/],
     [{ TESTBENCH_EULER_OVERWRITE: 'yes please' }, /TESTBENCH_EULER_OVERWRITE=yes please is not understood/],
     [{ TESTBENCH_EULER_RUN_TIMEOUT_MS: '0' }, /TESTBENCH_EULER_RUN_TIMEOUT_MS=0/],
+    [{ TESTBENCH_EULER_PARAMETERS: '7b' }, /TESTBENCH_EULER_PARAMETERS=7b is not a number/],
+    [{ TESTBENCH_EULER_BITS: '4.5' }, /TESTBENCH_EULER_BITS=4.5 is not a whole number/],
   ] as const)('refuses %o', ([env, message]) => {
     expect(() => eulerOptions(env)).toThrow(message)
   })

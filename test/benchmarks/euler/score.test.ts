@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import type { ItemRecord } from '../../../harness/item-record.ts'
 import type { Outcome } from '../../../harness/outcome.ts'
-import { billionsOfParameters, contextKilo, quantizationBits, scoreEuler } from '../../../suites/euler/score.ts'
+import { contextKilo, scoreEuler } from '../../../suites/euler/score.ts'
 
 const POINTS: Record<string, number> = { '0001': 2, '0002': 1, '0003': 13.25386, '0004': 3.313465 }
 
@@ -48,18 +48,25 @@ describe('scoreEuler', () => {
       { model: 'ollama:qwen2.5', name: 'PE-Bench-Java-4', value: 1.08, display: '1.08', counted: { solved: 2, total: 4 } },
       { model: 'ollama:qwen2.5', name: 'PE-Bench-Rust-4', value: 0.5, display: '0.50', counted: { solved: 1, total: 4 } },
       { model: 'ollama:qwen2.5', name: 'PE-Bench-Clojure-4', value: 0, display: '0.00', counted: { solved: 0, total: 4 } },
-      // 4·3.813465 + 3·1.07836625 + 2·0.5 + 0 = 19.48895875 / 10 = 1.948895875 → 1.95
+      // The rounded scores: 4·3.81 + 3·1.08 + 2·0.50 + 0 = 19.48 / 10 = 1.948 → 1.95
       { model: 'ollama:qwen2.5', name: 'PE-4-Score', value: 1.95, display: '1.95', counted: undefined },
       { model: 'openai:gpt-4o', name: 'PE-Bench-Python-4', value: 4.89, display: '4.89', counted: { solved: 4, total: 4 } },
+      // Java, Rust and Clojure not run count 0: 4·4.89 / 10 = 1.956 → 1.96
+      { model: 'openai:gpt-4o', name: 'PE-4-Score', value: 1.96, display: '1.96', counted: undefined },
     ])
     expect(scores.every((score) => score.suite === 'euler')).toBe(true)
   })
 
-  test('the results table: one row per model, in the original format, with Ollama details', () => {
+  test("the results table: one row per model, in the original's column order, with Ollama details", () => {
     const rows = scores.filter((score) => score.columns).map((score) => score.columns)
     expect(rows).toEqual([
       {
         Model: 'ollama:qwen2.5',
+        // Filled across models by results-table.ts.
+        'Best Model for Size (GB)': '',
+        'PE-4-Score': '1.95',
+        // 100 · 1.948 / (7.6 · 0.75) = 34.2
+        'Mem-Score': '34',
         'Size (B params)': '7.6',
         'Quantization (bits)': '4',
         'Context (K)': '32',
@@ -67,14 +74,21 @@ describe('scoreEuler', () => {
         'PE-Bench-Java-4': '1.08',
         'PE-Bench-Rust-4': '0.50',
         'PE-Bench-Clojure-4': '0.00',
-        'PE-4-Score': '1.95',
       },
-      { Model: 'openai:gpt-4o', 'Size (B params)': '', 'Quantization (bits)': '', 'Context (K)': '', 'PE-Bench-Python-4': '4.89' },
+      { Model: 'openai:gpt-4o', 'Best Model for Size (GB)': '', 'PE-4-Score': '1.96', 'Mem-Score': '', 'Size (B params)': '', 'Quantization (bits)': '', 'Context (K)': '', 'PE-Bench-Python-4': '4.89' },
     ])
   })
 
-  test('no combined score without all four languages', () => {
-    expect(scores.filter((score) => score.model === 'openai:gpt-4o').map((score) => score.name)).toEqual(['PE-Bench-Python-4'])
+  test('no combined score without Python, as the original', () => {
+    const javaOnly = scoreEuler(run('m', 'java', ['0001']))
+    expect(javaOnly.map((score) => score.name)).toEqual(['PE-Bench-Java-4'])
+    expect(javaOnly[0]?.columns).toEqual({ Model: 'm', 'Best Model for Size (GB)': '', 'Size (B params)': '', 'Quantization (bits)': '', 'Context (K)': '', 'PE-Bench-Java-4': '0.50' })
+  })
+
+  test('sizes stated with the knobs (recorded as facts) win over the name; the PE-100 era is marked', () => {
+    const stated = run('replay:x', 'python', ['0001']).map((item) => ({ ...item, scoring: { ...item.scoring, era: 'pe100', parameters: 30.7, bits: 8 } }))
+    // 4 · 0.50 / 10 = 0.2; 100 · 0.2 / (30.7 · 1.1) = 0.59
+    expect(scoreEuler(stated)[1]?.columns).toMatchObject({ 'PE-4-Score': '0.20', 'Mem-Score': '1', 'Size (B params)': '30.7', 'Quantization (bits)': '8', Era: 'pe100' })
   })
 
   test('with several samples a problem counts with the share of its samples that passed', () => {
@@ -85,48 +99,25 @@ describe('scoreEuler', () => {
       record('m', 'python', '0002', 'passed', 1),
     ]
     // (2 · 1/2 + 1 · 1) / 2 = 1
-    expect(scoreEuler(sampled)).toMatchObject([{ name: 'PE-Bench-Python-2', value: 1, counted: { solved: 1.5, total: 2 } }])
+    expect(scoreEuler(sampled)[0]).toMatchObject({ name: 'PE-Bench-Python-2', value: 1, counted: { solved: 1.5, total: 2 } })
   })
 
   test('every outcome but passed scores nothing, infra errors included', () => {
     const outcomes: Outcome[] = ['wrong_answer', 'no_answer', 'compile_error', 'runtime_error', 'timeout', 'memory', 'provider_error', 'infra_error']
     const failed = outcomes.map((outcome, index) => ({ ...record('m', 'python', '0001', outcome), itemId: `x${index}` }))
-    expect(scoreEuler(failed)).toMatchObject([{ name: 'PE-Bench-Python-8', value: 0, counted: { solved: 0, total: 8 } }])
+    expect(scoreEuler(failed)[0]).toMatchObject({ name: 'PE-Bench-Python-8', value: 0, counted: { solved: 0, total: 8 } })
   })
 
   test('the maximum over problems 1-100 rounds to 32.07', () => {
     // Σ points of the real problems 1-100 is 3206.6711…; made-up points with that sum behave the same.
     const perfect = Array.from({ length: 100 }, (_, i) => ({ ...record('reference', 'python', String(i + 1).padStart(4, '0'), 'passed'), scoring: { points: 32.066711, problem: i + 1, era: 'current' } }))
-    expect(scoreEuler(perfect)).toMatchObject([{ name: 'PE-Bench-Python-100', display: '32.07', counted: { solved: 100, total: 100 } }])
+    expect(scoreEuler(perfect)[0]).toMatchObject({ name: 'PE-Bench-Python-100', display: '32.07', counted: { solved: 100, total: 100 } })
   })
 
   test('a record without points is an error naming the model and problem, not a zero', () => {
     const broken = { ...record('m', 'python', '0001', 'passed'), scoring: {} }
     expect(() => scoreEuler([broken])).toThrow(/euler record of m for item 0001 does not hold euler facts \(scoring\.points is missing\)/)
   })
-})
-
-test.for([
-  ['7.6B', '7.6'],
-  ['70.6B', '70.6'],
-  ['494.03M', '0.49'],
-  ['1.5T', '1500'],
-  [undefined, ''],
-  ['unknown', ''],
-] as const)('billionsOfParameters(%s) is %s', ([size, expected]) => {
-  expect(billionsOfParameters(size)).toBe(expected)
-})
-
-test.for([
-  ['Q4_K_M', '4'],
-  ['Q8_0', '8'],
-  ['F16', '16'],
-  ['BF16', '16'],
-  ['IQ3_XXS', '3'],
-  ['MXFP4', '4'],
-  [undefined, ''],
-] as const)('quantizationBits(%s) is %s', ([level, expected]) => {
-  expect(quantizationBits(level)).toBe(expected)
 })
 
 test.for([

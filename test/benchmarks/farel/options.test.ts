@@ -24,6 +24,7 @@ describe('farelOptions', () => {
       template: DEFAULT_TEMPLATE,
       templateSource: 'default',
       systemSource: 'none',
+      parse: 'tag',
     })
     expect(isPublishedSet(options)).toBe(true)
     expect(describeSet(options)).toBe('python-compat seed 42, 50 per class, shuffled')
@@ -37,8 +38,9 @@ describe('farelOptions', () => {
       TESTBENCH_FAREL_MODE: 'seedrandom',
       TESTBENCH_FAREL_SHUFFLE: 'off',
       TESTBENCH_FAREL_SYSTEM: 'on',
+      TESTBENCH_FAREL_PARSE: 'tag-or-boxed',
     })
-    expect(options).toMatchObject({ length: 5, perClass: 7, seed: -12345678901234567890n, mode: 'seedrandom', shuffle: false })
+    expect(options).toMatchObject({ length: 5, perClass: 7, seed: -12345678901234567890n, mode: 'seedrandom', shuffle: false, parse: 'tag-or-boxed' })
     expect(options.system).toBe(DEFAULT_SYSTEM_PROMPT)
     expect(options.systemSource).toBe('default')
     expect(isPublishedSet(options)).toBe(false)
@@ -64,6 +66,7 @@ describe('farelOptions', () => {
     [{ TESTBENCH_FAREL_MODE: 'python' }, /TESTBENCH_FAREL_MODE=python is not accepted: use python-compat .* or seedrandom/],
     [{ TESTBENCH_FAREL_SHUFFLE: 'maybe' }, /TESTBENCH_FAREL_SHUFFLE=maybe is not accepted: use on or off/],
     [{ TESTBENCH_FAREL_SYSTEM: '2' }, /TESTBENCH_FAREL_SYSTEM=2 is not accepted: use on or off/],
+    [{ TESTBENCH_FAREL_PARSE: 'boxed' }, /TESTBENCH_FAREL_PARSE=boxed is not accepted: use tag .* or tag-or-boxed/],
     [{ TESTBENCH_FAREL_TEMPLATE: '/nonexistent/farel.txt' }, /TESTBENCH_FAREL_TEMPLATE=\/nonexistent\/farel.txt cannot be read .*: give the path of a UTF-8 text file/],
   ] as const)('%j is refused with what is accepted', ([env, message]) => {
     expect(() => farelOptions(env)).toThrow(message)

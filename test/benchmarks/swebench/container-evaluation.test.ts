@@ -12,7 +12,8 @@ import { beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { connectEngine, engineUnavailable } from '../../../suites/swebench/container-engine.ts'
 import { evaluatePatch, type EvaluationSetup } from '../../../suites/swebench/evaluate.ts'
 import type { SwebenchInstance } from '../../../suites/swebench/instance.ts'
-import { judgeReply, type Judges } from '../../../suites/swebench/judge-reply.ts'
+import { judgePatch, judgeReply, type Judges } from '../../../suites/swebench/judge-reply.ts'
+import { PulledImages } from '../../../suites/swebench/pulled-images.ts'
 import { predictionsPath } from '../../../suites/swebench/predictions.ts'
 import { scoreSwebench } from '../../../suites/swebench/score.ts'
 import { readPredictions, runSwebenchSuite } from './run-suite.ts'
@@ -135,5 +136,64 @@ describe('the synthetic instance in its container', () => {
     expect(scoreSwebench(records)[0]).toMatchObject({ value: 50, counted: { solved: 1, total: 2 } })
     expect(readPredictions(predictionsPath(reports, `replay:${predictions}`, 0)).map((line) => line.model_patch)).toEqual([fixturePatch('gold')])
     expect(readPredictions(predictionsPath(reports, `replay:${predictions}`, 1)).map((line) => line.model_patch)).toEqual([fixturePatch('wrong')])
+  })
+
+  test("a prediction is applied byte for byte: with CRLF line endings git apply refuses it and SWE-bench's last step, patch --fuzz, takes it", async () => {
+    const crlf = fixturePatch('gold').replaceAll('\n', '\r\n')
+    const verdict = await judgePatch(instance, crlf, judges())
+    expect(verdict.patch).toBe(crlf)
+    expect(verdict.status, verdict.evaluation?.log).toBe('resolved')
+    expect(verdict.evaluation?.appliedWith).toBe('patch --fuzz')
+  })
+
+  test('an empty prediction starts no container: not resolved, the model’s no_answer', async () => {
+    const before = await ourContainers()
+    const verdict = await judgePatch(instance, '', judges({ ...SETUP, image: 'localhost/testbench/no-such-image:0' }))
+    expect(verdict).toMatchObject({ status: 'empty_patch', outcome: 'no_answer' })
+    expect(verdict.evaluation).toBeUndefined()
+    expect(await ourContainers()).toEqual(before)
+  })
+
+  test('an image the run pulled is removed after its last evaluation, unless kept; one the engine had is never removed', async () => {
+    const copy = (tag: string) => ({ repo: 'localhost/testbench/pulled-copy', tag })
+    const name = (tag: string) => `localhost/testbench/pulled-copy:${tag}`
+    const exists = (image: string) => docker.getImage(image).inspect().then(() => true, () => false)
+    try {
+      for (const tag of ['removed', 'kept', 'had']) await docker.getImage(SYNTHETIC_IMAGE).tag(copy(tag))
+      const removing = new PulledImages(docker, false)
+      removing.markPulled(name('removed'))
+      await removing.using(name('removed'), () => removing.using(name('removed'), async () => expect(await exists(name('removed'))).toBe(true)))
+      expect(await exists(name('removed'))).toBe(false)
+      await removing.using(name('had'), async () => undefined)
+      expect(await exists(name('had'))).toBe(true)
+      const keeping = new PulledImages(docker, true)
+      keeping.markPulled(name('kept'))
+      await keeping.using(name('kept'), async () => undefined)
+      expect(await exists(name('kept'))).toBe(true)
+      expect(await exists(SYNTHETIC_IMAGE)).toBe(true)
+    } finally {
+      for (const tag of ['removed', 'kept', 'had']) await docker.getImage(name(tag)).remove().catch(() => undefined)
+    }
+  })
+
+  test('the suite end to end: predictions with a null and an empty model_patch are not resolved, no container started, counted in % Resolved', { timeout: 180_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'swebench-null-'))
+    const dataset = join(dir, 'tinycalc.jsonl')
+    writeFileSync(dataset, `${JSON.stringify(await syntheticRow())}\n`)
+    const predictions = join(dir, 'predictions.jsonl')
+    const line = (patch: string | null) => JSON.stringify({ instance_id: instance.instanceId, model_name_or_path: 'elsewhere', model_patch: patch })
+    writeFileSync(predictions, `${line(null)}\n${line('')}\n`)
+    const { output, records } = await runSwebenchSuite({
+      MODEL: `replay:${predictions}`,
+      SAMPLES: '2',
+      TESTBENCH_SWEBENCH_DATASET_FILE: dataset,
+      // No such image: a container started for either would be an infra error.
+      TESTBENCH_SWEBENCH_IMAGE_TEMPLATE: 'localhost/testbench/no-such-{id}:0',
+    })
+    expect(records.map((record) => [record.sample, record.outcome, record.scoring?.status]), output).toEqual([
+      [0, 'no_answer', 'empty_patch'],
+      [1, 'no_answer', 'empty_patch'],
+    ])
+    expect(scoreSwebench(records)[0]).toMatchObject({ value: 0, counted: { solved: 0, total: 2 } })
   })
 })

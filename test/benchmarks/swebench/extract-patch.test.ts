@@ -30,6 +30,15 @@ describe('extractPatch', () => {
     expect(extractPatch(reply)?.patch).toBe(GOLD)
   })
 
+  test('carriage returns that belong to lines (a CRLF file) are kept, bare or fenced', () => {
+    const crlfFile = ['--- a/win.txt', '+++ b/win.txt', '@@ -1,3 +1,3 @@', ' one\r', '-two\r', '+2\r', ' three\r', ''].join('\n')
+    expect(extractPatch(crlfFile)).toEqual({ patch: crlfFile, repaired: [] })
+    expect(extractPatch(`Fix:\n\n\`\`\`diff\n${crlfFile}\`\`\`\n`)?.patch).toBe(crlfFile)
+    // A blank context line whose space was lost keeps its carriage return too.
+    const lostSpace = crlfFile.replace(' three\r', '\r').replace('@@ -1,3 +1,3 @@', '@@ -1,3 +1,3 @@')
+    expect(extractPatch(lostSpace)?.patch).toBe(crlfFile.replace(' three\r', ' \r'))
+  })
+
   test('several files in several fenced blocks are joined', () => {
     const reply = `First:\n\`\`\`diff\n${GOLD}\`\`\`\nThen:\n\`\`\`patch\n${SECOND_FILE}\`\`\`\n`
     const patch = extractPatch(reply)?.patch

@@ -71,4 +71,30 @@ describe('judgeLog: what the container log says', () => {
     expect(verdict).toMatchObject({ status: 'not_resolved', outcome: 'wrong_answer', appliedWith: 'git apply' })
     expect(verdict.reason).toBe('not resolved: FAIL_TO_PASS 0/1, PASS_TO_PASS 1/1 pass.')
   })
+
+  const passing = ['PASSED tests/test_stats.py::test_median_even', 'PASSED tests/test_stats.py::test_median_odd']
+
+  test("the test command's exit status decides, as SWE-bench's grading does, when it fails while the log shows no failure", async () => {
+    const instance = await syntheticInstance()
+    const spoofed = [...testOutput, ...passing, '>>>>> End Test Output (exit 1)'].join('\n')
+    expect(judgeLog(instance, setup, spoofed, 0, false, 10)).toMatchObject({
+      status: 'not_resolved',
+      outcome: 'wrong_answer',
+      reason: expect.stringMatching(/exited 1 but its log reports no failing test/),
+    })
+    // Exit 0, or a non-zero exit with a failure in the log, is graded from the log.
+    expect(judgeLog(instance, setup, [...testOutput, ...passing, '>>>>> End Test Output (exit 0)'].join('\n'), 0, false, 10)).toMatchObject({ status: 'resolved', outcome: 'passed' })
+    const withFailure = [...testOutput, ...passing, 'FAILED tests/test_stats.py::test_other - boom', '>>>>> End Test Output (exit 1)'].join('\n')
+    expect(judgeLog(instance, setup, withFailure, 0, false, 10)).toMatchObject({ status: 'resolved' })
+  })
+
+  test('nothing read between the markers: the whole log is read, as SWE-bench does', async () => {
+    const log = ['PASSED tests/test_stats.py::test_median_even', ...testOutput.slice(0, 2), '>>>>> End Test Output (exit 0)', 'PASSED tests/test_stats.py::test_median_odd'].join('\n')
+    expect(judgeLog(await syntheticInstance(), setup, log, 0, false, 10)).toMatchObject({ status: 'resolved' })
+  })
+
+  test('the chain step that took the patch is recorded', async () => {
+    const log = ['>>>>> Applied Patch (git apply --reject)', ...testOutput.slice(1), 'PASSED tests/test_stats.py::test_median_even', '>>>>> End Test Output (exit 0)'].join('\n')
+    expect(judgeLog(await syntheticInstance(), setup, log, 0, false, 10)).toMatchObject({ status: 'resolved', appliedWith: 'git apply --reject' })
+  })
 })

@@ -33,7 +33,7 @@ describe('scoreSwebench', () => {
     output: `${status} because`,
   })
 
-  test('% Resolved over the judged instances; infra errors and unevaluated patches are left out with the reason', () => {
+  test("% Resolved over upstream's denominator: an evaluation that broke counts unresolved, reported apart; unevaluated patches are left out", () => {
     const [score, ...others] = scoreSwebench([
       record('r1', 'passed', 'resolved'),
       record('p1', 'wrong_answer', 'partially_resolved'),
@@ -43,12 +43,15 @@ describe('scoreSwebench', () => {
       record('g1', 'passed', 'generated'),
     ])
     expect(others).toEqual([])
-    expect(score).toMatchObject({ name: 'SWE-bench Lite % Resolved', value: 25, display: '25.00%', counted: { solved: 1, total: 4 } })
-    expect(score?.columns).toMatchObject({ resolved: '1', partially: '1', 'not resolved': '1', 'patch errors': '1', 'not judged': '2' })
-    expect(score?.excluded).toEqual([
-      { itemId: 'i1', reason: 'infra_error: infra_error because' },
-      { itemId: 'g1', reason: 'not evaluated (TESTBENCH_SWEBENCH_EVALUATE=0)' },
-    ])
+    // 1 resolved of 5 evaluated (the infra error among them), as SWE-bench's report counts them.
+    expect(score).toMatchObject({ name: 'SWE-bench Lite % Resolved', value: 20, display: '20.00%', counted: { solved: 1, total: 5 } })
+    expect(score?.columns).toMatchObject({ resolved: '1', partially: '1', 'not resolved': '1', 'patch errors': '1', 'evaluation errors': '1', 'not judged': '1' })
+    expect(score?.excluded).toEqual([{ itemId: 'g1', reason: 'not evaluated (TESTBENCH_SWEBENCH_EVALUATE=0)' }])
+  })
+
+  test('an instance the model could not be asked is left out, with the reason', () => {
+    const [score] = scoreSwebench([record('r1', 'passed', 'resolved'), record('q1', 'provider_error', 'empty_patch')])
+    expect(score).toMatchObject({ value: 100, counted: { solved: 1, total: 1 }, excluded: [{ itemId: 'q1', reason: 'provider_error: empty_patch because' }] })
   })
 
   test('each dataset is scored apart, under its own name', () => {
@@ -67,7 +70,8 @@ describe('scoreSwebench', () => {
 
 describe('options and image names', () => {
   test('defaults, and knobs that say what is wrong', () => {
-    expect(swebenchOptions({})).toMatchObject({ context: 'oracle', evaluate: true, timeoutMs: 1_800_000, network: 'none', memoryBytes: 0 })
+    expect(swebenchOptions({})).toMatchObject({ context: 'oracle', evaluate: true, timeoutMs: 1_800_000, network: undefined, keepImages: false, memoryBytes: 0 })
+    expect(swebenchOptions({ TESTBENCH_SWEBENCH_NETWORK: 'bridge', TESTBENCH_SWEBENCH_KEEP_IMAGES: '1' })).toMatchObject({ network: 'bridge', keepImages: true })
     expect(swebenchOptions({ TESTBENCH_SWEBENCH_EVALUATE: '0', TESTBENCH_SWEBENCH_INSTANCES: 'a, b' })).toMatchObject({ evaluate: false, instances: ['a', 'b'] })
     expect(() => swebenchOptions({ TESTBENCH_SWEBENCH_CONTEXT: 'bm25' })).toThrow(/TESTBENCH_SWEBENCH_CONTEXT=bm25 is not understood/)
     expect(() => swebenchOptions({ TESTBENCH_SWEBENCH_IMAGE_TEMPLATE: 'img:latest' })).toThrow(/has no \{id\}/)

@@ -24,14 +24,16 @@ describe('the SWE-bench suite end to end, generate-only', () => {
     expect(scoreSwebench(records)[0]?.excluded).toHaveLength(300)
   })
 
-  test('replayed SWE-bench predictions: an empty patch is no_answer and fails its test, a patch is carried over', { timeout: 120_000 }, async () => {
-    const [first, second] = await loadInstances({ env: { TESTBENCH_DATA_DIR: DATA_DIR } })
+  test('replayed SWE-bench predictions: an empty or null patch is no_answer and fails its test, a patch is carried over', { timeout: 120_000 }, async () => {
+    const [first, second, third] = await loadInstances({ env: { TESTBENCH_DATA_DIR: DATA_DIR } })
     const file = join(mkdtempSync(join(tmpdir(), 'swebench-replay-')), 'preds.jsonl')
     writeFileSync(
       file,
       [
         { instance_id: first?.instanceId, model_name_or_path: 'elsewhere', model_patch: first?.patch },
         { instance_id: second?.instanceId, model_name_or_path: 'elsewhere', model_patch: '' },
+        // 36 lines of a real 300-line predictions file look like this one.
+        { instance_id: third?.instanceId, model_name_or_path: 'elsewhere', model_patch: null },
       ]
         .map((line) => JSON.stringify(line))
         .join('\n'),
@@ -39,15 +41,16 @@ describe('the SWE-bench suite end to end, generate-only', () => {
     const { code, results, records, reports } = await runSwebenchSuite({
       MODEL: `replay:${file}`,
       TESTBENCH_SWEBENCH_EVALUATE: '0',
-      TESTBENCH_SWEBENCH_INSTANCES: `${first?.instanceId},${second?.instanceId}`,
+      TESTBENCH_SWEBENCH_INSTANCES: `${first?.instanceId},${second?.instanceId},${third?.instanceId}`,
     })
     expect(code).toBe(1)
-    expect(results.map((result) => result.status)).toEqual(['passed', 'failed'])
+    expect(results.map((result) => result.status)).toEqual(['passed', 'failed', 'failed'])
     expect(records.map((record) => [record.outcome, record.scoring?.status])).toEqual([
       ['passed', 'generated'],
       ['no_answer', 'empty_patch'],
+      ['no_answer', 'empty_patch'],
     ])
     const predictions = readPredictions(predictionsPath(reports, `replay:${file}`))
-    expect(predictions.map((prediction) => prediction.model_patch)).toEqual([first?.patch, ''])
+    expect(predictions.map((prediction) => prediction.model_patch)).toEqual([first?.patch, '', ''])
   })
 })
