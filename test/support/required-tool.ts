@@ -1,5 +1,6 @@
 import { accessSync, constants, existsSync } from 'node:fs'
 import { delimiter, join } from 'node:path'
+import type { TaskMeta } from 'vitest'
 
 /**
  * Tests that need an optional tool (bwrap, a container engine, a language's toolchain, Chromium,
@@ -36,9 +37,17 @@ export function missingToolReason(tool: Tool, detail?: string): string {
   return `needs ${tool.name}, which is missing${detail ? ` (${detail})` : ''}: install it with \`${tool.install}\``
 }
 
+declare module 'vitest' {
+  interface TaskMeta {
+    /** Why the test skipped, for reports that do not show a skip's note (Vitest's json reporter). */
+    skipReason?: string
+  }
+}
+
 /** The part of a Vitest test context this helper uses. */
 export interface SkippableContext {
   skip(note?: string): never
+  task?: { meta: TaskMeta }
 }
 
 /**
@@ -49,6 +58,7 @@ export function skipWithoutTool(context: SkippableContext, tool: Tool, missing: 
   if (missing === undefined || missing === false) return
   const reason = missingToolReason(tool, typeof missing === 'string' ? missing : undefined)
   if (toolsRequired(env)) throw new Error(`${REQUIRE_TOOLS_VARIABLE}=1, so a missing tool fails the test: it ${reason}.`)
+  if (context.task) context.task.meta.skipReason = reason
   context.skip(reason)
 }
 

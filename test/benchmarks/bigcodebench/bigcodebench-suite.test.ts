@@ -8,11 +8,12 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { describe, expect, test } from 'vitest'
+import { beforeEach, describe, expect, test } from 'vitest'
 import { canonicalProgram, loadBigCodeBench } from '../../../suites/bigcodebench/dataset.ts'
 import { scoreBigCodeBench } from '../../../suites/bigcodebench/score.ts'
 import { cacheDir } from '../../../harness/knobs.ts'
 import { runSuiteForRecords } from '../../support/run-vitest.ts'
+import { skipWithoutPythonModules, skipWithoutSandbox } from '../../support/sandbox-available.ts'
 
 const DATA_DIR = fileURLToPath(new URL('../../../../shared/datasets', import.meta.url))
 const WRONG_SOLUTIONS = fileURLToPath(new URL('../../../fixtures/bigcodebench/wrong-solutions.jsonl', import.meta.url))
@@ -32,6 +33,10 @@ function runSuite(env: Record<string, string>) {
 }
 
 describe('the BigCodeBench suite end to end', () => {
+  beforeEach(async (context) => {
+    await skipWithoutSandbox(context)
+    skipWithoutPythonModules(context, ['numpy', 'pandas', 'matplotlib', 'sklearn', 'scipy', 'seaborn', 'nltk'])
+  })
   test('MODEL=reference passes every scored task of the subset, Complete and Instruct, with per-method results', async () => {
     const { code, output, results, records } = await runSuite({ MODEL: 'reference', TESTBENCH_BIGCODEBENCH_SPLIT: 'complete,instruct', TESTBENCH_BIGCODEBENCH_TASKS: FULL_SUBSET })
     expect(code, output).toBe(0)

@@ -1,8 +1,9 @@
 import { fileURLToPath } from 'node:url'
-import { describe, expect, test } from 'vitest'
+import { beforeEach, describe, expect, test } from 'vitest'
 import { loadHumanEval } from '../../../suites/humaneval/dataset.ts'
 import { scoreHumanEval } from '../../../suites/humaneval/score.ts'
 import { SHARED_DATASETS, allBut, notPassed, outcomes, runSuite } from '../../support/run-python-suite.ts'
+import { skipWithoutPythonModules, skipWithoutSandbox } from '../../support/sandbox-available.ts'
 
 const REPLIES = fileURLToPath(new URL('../../../fixtures/humaneval/replies.jsonl', import.meta.url))
 
@@ -14,6 +15,7 @@ const REPLIES = fileURLToPath(new URL('../../../fixtures/humaneval/replies.jsonl
 export const HEAVY_HUMANEVAL_PLUS = ['HumanEval/15', 'HumanEval/36', 'HumanEval/59', 'HumanEval/83', 'HumanEval/94', 'HumanEval/130', 'HumanEval/139']
 
 describe('HumanEval end to end', () => {
+  beforeEach((context) => skipWithoutSandbox(context))
   test('replayed right, wrong, completion, whole-program, early-exit, endless, code-less and crashing samples get their outcomes and pass@k', { timeout: 180_000 }, async () => {
     const { code, output, records } = await runSuite(
       'humaneval',
@@ -68,7 +70,8 @@ describe('HumanEval end to end', () => {
     console.log(`reference over HumanEval: ${seconds.toFixed(1)} s`)
   })
 
-  test('MODEL=reference passes every HumanEval+ task but the seven heaviest', { timeout: 900_000 }, async () => {
+  test('MODEL=reference passes every HumanEval+ task but the seven heaviest', { timeout: 900_000 }, async (context) => {
+    skipWithoutPythonModules(context, ['numpy'])
     const { code, output, records, seconds } = await runSuite(
       'humaneval',
       { MODEL: 'reference', TESTBENCH_HUMANEVAL_VARIANTS: 'humaneval+' },
