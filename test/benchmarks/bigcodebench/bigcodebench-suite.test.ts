@@ -13,9 +13,9 @@ import { canonicalProgram, loadBigCodeBench } from '../../../suites/bigcodebench
 import { scoreBigCodeBench } from '../../../suites/bigcodebench/score.ts'
 import { cacheDir } from '../../../harness/knobs.ts'
 import { runSuiteForRecords } from '../../support/run-vitest.ts'
+import { datasetEnv, withDatasets } from '../../support/test-datasets.ts'
 import { skipWithoutPythonModules, skipWithoutSandbox } from '../../support/sandbox-available.ts'
 
-const DATA_DIR = fileURLToPath(new URL('../../../../shared/datasets', import.meta.url))
 const WRONG_SOLUTIONS = fileURLToPath(new URL('../../../fixtures/bigcodebench/wrong-solutions.jsonl', import.meta.url))
 /**
  * Tasks across the libraries most used (pandas, numpy, matplotlib, sklearn, scipy, seaborn, nltk,
@@ -29,7 +29,7 @@ const FULL_SUBSET = SUBSET_TASKS.join(',')
 
 /** Calibrations are kept in the usual cache, so a rerun calibrates only what is new. */
 function runSuite(env: Record<string, string>) {
-  return runSuiteForRecords('bigcodebench', { TESTBENCH_DATA_DIR: DATA_DIR, TESTBENCH_CACHE_DIR: cacheDir(), ...env })
+  return runSuiteForRecords('bigcodebench', { ...datasetEnv(), TESTBENCH_CACHE_DIR: cacheDir(), ...env })
 }
 
 describe('the BigCodeBench suite end to end', () => {
@@ -66,7 +66,7 @@ describe('the BigCodeBench suite end to end', () => {
   test('a replay with four deliberately wrong programs fails exactly those, each in its own way', async () => {
     const wrong = readFileSync(WRONG_SOLUTIONS, 'utf8').trim().split('\n')
     const wrongIds = new Set(wrong.map((line) => (JSON.parse(line) as { task_id: string }).task_id))
-    const tasks = (await loadBigCodeBench('full', { ...process.env, TESTBENCH_DATA_DIR: DATA_DIR })).filter((task) => SUBSET_TASKS.includes(Number(task.id.split('/')[1])))
+    const tasks = (await loadBigCodeBench('full', withDatasets())).filter((task) => SUBSET_TASKS.includes(Number(task.id.split('/')[1])))
     const right = tasks.filter((task) => !wrongIds.has(task.id)).map((task) => JSON.stringify({ task_id: task.id, solution: canonicalProgram(task) }))
     const replay = join(mkdtempSync(join(tmpdir(), 'bigcodebench-replay-')), 'samples.jsonl')
     writeFileSync(replay, [...right, ...wrong].join('\n') + '\n')

@@ -1,17 +1,20 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
 import type { ServerResponse } from 'node:http'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { describe, expect, test } from 'vitest'
+import { beforeEach, describe, expect, test } from 'vitest'
 import type { ItemRecord } from '../../../harness/item-record.ts'
 import { loadProblems } from '../../../suites/euler/problems.ts'
 import { scoreEuler } from '../../../suites/euler/score.ts'
 import { sendJson, sendNdjson, startLoopbackServer, type SeenRequest } from '../../support/loopback-server.ts'
 import { startVitestRun } from '../../support/run-vitest.ts'
 import { skipWithoutSandbox } from '../../support/sandbox-available.ts'
+import { EULER_SNAPSHOT_MISSING, eulerSnapshot } from '../../support/test-datasets.ts'
 
-const SHARED_DATASETS = fileURLToPath(new URL('../../../../shared/datasets', import.meta.url))
+/** A PE-Bench snapshot in TESTBENCH_DATA_DIR, whose maximum scores are known; undefined without one. */
+const SNAPSHOT = eulerSnapshot()
+const SHARED_DATASETS = SNAPSHOT === undefined ? '' : dirname(SNAPSHOT)
 const FIXTURE_DATASETS = fileURLToPath(new URL('../../../fixtures/euler/datasets', import.meta.url))
 const FIXTURE_REPLIES = fileURLToPath(new URL('../../../fixtures/euler/replies.jsonl', import.meta.url))
 
@@ -146,7 +149,8 @@ describe('PE-Bench end to end', () => {
     }
   })
 
-  describe.runIf(existsSync(join(SHARED_DATASETS, 'euler')))('on ../shared/datasets/euler', () => {
+  describe('on ../shared/datasets/euler', () => {
+    beforeEach((context) => context.skip(SNAPSHOT === undefined, EULER_SNAPSHOT_MISSING))
     test('MODEL=reference scores the maximum, PE-Bench-Python-100 = 32.07', { timeout: 300_000 }, async (context) => {
       await skipWithoutSandbox(context)
       const { code, output, records } = await runSuite({ MODEL: 'reference', TESTBENCH_DATA_DIR: SHARED_DATASETS, TESTBENCH_EULER_LANGUAGES: 'python', ...UNDER_LOAD })

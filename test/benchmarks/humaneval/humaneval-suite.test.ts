@@ -2,8 +2,9 @@ import { fileURLToPath } from 'node:url'
 import { beforeEach, describe, expect, test } from 'vitest'
 import { loadHumanEval } from '../../../suites/humaneval/dataset.ts'
 import { scoreHumanEval } from '../../../suites/humaneval/score.ts'
-import { SHARED_DATASETS, allBut, notPassed, outcomes, runSuite } from '../../support/run-python-suite.ts'
+import { allBut, notPassed, outcomes, runSuite } from '../../support/run-python-suite.ts'
 import { skipWithoutPythonModules, skipWithoutSandbox } from '../../support/sandbox-available.ts'
+import { withDatasets } from '../../support/test-datasets.ts'
 
 const REPLIES = fileURLToPath(new URL('../../../fixtures/humaneval/replies.jsonl', import.meta.url))
 
@@ -53,7 +54,7 @@ describe('HumanEval end to end', () => {
       'HumanEval/(0|1|2) ',
     )
     expect(code, output).toBe(0)
-    const tasks = await loadHumanEval('humaneval', { ...process.env, TESTBENCH_DATA_DIR: SHARED_DATASETS })
+    const tasks = await loadHumanEval('humaneval', withDatasets())
     for (const record of records) {
       expect(record.prompt).toBe(tasks.find((task) => task.id === record.itemId)?.completionPrompt)
       expect(record).toMatchObject({ outcome: 'passed', scoring: { mode: 'completion' } })
