@@ -2,6 +2,7 @@ import { resolve } from 'node:path'
 import type { Vite, VitestPluginContext } from 'vitest/node'
 import { GateConfigError, gateConfigFile, loadGateConfig } from './gate-config.ts'
 import { GateReporter } from './gate-reporter.ts'
+import { itemNamePattern, rawTestNamePattern } from './item-name-pattern.ts'
 import { ScoreReporter } from './score-reporter.ts'
 
 export interface TestbenchPluginOptions {
@@ -18,6 +19,7 @@ export interface TestbenchPluginOptions {
  *   a config with a mistake stops the run before any item is asked;
  * - Vitest's html reporter as one self-contained file, `<TESTBENCH_HTML_DIR>/index.html`, when that
  *   variable is set (not in a shard: the run that merges the shards writes it).
+ * It also reads `-t` as typed, so that `-t 0001` selects item 0001 only (reporters/item-name-pattern.ts).
  */
 export function testbench(options: TestbenchPluginOptions = {}): Vite.Plugin {
   return {
@@ -26,6 +28,7 @@ export function testbench(options: TestbenchPluginOptions = {}): Vite.Plugin {
       const reporters = vitest.config.reporters
       // Called once per project: add the reporters once.
       if (reporters.some((reporter) => reporter instanceof ScoreReporter)) return
+      selectItemsAsTyped(vitest.config)
       reporters.push(new ScoreReporter())
       const gate = gateReporter(vitest.config.root, options.benchmarkProjects)
       if (gate) reporters.push(gate)
@@ -34,6 +37,12 @@ export function testbench(options: TestbenchPluginOptions = {}): Vite.Plugin {
       if (htmlDir && !vitest.config.shard && !htmlConfigured) reporters.push(['html', { singleFile: true, outputDir: resolve(htmlDir) }])
     },
   }
+}
+
+/** Replaces the pattern Vitest parsed from `-t` (a number, for `-t 0001`) with the one the value as typed stands for. */
+function selectItemsAsTyped(config: { testNamePattern?: RegExp | undefined }): void {
+  const raw = rawTestNamePattern(process.argv)
+  if (config.testNamePattern !== undefined && raw !== undefined) config.testNamePattern = itemNamePattern(raw)
 }
 
 function gateReporter(root: string, benchmarkProjects: string[] | undefined): GateReporter | undefined {
