@@ -1,5 +1,5 @@
 import { resolve } from 'node:path'
-import type { Vite, VitestPluginContext } from 'vitest/node'
+import { GithubActionsReporter, type Vite, type VitestPluginContext } from 'vitest/node'
 import { GateConfigError, gateConfigFile, loadGateConfig } from './gate-config.ts'
 import { GateReporter } from './gate-reporter.ts'
 import { itemNamePattern, rawTestNamePattern } from './item-name-pattern.ts'
@@ -16,7 +16,8 @@ export interface TestbenchPluginOptions {
  * and before Vitest builds them, so the gate and the reports cannot be dropped by accident.
  * - the score reporter (scores, JSON/JSONL/text reports);
  * - the gate reporter, when a gate config is found (TESTBENCH_GATE_CONFIG, else `testbench.gate.json`);
- *   a config with a mistake stops the run before any item is asked;
+ *   a config with a mistake stops the run before any item is asked; on GitHub Actions it annotates
+ *   by its verdict, in place of Vitest's `github-actions` reporter (which makes every wrong answer an error);
  * - Vitest's html reporter as one self-contained file, `<TESTBENCH_HTML_DIR>/index.html`, when that
  *   variable is set (not in a shard: the run that merges the shards writes it).
  * It also reads `-t` as typed, so that `-t 0001` selects item 0001 only (reporters/item-name-pattern.ts).
@@ -31,12 +32,20 @@ export function testbench(options: TestbenchPluginOptions = {}): Vite.Plugin {
       selectItemsAsTyped(vitest.config)
       reporters.push(new ScoreReporter())
       const gate = gateReporter(vitest.config.root, options.benchmarkProjects)
-      if (gate) reporters.push(gate)
+      if (gate) {
+        reporters.push(gate)
+        // The gate annotates on GitHub Actions by its verdict; Vitest's reporter would make every wrong answer an error.
+        for (let index = reporters.length - 1; index >= 0; index--) if (isGithubActionsReporter(reporters[index])) reporters.splice(index, 1)
+      }
       const htmlDir = process.env.TESTBENCH_HTML_DIR
       const htmlConfigured = reporters.some((reporter) => Array.isArray(reporter) && reporter[0] === 'html')
       if (htmlDir && !vitest.config.shard && !htmlConfigured) reporters.push(['html', { singleFile: true, outputDir: resolve(htmlDir) }])
     },
   }
+}
+
+function isGithubActionsReporter(reporter: unknown): boolean {
+  return reporter === 'github-actions' || (Array.isArray(reporter) && reporter[0] === 'github-actions') || reporter instanceof GithubActionsReporter
 }
 
 /** Replaces the pattern Vitest parsed from `-t` (a number, for `-t 0001`) with the one the value as typed stands for. */
