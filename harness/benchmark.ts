@@ -3,6 +3,7 @@ import type { ChatMessage, ChatParams, ChatReply } from '../adapters/models/mode
 import { ProviderError } from '../adapters/models/model-adapter.ts'
 import { askerFor, type ResolvedModel } from './model-session.ts'
 import type { ItemRecord } from './item-record.ts'
+import type { DeclaredItem } from './declared-item.ts'
 import type { FactRecord, ScoringFacts } from './scoring-facts.ts'
 import { sampleCount } from './knobs.ts'
 import { renderMessages } from './render-messages.ts'
@@ -48,6 +49,11 @@ export interface BenchmarkDefinition<Item extends BenchItem, Scoring extends obj
    * so a big suite split into files that each declare one part spreads over the machines.
    */
   part?: Part
+  /**
+   * The knob and value that narrowed `items` to a selection of the suite's set with the same score
+   * name (`TESTBENCH_BIGCODEBENCH_TASKS=0-49`): the run is then reported as covering part of the set.
+   */
+  narrowedBy?: string
   run(item: Item, bench: ItemContext<Scoring>): Promise<void>
 }
 
@@ -73,10 +79,17 @@ export function benchmark<Item extends BenchItem, Scoring extends object = FactR
   for (const model of inject('benchModels')) {
     describe(model.label, () => {
       describe(definition.suite, () => {
+        const declared: DeclaredItem = {
+          suite: definition.suite,
+          model: model.label,
+          ...(definition.variant === undefined ? {} : { variant: definition.variant }),
+          setSize: definition.items.length * samples,
+          ...(definition.narrowedBy === undefined ? {} : { narrowedBy: definition.narrowedBy }),
+        }
         // One `test` per case rather than `test.for`, whose `$name` Vitest cuts at 40 characters.
         const declareCases = () => {
           for (const { name, item, sample } of cases) {
-            declare(name, async (context) => {
+            declare(name, { meta: { declared } }, async (context) => {
               await runCase(definition, model, item, sample, context)
             })
           }

@@ -6,6 +6,7 @@ import { collectRecords } from './collect-records.ts'
 import type { GateConfig } from './gate-config.ts'
 import { evaluateGate, gateMarkdown, gateText, type GateVerdict } from './gate.ts'
 import { appendJobSummary } from './job-summary.ts'
+import { gateAnnotations } from './gate-annotations.ts'
 import type { Shard } from './run-report.ts'
 
 export interface GateReporterOptions {
@@ -14,6 +15,8 @@ export interface GateReporterOptions {
   directory?: string
   /** Projects whose test files are benchmark suites; a run with files of other projects only is not gated. Default: `['suites']`. */
   benchmarkProjects?: string[]
+  /** Print the verdict as GitHub Actions annotations (gate-annotations.ts). Default: on GitHub Actions (GITHUB_ACTIONS=true). */
+  annotations?: boolean
 }
 
 /**
@@ -29,12 +32,14 @@ export class GateReporter implements Reporter {
   private readonly config: GateConfig
   private readonly directory: string
   private readonly benchmarkProjects: string[]
+  private readonly annotations: boolean
   private shard: Shard | undefined
 
   constructor(options: GateReporterOptions) {
     this.config = options.config
     this.directory = options.directory ?? reportDir()
     this.benchmarkProjects = options.benchmarkProjects ?? ['suites']
+    this.annotations = options.annotations ?? process.env.GITHUB_ACTIONS === 'true'
   }
 
   onInit(vitest: Vitest): void {
@@ -56,6 +61,7 @@ export class GateReporter implements Reporter {
     }
     const verdict = evaluateGate({ config: this.config, records: collectRecords(modules), problems })
     print(gateText(verdict))
+    if (this.annotations) print(gateAnnotations(verdict).join('\n'))
     this.writeVerdict(verdict)
     appendJobSummary(gateMarkdown(verdict))
     process.exitCode = verdict.passed ? 0 : 1

@@ -45,6 +45,8 @@ export interface BaselineCheck {
   compared: number
   /** Items of this run that the baseline does not have. */
   notInBaseline: number
+  /** Items the baseline judged that this run did not run (filtered out, a shard not merged…): each fails the gate. */
+  missing: string[]
   passToFail: string[]
   failToPass: string[]
   pValue: number
@@ -100,7 +102,10 @@ function judgeGroup(config: GateConfig, suite: string, model: string, records: r
 
 /** Pairs the items judged in both runs and counts the flips; significantly more pass→fail than fail→pass fails. */
 export function compareWithBaseline(records: readonly ItemRecord[], baseline: Baseline, alpha: number): BaselineCheck {
-  const before = new Map(baseline.report.items.filter(isJudged).map((record) => [pairKey(record), record.outcome === 'passed']))
+  const judgedBefore = baseline.report.items.filter(isJudged)
+  const before = new Map(judgedBefore.map((record) => [pairKey(record), record.outcome === 'passed']))
+  const ranNow = new Set(records.map(pairKey))
+  const missing = judgedBefore.filter((record) => !ranNow.has(pairKey(record))).map(itemLabel)
   const passToFail: string[] = []
   const failToPass: string[] = []
   let compared = 0
@@ -124,10 +129,11 @@ export function compareWithBaseline(records: readonly ItemRecord[], baseline: Ba
     alpha,
     compared,
     notInBaseline,
+    missing,
     passToFail,
     failToPass,
     pValue,
-    passed: compared > 0 && !worse,
+    passed: compared > 0 && !worse && missing.length === 0,
   }
 }
 
@@ -155,6 +161,7 @@ export function gateText(verdict: GateVerdict): string {
       lines.push(`    ${mark(group.baseline.passed)} ${baselineLine(group.baseline)}`)
       lines.push(`      pass → fail (${group.baseline.passToFail.length}):${itemList(group.baseline.passToFail)}`)
       lines.push(`      fail → pass (${group.baseline.failToPass.length}):${itemList(group.baseline.failToPass)}`)
+      if (group.baseline.missing.length > 0) lines.push(`    ✗ ${missingLine(group.baseline)}:${itemList(group.baseline.missing)}`)
     }
     if (group.errors.length > 0) {
       lines.push(`    ✗ ${group.errors.length} item(s) hit an error that is not the model's fault, so the run cannot judge the model:`)
@@ -178,15 +185,25 @@ export function gateMarkdown(verdict: GateVerdict): string {
     if (group.baseline) {
       const baseline = group.baseline
       lines.push(`  - ${baseline.passed ? '✅' : '❌'} ${baselineLine(baseline)}`)
-      if (baseline.passToFail.length + baseline.failToPass.length > 0) {
-        lines.push('', '    <details><summary>items that flipped</summary>', '')
-        lines.push(`    pass → fail: ${baseline.passToFail.join(', ') || 'none'}`, '', `    fail → pass: ${baseline.failToPass.join(', ') || 'none'}`, '', '    </details>', '')
-      }
+      lines.push(`    - pass → fail (${baseline.passToFail.length}): ${markdownItems(baseline.passToFail)}`)
+      lines.push(`    - fail → pass (${baseline.failToPass.length}): ${markdownItems(baseline.failToPass)}`)
+      if (baseline.missing.length > 0) lines.push(`    - ❌ ${missingLine(baseline)}: ${markdownItems(baseline.missing)}`)
     }
     if (group.errors.length > 0) lines.push(`  - ❌ ${group.errors.length} item(s) with provider or infrastructure errors: ${group.errors.map((error) => `${error.itemId} (${error.outcome})`).join(', ')}`)
     if (group.unfinished.length > 0) lines.push(`  - ❌ ${group.unfinished.length} item(s) have no outcome (stopped before they finished, or skipped)`)
   }
   return `${lines.join('\n')}\n`
+}
+
+/** Item ids in code spans, at most 100 (gate.json has every one). */
+function markdownItems(items: readonly string[]): string {
+  if (items.length === 0) return 'none'
+  const shown = items.slice(0, 100).map((item) => `\`${item}\``).join(', ')
+  return items.length > 100 ? `${shown} … and ${items.length - 100} more (all in gate.json)` : shown
+}
+
+function missingLine(check: BaselineCheck): string {
+  return `${check.missing.length} item(s) of the baseline did not run, so the run cannot be compared with it (filtered out, or a shard not merged)`
 }
 
 function minimumLine(check: MinimumCheck): string {

@@ -1,6 +1,7 @@
 import type { ItemRecord } from '../harness/item-record.ts'
 import { OUTCOMES, type Outcome } from '../harness/outcome.ts'
 import type { Score } from '../harness/score.ts'
+import { partialText, type PartialRun } from './run-coverage.ts'
 
 /** Everything one run of one suite with one model produced: what the JSON report holds. */
 export interface RunReport {
@@ -9,8 +10,10 @@ export interface RunReport {
   parameters: Record<string, number | string | string[]>
   startedAt: string
   endedAt: string
-  /** False when the run was interrupted or crashed: the scores cover only the items that finished. */
+  /** False when the run was interrupted or crashed, or covered part of the set (`partial`): the scores cover only the items that finished. */
   complete: boolean
+  /** Set when the run covered part of the suite's set (filtered with -t, one shard, a narrowing knob…): "12 of 164 items". */
+  partial?: PartialRun
   /** Set when this is one shard of a split run (`--shard=index/count`): its scores cover that shard's items only. */
   shard?: Shard
   scores: Score[]
@@ -30,9 +33,10 @@ export interface RunFacts {
   complete: boolean
   endedAt: Date
   shard?: Shard
+  partial?: PartialRun
 }
 
-export function buildRunReport(records: readonly ItemRecord[], scores: Score[], { complete, endedAt, shard }: RunFacts): RunReport {
+export function buildRunReport(records: readonly ItemRecord[], scores: Score[], { complete, endedAt, shard, partial }: RunFacts): RunReport {
   const [first] = records
   if (!first) throw new Error('a run report needs at least one item')
   const outcomes = Object.fromEntries([...OUTCOMES, 'unfinished'].map((outcome) => [outcome, 0])) as RunReport['outcomes']
@@ -47,7 +51,8 @@ export function buildRunReport(records: readonly ItemRecord[], scores: Score[], 
     parameters: first.params ?? {},
     startedAt: records.map((record) => record.startedAt ?? '').filter(Boolean).sort()[0] ?? endedAt.toISOString(),
     endedAt: endedAt.toISOString(),
-    complete: complete && outcomes.unfinished === 0,
+    complete: complete && outcomes.unfinished === 0 && partial === undefined,
+    ...(partial ? { partial } : {}),
     ...(shard ? { shard } : {}),
     scores,
     outcomes,
@@ -63,8 +68,9 @@ export function buildRunReport(records: readonly ItemRecord[], scores: Score[], 
 /** The short text a person reads after a run. */
 export function summaryText(report: RunReport): string {
   const shard = report.shard ? ` · SHARD ${report.shard.index}/${report.shard.count} (scores cover this shard's items only; --merge-reports gives the whole run's)` : ''
-  const incomplete = report.complete ? '' : ' · INCOMPLETE (interrupted: scores cover finished items only)'
-  const lines = [`${report.benchmark} · ${report.model.label}${shard}${incomplete}`]
+  const partial = report.partial ? ` · PARTIAL: ${partialText(report.partial)}; scores cover those items only` : ''
+  const interrupted = !report.complete && (report.partial === undefined || report.outcomes.unfinished > 0) ? ' · INCOMPLETE (interrupted: scores cover finished items only)' : ''
+  const lines = [`${report.benchmark} · ${report.model.label}${shard}${partial}${interrupted}`]
   for (const score of report.scores) {
     const counted = score.counted ? ` (solved ${score.counted.solved}/${score.counted.total})` : ''
     lines.push(`  ${score.name} = ${score.display}${counted}`)

@@ -9,6 +9,8 @@ import { collectRecords, recordOf } from './collect-records.ts'
 import { appendJobSummary } from './job-summary.ts'
 import { markdownTable, rowsByModel } from './markdown-table.ts'
 import { buildRunReport, summaryText, type RunReport, type Shard } from './run-report.ts'
+import { rawTestNamePattern } from './item-name-pattern.ts'
+import { partialKey, partialRuns, type PartialRun, type RunSelection } from './run-coverage.ts'
 import { resultsTableFor, scorerFor } from './scorers.ts'
 
 export interface ScoreReporterOptions {
@@ -30,6 +32,7 @@ export class ScoreReporter implements Reporter {
   private readonly print: boolean
   private stamp = runStamp()
   private shard: Shard | undefined
+  private selection: RunSelection = {}
   private readonly partial = new Map<string, ItemRecord[]>()
 
   constructor(options: ScoreReporterOptions = {}) {
@@ -39,6 +42,9 @@ export class ScoreReporter implements Reporter {
 
   onInit(vitest: Vitest): void {
     this.shard = vitest.config.shard
+    const pattern = vitest.config.testNamePattern
+    const filter = pattern ? (rawTestNamePattern(process.argv) ?? pattern.source) : undefined
+    this.selection = { ...(filter !== undefined ? { filter } : {}), ...(this.shard ? { shard: this.shard } : {}) }
     // A run stopped by a signal (Ctrl-C without a terminal, a CI timeout) exits without onTestRunEnd.
     process.once('exit', () => this.writeUnfinishedReports())
   }
@@ -63,15 +69,17 @@ export class ScoreReporter implements Reporter {
 
   onTestRunEnd(testModules: ReadonlyArray<TestModule>, _errors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): void {
     // Modules in path order, so that one run and merged shards list the items alike.
-    const records = collectRecords([...testModules].sort((a, b) => a.moduleId.localeCompare(b.moduleId)))
+    const modules = [...testModules].sort((a, b) => a.moduleId.localeCompare(b.moduleId))
+    const records = collectRecords(modules)
     if (records.length === 0) return
+    const partialByGroup = partialRuns(modules, this.selection)
     const output: string[] = []
     const summary: string[] = []
     for (const [suite, suiteRecords] of groupBy(records, (record) => record.suite)) {
       const reports = [...groupBy(suiteRecords, (record) => record.model).values()].map((modelRecords) => {
         const [first] = modelRecords
         if (!first) throw new Error('empty group')
-        return this.writeReport(this.basePath(first), modelRecords, reason !== 'interrupted')
+        return this.writeReport(this.basePath(first), modelRecords, reason !== 'interrupted', partialByGroup.get(partialKey(suite, first.model)))
       })
       output.push(`\n${suite}: scores`, ...reports.map(summaryText))
       const table = markdownTable(resultsTableFor(suite)(rowsByModel(reports.flatMap((report) => report.scores))))
@@ -89,10 +97,10 @@ export class ScoreReporter implements Reporter {
     for (const [base, records] of this.partial) this.writeReport(base, records, false)
   }
 
-  private writeReport(base: string, records: readonly ItemRecord[], complete: boolean): RunReport {
+  private writeReport(base: string, records: readonly ItemRecord[], complete: boolean, partial?: PartialRun): RunReport {
     const [first] = records
     const scores = first ? scorerFor(first.suite)(records) : []
-    const report = buildRunReport(records, scores, { complete, endedAt: new Date(), ...(this.shard ? { shard: this.shard } : {}) })
+    const report = buildRunReport(records, scores, { complete, endedAt: new Date(), ...(this.shard ? { shard: this.shard } : {}), ...(partial ? { partial } : {}) })
     writeFileAtomicallySync(`${base}.json`, JSON.stringify(report, null, 2))
     writeFileAtomicallySync(`${base}.txt`, `${summaryText(report)}\n`)
     return report

@@ -1,7 +1,8 @@
 import { resolve } from 'node:path'
-import type { Vite, VitestPluginContext } from 'vitest/node'
+import { GithubActionsReporter, type Vite, type VitestPluginContext } from 'vitest/node'
 import { GateConfigError, gateConfigFile, loadGateConfig } from './gate-config.ts'
 import { GateReporter } from './gate-reporter.ts'
+import { itemNamePattern, rawTestNamePattern } from './item-name-pattern.ts'
 import { ScoreReporter } from './score-reporter.ts'
 import { checkSettings } from '../harness/validate-settings.ts'
 
@@ -16,9 +17,11 @@ export interface TestbenchPluginOptions {
  * and before Vitest builds them, so the gate and the reports cannot be dropped by accident.
  * - the score reporter (scores, JSON/JSONL/text reports);
  * - the gate reporter, when a gate config is found (TESTBENCH_GATE_CONFIG, else `testbench.gate.json`);
- *   a config with a mistake stops the run before any item is asked;
+ *   a config with a mistake stops the run before any item is asked; on GitHub Actions it annotates
+ *   by its verdict, in place of Vitest's `github-actions` reporter (which makes every wrong answer an error);
  * - Vitest's html reporter as one self-contained file, `<TESTBENCH_HTML_DIR>/index.html`, when that
  *   variable is set (not in a shard: the run that merges the shards writes it).
+ * It also reads `-t` as typed, so that `-t 0001` selects item 0001 only (reporters/item-name-pattern.ts).
  */
 export function testbench(options: TestbenchPluginOptions = {}): Vite.Plugin {
   return {
@@ -27,9 +30,14 @@ export function testbench(options: TestbenchPluginOptions = {}): Vite.Plugin {
       const reporters = vitest.config.reporters
       // Called once per project: add the reporters once.
       if (reporters.some((reporter) => reporter instanceof ScoreReporter)) return
+      selectItemsAsTyped(vitest.config)
       reporters.push(new ScoreReporter())
       const gate = gateReporter(vitest.config.root, options.benchmarkProjects)
-      if (gate) reporters.push(gate)
+      if (gate) {
+        reporters.push(gate)
+        // The gate annotates on GitHub Actions by its verdict; Vitest's reporter would make every wrong answer an error.
+        for (let index = reporters.length - 1; index >= 0; index--) if (isGithubActionsReporter(reporters[index])) reporters.splice(index, 1)
+      }
       const htmlDir = process.env.TESTBENCH_HTML_DIR
       const htmlConfigured = reporters.some((reporter) => Array.isArray(reporter) && reporter[0] === 'html')
       if (htmlDir && !vitest.config.shard && !htmlConfigured) reporters.push(['html', { singleFile: true, outputDir: resolve(htmlDir) }])
@@ -38,6 +46,16 @@ export function testbench(options: TestbenchPluginOptions = {}): Vite.Plugin {
       await checkSettings()
     },
   }
+}
+
+function isGithubActionsReporter(reporter: unknown): boolean {
+  return reporter === 'github-actions' || (Array.isArray(reporter) && reporter[0] === 'github-actions') || reporter instanceof GithubActionsReporter
+}
+
+/** Replaces the pattern Vitest parsed from `-t` (a number, for `-t 0001`) with the one the value as typed stands for. */
+function selectItemsAsTyped(config: { testNamePattern?: RegExp | undefined }): void {
+  const raw = rawTestNamePattern(process.argv)
+  if (config.testNamePattern !== undefined && raw !== undefined) config.testNamePattern = itemNamePattern(raw)
 }
 
 function gateReporter(root: string, benchmarkProjects: string[] | undefined): GateReporter | undefined {

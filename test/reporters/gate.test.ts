@@ -49,7 +49,18 @@ describe('baseline', () => {
     const text = gateText(verdict)
     expect(text).toContain('10 pass → fail, 0 fail → pass; exact McNemar p = 0.0020 < α = 0.05: significantly worse')
     expect(text).toContain('pass → fail (10):\n        item-0\n        item-1')
-    expect(gateMarkdown(verdict)).toContain('pass → fail: item-0, item-1, item-2')
+    expect(gateMarkdown(verdict)).toContain('  - pass → fail (10): `item-0`, `item-1`, `item-2`')
+    expect(gateMarkdown(verdict)).toContain('  - fail → pass (0): none')
+  })
+
+  test('baseline items that did not run fail the gate, and are listed: a run of 30 of its 40 items proves nothing about the other 10', () => {
+    const now = records([...passed(30)])
+    const verdict = evaluateGate({ config: configWith({ baseline: baselineOf(before) }), records: now, problems: [] })
+    expect(verdict.passed).toBe(false)
+    const missing = Array.from({ length: 10 }, (_, index) => `item-${30 + index}`)
+    expect(verdict.groups[0]?.baseline).toMatchObject({ compared: 30, passToFail: [], failToPass: [], missing })
+    expect(gateText(verdict)).toContain(`✗ 10 item(s) of the baseline did not run, so the run cannot be compared with it (filtered out, or a shard not merged):\n        item-30\n`)
+    expect(gateMarkdown(verdict)).toContain('❌ 10 item(s) of the baseline did not run, so the run cannot be compared with it (filtered out, or a shard not merged): `item-30`, `item-31`')
   })
 
   test('one flip is not significant, although the score is lower', () => {

@@ -35,7 +35,7 @@ test('a candidate 10 items worse than the baseline fails the gate, which lists t
   expect(verdict).toMatchObject({ passed: false, groups: [{ suite: 'farel', baseline: { passToFail: flipped } }] })
 })
 
-test('a candidate 1 item worse passes: its wrong answers fail their tests but not the exit code; on GitHub Actions failing items are annotated and the job summary has the scores and the verdict', async () => {
+test('a candidate 1 item worse passes: on GitHub Actions its wrong answers are no error annotations, the verdict is one notice, and the job summary has the scores, the verdict and both flip lists', async () => {
   const summary = join(scratch(), 'summary.md')
   const { code, output } = await startVitestRun(['--project', 'suites', 'suites/farel'], {
     ...FAREL_GATE,
@@ -47,13 +47,46 @@ test('a candidate 1 item worse passes: its wrong answers fail their tests but no
   expect(output).toMatch(/Tests +6 failed \| 39 passed/)
   expect(output).toContain('Model gate (fixtures/gate/testbench.gate.json): PASSED')
   expect(output).toContain('1 pass → fail, 0 fail → pass; exact McNemar p = 1.0000 ≥ α = 0.05: not significantly worse')
-  expect(output).toMatch(/::error file=.*,title=.*child #1.*::AssertionError/)
-  expect(output).not.toContain('::notice')
+  expect(output).not.toContain('::error')
+  expect(output.match(/^::notice /gm)).toHaveLength(1)
+  expect(output).toMatch(/^::notice title=Model gate passed \(fixtures\/gate\/testbench\.gate\.json\)::farel · replay:fixtures/m)
+  // The one item that flipped is a warning; the five that were wrong in the baseline too are nothing.
+  expect(output.match(/^::warning title=farel · [^:]*::/gm)).toEqual(['::warning title=farel · replay%3Afixtures/gate/farel-candidate-1-worse.jsonl%3A child #1::'])
   expect(code).toBe(0)
   const markdown = readFileSync(summary, 'utf8')
   expect(markdown).toContain('## Scores: farel')
   expect(markdown).toContain('| replay:fixtures/gate/farel-candidate-1-worse.jsonl | 86.67 |')
   expect(markdown).toContain('## Model gate: ✅ passed')
+  expect(markdown).toContain('- pass → fail (1): `child #1`')
+  expect(markdown).toContain('- fail → pass (0): none')
+  expect(markdown).not.toMatch(/failure|Vitest Test Report/)
+})
+
+test('a candidate 10 items worse fails: on GitHub Actions the verdict is one error annotation, and each item that flipped is an error', async () => {
+  const summary = join(scratch(), 'summary.md')
+  const { code, output } = await startVitestRun(['--project', 'suites', 'suites/farel'], {
+    ...FAREL_GATE,
+    MODEL: 'replay:fixtures/gate/farel-candidate-10-worse.jsonl',
+    TESTBENCH_REPORT_DIR: scratch(),
+    GITHUB_ACTIONS: 'true',
+    GITHUB_STEP_SUMMARY: summary,
+  }).done
+  expect(code).toBe(1)
+  expect(output.match(/^::error title=Model gate failed \(fixtures\/gate\/testbench\.gate\.json\)::.*significantly worse/gm)).toHaveLength(1)
+  expect(output.match(/^::error title=farel · [^:]*::passed in the baseline/gm)).toHaveLength(10)
+  expect(readFileSync(summary, 'utf8')).toContain('## Model gate: ❌ failed')
+})
+
+test('baseline items that did not run fail the gate, which lists them: a run of one relation class proves nothing about the others', async () => {
+  const { code, output } = await startVitestRun(['--project', 'suites', 'suites/farel', '-t', 'child'], {
+    ...FAREL_GATE,
+    MODEL: 'replay:fixtures/gate/farel-current-model.jsonl',
+    TESTBENCH_REPORT_DIR: scratch(),
+  }).done
+  expect(output).toContain('Model gate (fixtures/gate/testbench.gate.json): FAILED')
+  expect(output).toMatch(/✗ 40 item\(s\) of the baseline did not run, so the run cannot be compared with it \(filtered out, or a shard not merged\):\n {8}parent #1\n/)
+  expect(output).toContain('farel · replay:fixtures/gate/farel-current-model.jsonl · PARTIAL: 5 of 45 items (filtered with -t child)')
+  expect(code).toBe(1)
 })
 
 test('an item the provider could not answer fails the gate, even with every minimum met', async () => {

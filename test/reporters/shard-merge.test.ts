@@ -58,7 +58,16 @@ test('three shards merged give the same scores, reports and gate verdict as one 
   for (const { file, report } of shardReports) {
     expect(file).toMatch(/__shard-[123]-of-3\.json$/)
     expect(report.shard?.count).toBe(3)
+    // A shard that holds only some of a suite's items says so; one that holds all of them need not.
+    if (report.items.length < (report.benchmark === 'farel' ? 45 : 5)) {
+      expect(report.complete).toBe(false)
+      expect(report.partial).toEqual({ items: report.items.length, of: report.benchmark === 'farel' ? 45 : 5, reasons: [`shard ${report.shard?.index}/3`] })
+    }
   }
+  // …and together they cover the set: FaRel's 45 quizzes (5 per class) over its part files.
+  const farelShards = shardReports.filter(({ report }) => report.benchmark === 'farel')
+  expect(farelShards.map(({ report }) => report.partial?.of)).toEqual(farelShards.map(() => 45))
+  expect(farelShards.reduce((total, { report }) => total + (report.partial?.items ?? 0), 0)).toBe(45)
 }, 120_000)
 
 test('a suite split into part files declares each item in exactly one part, the parts differing in size by one at most', () => {

@@ -1,15 +1,13 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import type { ItemRecord } from '../../harness/item-record.ts'
 import { startVitestRun } from './run-vitest.ts'
-
-export const SHARED_DATASETS = fileURLToPath(new URL('../../../shared/datasets', import.meta.url))
+import { datasetEnv } from './test-datasets.ts'
 
 /**
  * Runs a suite as a user would (`MODEL=… vitest run --project suites suites/<suite>`, the
- * configured reporters) on the real datasets, and reads its records from the score reporter's
+ * configured reporters) on the real datasets (test-datasets.ts), and reads its records from the score reporter's
  * JSONL files. `-t` narrows it to some items.
  */
 export async function runSuite(suite: 'humaneval' | 'mbpp', env: Record<string, string>, namePattern?: string) {
@@ -23,10 +21,10 @@ export async function runSuite(suite: 'humaneval' | 'mbpp', env: Record<string, 
   const args = ['--project', 'suites', `suites/${suite}`, ...(namePattern === undefined ? [] : ['-t', namePattern])]
   const run = startVitestRun(args, {
     ...clean,
-    TESTBENCH_DATA_DIR: SHARED_DATASETS,
     TESTBENCH_CACHE: 'off',
     TESTBENCH_CACHE_DIR: join(dir, 'cache'),
     TESTBENCH_REPORT_DIR: reportDir,
+    ...datasetEnv(),
     ...env,
   })
   const started = performance.now()

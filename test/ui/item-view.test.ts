@@ -10,6 +10,7 @@ import { reportDir } from '../../harness/knobs.ts'
 import { openaiChatHandler } from '../support/fake-openai.ts'
 import { startLoopbackServer } from '../support/loopback-server.ts'
 import { REPO_ROOT, startVitestRun } from '../support/run-vitest.ts'
+import { fileMissing, skipWithoutTool, TOOLS } from '../support/required-tool.ts'
 
 /**
  * In a real browser (Debian's Chromium, headless): the html report and `vitest --ui` show an
@@ -18,7 +19,6 @@ import { REPO_ROOT, startVitestRun } from '../support/run-vitest.ts'
  */
 
 const CHROMIUM = '/usr/bin/chromium'
-const NO_CHROMIUM = `Chromium is not at ${CHROMIUM}: install Debian's chromium package (CI does) to run the browser checks.`
 const ITEM = 'great grandparent #1'
 // A reply of several lines, with indentation that must survive.
 const REPLY = ['Working through the family tree:', '    Christopher is Andrew’s parent,', '    so he is three generations up.', 'So the answer is <ANSWER>3</ANSWER>.'].join('\n')
@@ -80,7 +80,7 @@ async function imageText(note: ReturnType<Page['getByRole']>): Promise<string> {
 }
 
 test('the html report (one self-contained file) shows an item’s prompt and reply', async (context) => {
-  context.skip(!existsSync(CHROMIUM), NO_CHROMIUM)
+  skipWithoutTool(context, TOOLS.chromium, fileMissing(CHROMIUM))
   const dir = mkdtempSync(join(tmpdir(), 'html-report-'))
   const run = await startVitestRun(['--project', 'suites', 'suites/farel'], { ...(await farelRun(dir)), TESTBENCH_HTML_DIR: join(dir, 'html') }).done
   const report = join(dir, 'html', 'index.html')
@@ -92,7 +92,7 @@ test('the html report (one self-contained file) shows an item’s prompt and rep
 }, 90_000)
 
 test('npx vitest --ui shows an item’s prompt and reply', async (context) => {
-  context.skip(!existsSync(CHROMIUM), NO_CHROMIUM)
+  skipWithoutTool(context, TOOLS.chromium, fileMissing(CHROMIUM))
   const dir = mkdtempSync(join(tmpdir(), 'vitest-ui-'))
   const port = await freePort()
   // Without a terminal, the UI needs --watch to stay up.

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { DockerSandbox } from '../../../adapters/sandbox/docker-sandbox.ts'
 import { LANGUAGES } from '../../../adapters/sandbox/index.ts'
 import { HELLO, hostileCases, type HostileContext } from './programs.ts'
+import { skipWithoutTool, TOOLS } from '../../support/required-tool.ts'
 
 // Runs for real when DOCKER_HOST (e.g. unix:///run/testbench-podman/podman.sock from .ci/start-podman.sh)
 // answers and holds the sandbox image; otherwise every test skips, saying why.
@@ -77,8 +78,8 @@ const CONTAINER_CASES = new Set([
 ])
 
 describe('container sandbox: hostile programs', () => {
-  test.concurrent.for(hostileCases(host).filter((hostile) => CONTAINER_CASES.has(hostile.name)))('$name', async (hostile, { skip }) => {
-    if (unreachable !== undefined) skip(`container engine unreachable: ${unreachable}`)
+  test.concurrent.for(hostileCases(host).filter((hostile) => CONTAINER_CASES.has(hostile.name)))('$name', async (hostile, context) => {
+    skipWithoutTool(context, TOOLS.containerEngine, unreachable)
     const result = await sandbox.run(hostile.request)
     const expected = typeof hostile.expected === 'string' ? [hostile.expected] : hostile.expected
     expect(expected, `${result.reason}\nstdout: ${result.stdout.text.slice(0, 500)}\nstderr: ${result.stderr.text.slice(0, 1500)}`).toContain(result.outcome)
@@ -87,9 +88,8 @@ describe('container sandbox: hostile programs', () => {
 })
 
 describe('container sandbox: every language', () => {
-  test.concurrent.for(LANGUAGES)('%s: hello world passes', async (language, { skip }) => {
-    const missing = await sandbox.unavailable(language)
-    if (missing !== undefined) skip(missing)
+  test.concurrent.for(LANGUAGES)('%s: hello world passes', async (language, context) => {
+    skipWithoutTool(context, TOOLS.containerEngine, await sandbox.unavailable(language))
     const hello = await sandbox.run({ language, files: HELLO[language].files })
     expect(hello.outcome, `${hello.reason}\n${hello.compileOutput ?? ''}\n${hello.stderr.text}`).toBe('passed')
     expect(hello.stdout.text).toBe('hello\n')
@@ -97,15 +97,14 @@ describe('container sandbox: every language', () => {
 
   // Classifying a compile error is the same code in both tiers (the process tier tests every language);
   // here one compiled and one interpreted language show the image's compilers report as expected.
-  test.concurrent.for(['c', 'python'] as const)('%s: a compile error is a compile_error', async (language, { skip }) => {
-    const missing = await sandbox.unavailable(language)
-    if (missing !== undefined) skip(missing)
+  test.concurrent.for(['c', 'python'] as const)('%s: a compile error is a compile_error', async (language, context) => {
+    skipWithoutTool(context, TOOLS.containerEngine, await sandbox.unavailable(language))
     const broken = await sandbox.run({ language, files: HELLO[language].broken })
     expect(broken.outcome, `${broken.reason}\n${broken.stderr.text}`).toBe('compile_error')
   })
 
-  test('no container is left behind', async ({ skip }) => {
-    if (unreachable !== undefined) skip(`container engine unreachable: ${unreachable}`)
+  test('no container is left behind', async (context) => {
+    skipWithoutTool(context, TOOLS.containerEngine, unreachable)
     const docker = new (await import('dockerode')).default()
     await expect.poll(async () => (await docker.listContainers({ all: true, filters: { label: [`testbench.sandbox.pid=${process.pid}`] } })).length).toBe(0)
   })

@@ -3,11 +3,12 @@ import { randomBytes } from 'node:crypto'
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:net'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { LANGUAGES } from '../../../adapters/sandbox/index.ts'
 import { hostProtections } from '../../../adapters/sandbox/host-protections.ts'
 import { ProcessSandbox } from '../../../adapters/sandbox/process-sandbox.ts'
 import { HELLO, hostileCases, type HostileContext } from './programs.ts'
+import { skipWithoutSandbox } from '../../support/sandbox-available.ts'
 
 const sandbox = new ProcessSandbox()
 /** Python starting a fresh interpreter per program: the path taken where the warm server cannot run. */
@@ -69,7 +70,8 @@ afterAll(async () => {
 })
 
 describe('process sandbox: hostile programs', () => {
-  test.concurrent.for(hostileCases(host))('$name', async (hostile) => {
+  test.concurrent.for(hostileCases(host))('$name', async (hostile, context) => {
+    await skipWithoutSandbox(context, [hostile.request.language])
     const result = await sandbox.run(hostile.request)
     const expected = typeof hostile.expected === 'string' ? [hostile.expected] : hostile.expected
     expect(expected, `${result.reason}\nstdout: ${result.stdout.text.slice(0, 500)}\nstderr: ${result.stderr.text.slice(0, 1500)}`).toContain(result.outcome)
@@ -78,6 +80,7 @@ describe('process sandbox: hostile programs', () => {
 })
 
 describe('process sandbox: hostile Python programs, cold', () => {
+  beforeEach((context) => skipWithoutSandbox(context))
   test.concurrent.for(hostileCases(host).filter((hostile) => hostile.request.language === 'python'))('$name', async (hostile) => {
     const result = await cold.run(hostile.request)
     const expected = typeof hostile.expected === 'string' ? [hostile.expected] : hostile.expected
@@ -87,23 +90,22 @@ describe('process sandbox: hostile Python programs, cold', () => {
 })
 
 describe('process sandbox: every language', () => {
-  test.concurrent.for(LANGUAGES)('%s: hello world passes', async (language, { skip }) => {
-    const missing = await sandbox.unavailable(language)
-    if (missing !== undefined) skip(missing)
+  test.concurrent.for(LANGUAGES)('%s: hello world passes', async (language, context) => {
+    await skipWithoutSandbox(context, [language])
     const result = await sandbox.run({ language, files: HELLO[language].files })
     expect(result.outcome, `${result.reason}\n${result.compileOutput ?? ''}\n${result.stderr.text}`).toBe('passed')
     expect(result.stdout.text).toBe('hello\n')
   })
 
-  test.concurrent.for(LANGUAGES)('%s: a compile error is a compile_error', async (language, { skip }) => {
-    const missing = await sandbox.unavailable(language)
-    if (missing !== undefined) skip(missing)
+  test.concurrent.for(LANGUAGES)('%s: a compile error is a compile_error', async (language, context) => {
+    await skipWithoutSandbox(context, [language])
     const result = await sandbox.run({ language, files: HELLO[language].broken })
     expect(result.outcome, `${result.reason}\n${result.stderr.text}`).toBe('compile_error')
   })
 })
 
 describe('process sandbox: runs are isolated from each other', () => {
+  beforeEach((context) => skipWithoutSandbox(context))
   test.for([
     ['warm', true],
     ['cold', false],
@@ -145,7 +147,8 @@ describe('process sandbox: on hosts missing a protection', () => {
 })
 
 describe('process sandbox: afterwards', () => {
-  test('the host still runs programs, and none of our runs left a process behind', async () => {
+  test('the host still runs programs, and none of our runs left a process behind', async (context) => {
+    await skipWithoutSandbox(context)
     const result = await sandbox.run({ language: 'python', files: HELLO.python.files })
     expect(result.outcome).toBe('passed')
     // The warm Python servers are ours too, until closed.

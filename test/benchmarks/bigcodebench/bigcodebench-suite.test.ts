@@ -8,13 +8,14 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { describe, expect, test } from 'vitest'
+import { beforeEach, describe, expect, test } from 'vitest'
 import { canonicalProgram, loadBigCodeBench } from '../../../suites/bigcodebench/dataset.ts'
 import { scoreBigCodeBench } from '../../../suites/bigcodebench/score.ts'
 import { cacheDir } from '../../../harness/knobs.ts'
 import { runSuiteForRecords } from '../../support/run-vitest.ts'
+import { datasetEnv, withDatasets } from '../../support/test-datasets.ts'
+import { skipWithoutPythonModules, skipWithoutSandbox } from '../../support/sandbox-available.ts'
 
-const DATA_DIR = fileURLToPath(new URL('../../../../shared/datasets', import.meta.url))
 const WRONG_SOLUTIONS = fileURLToPath(new URL('../../../fixtures/bigcodebench/wrong-solutions.jsonl', import.meta.url))
 /**
  * Tasks across the libraries most used (pandas, numpy, matplotlib, sklearn, scipy, seaborn, nltk,
@@ -28,10 +29,14 @@ const FULL_SUBSET = SUBSET_TASKS.join(',')
 
 /** Calibrations are kept in the usual cache, so a rerun calibrates only what is new. */
 function runSuite(env: Record<string, string>) {
-  return runSuiteForRecords('bigcodebench', { TESTBENCH_DATA_DIR: DATA_DIR, TESTBENCH_CACHE_DIR: cacheDir(), ...env })
+  return runSuiteForRecords('bigcodebench', { ...datasetEnv(), TESTBENCH_CACHE_DIR: cacheDir(), ...env })
 }
 
 describe('the BigCodeBench suite end to end', () => {
+  beforeEach(async (context) => {
+    await skipWithoutSandbox(context)
+    skipWithoutPythonModules(context, ['numpy', 'pandas', 'matplotlib', 'sklearn', 'scipy', 'seaborn', 'nltk'])
+  })
   test('MODEL=reference passes every scored task of the subset, Complete and Instruct, with per-method results', async () => {
     const { code, output, results, records } = await runSuite({ MODEL: 'reference', TESTBENCH_BIGCODEBENCH_SPLIT: 'complete,instruct', TESTBENCH_BIGCODEBENCH_TASKS: FULL_SUBSET })
     expect(code, output).toBe(0)
@@ -61,7 +66,7 @@ describe('the BigCodeBench suite end to end', () => {
   test('a replay with four deliberately wrong programs fails exactly those, each in its own way', async () => {
     const wrong = readFileSync(WRONG_SOLUTIONS, 'utf8').trim().split('\n')
     const wrongIds = new Set(wrong.map((line) => (JSON.parse(line) as { task_id: string }).task_id))
-    const tasks = (await loadBigCodeBench('full', { ...process.env, TESTBENCH_DATA_DIR: DATA_DIR })).filter((task) => SUBSET_TASKS.includes(Number(task.id.split('/')[1])))
+    const tasks = (await loadBigCodeBench('full', withDatasets())).filter((task) => SUBSET_TASKS.includes(Number(task.id.split('/')[1])))
     const right = tasks.filter((task) => !wrongIds.has(task.id)).map((task) => JSON.stringify({ task_id: task.id, solution: canonicalProgram(task) }))
     const replay = join(mkdtempSync(join(tmpdir(), 'bigcodebench-replay-')), 'samples.jsonl')
     writeFileSync(replay, [...right, ...wrong].join('\n') + '\n')

@@ -1,9 +1,9 @@
-import { fileURLToPath } from 'node:url'
 import { describe, expect, test } from 'vitest'
 import { canonicalProgram, loadBigCodeBench } from '../../../suites/bigcodebench/dataset.ts'
 import { extractSolution } from '../../../harness/python-tasks/extract-solution.ts'
+import { withDatasets } from '../../support/test-datasets.ts'
 
-const env = { ...process.env, TESTBENCH_DATA_DIR: fileURLToPath(new URL('../../../../shared/datasets', import.meta.url)) }
+const env = withDatasets()
 
 describe('loadBigCodeBench (the shared v0.1.0 files)', async () => {
   const full = await loadBigCodeBench('full', env)

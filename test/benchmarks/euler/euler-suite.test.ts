@@ -1,16 +1,20 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
 import type { ServerResponse } from 'node:http'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { describe, expect, test } from 'vitest'
+import { beforeEach, describe, expect, test } from 'vitest'
 import type { ItemRecord } from '../../../harness/item-record.ts'
 import { loadProblems } from '../../../suites/euler/problems.ts'
 import { scoreEuler } from '../../../suites/euler/score.ts'
 import { sendJson, sendNdjson, startLoopbackServer, type SeenRequest } from '../../support/loopback-server.ts'
 import { startVitestRun } from '../../support/run-vitest.ts'
+import { skipWithoutSandbox } from '../../support/sandbox-available.ts'
+import { EULER_SNAPSHOT_MISSING, eulerSnapshot } from '../../support/test-datasets.ts'
 
-const SHARED_DATASETS = fileURLToPath(new URL('../../../../shared/datasets', import.meta.url))
+/** A PE-Bench snapshot in TESTBENCH_DATA_DIR, whose maximum scores are known; undefined without one. */
+const SNAPSHOT = eulerSnapshot()
+const SHARED_DATASETS = SNAPSHOT === undefined ? '' : dirname(SNAPSHOT)
 const FIXTURE_DATASETS = fileURLToPath(new URL('../../../fixtures/euler/datasets', import.meta.url))
 /** The made-up answers' own pin: the suite refuses any solutions.json that is not pinned. */
 const FIXTURE_SOLUTIONS_SHA256 = 'b3aeedb669617655a526e325a303cff999c6d8304aaa762ac47953ecb511d57f'
@@ -56,7 +60,8 @@ function outcomes(records: readonly ItemRecord[], variant: string): Record<strin
 const UNDER_LOAD = { TESTBENCH_EULER_RUN_TIMEOUT_MS: '60000' }
 
 describe('PE-Bench end to end', () => {
-  test('a replay of right, wrong, slow, crashing and unanswered programs scores exactly what it earned', { timeout: 120_000 }, async () => {
+  test('a replay of right, wrong, slow, crashing and unanswered programs scores exactly what it earned', { timeout: 120_000 }, async (context) => {
+    await skipWithoutSandbox(context, ['python', 'rust'])
     const { code, output, records } = await runSuite({
       MODEL: `replay:${FIXTURE_REPLIES}`,
       TESTBENCH_DATA_DIR: FIXTURE_DATASETS,
@@ -100,7 +105,8 @@ describe('PE-Bench end to end', () => {
     expect(output).toContain('PE-Bench-Rust-6 = 3.09')
   })
 
-  test('the answer-in-code switch counts a program that merely names the answer, as the original did', { timeout: 120_000 }, async () => {
+  test('the answer-in-code switch counts a program that merely names the answer, as the original did', { timeout: 120_000 }, async (context) => {
+    await skipWithoutSandbox(context, ['rust'])
     const { records } = await runSuite({
       MODEL: `replay:${FIXTURE_REPLIES}`,
       TESTBENCH_DATA_DIR: FIXTURE_DATASETS,
@@ -114,7 +120,8 @@ describe('PE-Bench end to end', () => {
     expect(scoreEuler(records).map((score) => score.display)).toEqual(['3.26'])
   })
 
-  test('results persist: a second run reuses every stored model × language result, OVERWRITE runs them again', { timeout: 120_000 }, async () => {
+  test('results persist: a second run reuses every stored model × language result, OVERWRITE runs them again', { timeout: 120_000 }, async (context) => {
+    await skipWithoutSandbox(context)
     const chats: SeenRequest[] = []
     const server = await startLoopbackServer((request, response) => fakeOllama(request, response, chats))
     try {
@@ -150,8 +157,10 @@ describe('PE-Bench end to end', () => {
     }
   })
 
-  describe.runIf(existsSync(join(SHARED_DATASETS, 'euler')))('on ../shared/datasets/euler', () => {
-    test('MODEL=reference scores the maximum, PE-Bench-Python-100 = 32.07', { timeout: 300_000 }, async () => {
+  describe('on ../shared/datasets/euler', () => {
+    beforeEach((context) => context.skip(SNAPSHOT === undefined, EULER_SNAPSHOT_MISSING))
+    test('MODEL=reference scores the maximum, PE-Bench-Python-100 = 32.07', { timeout: 300_000 }, async (context) => {
+      await skipWithoutSandbox(context)
       const { code, output, records } = await runSuite({ MODEL: 'reference', TESTBENCH_DATA_DIR: SHARED_DATASETS, TESTBENCH_EULER_LANGUAGES: 'python', ...UNDER_LOAD })
       expect(code, output).toBe(0)
       expect(records).toHaveLength(100)
@@ -164,7 +173,8 @@ describe('PE-Bench end to end', () => {
 
     // The JVM and rustc take a second or two per program, so CI checks the other languages on a
     // dozen problems (attachments, a negative answer, big numbers); the README command runs all 100.
-    test('MODEL=reference scores the maximum in Java, Rust and Clojure too', { timeout: 300_000 }, async () => {
+    test('MODEL=reference scores the maximum in Java, Rust and Clojure too', { timeout: 300_000 }, async (context) => {
+      await skipWithoutSandbox(context, ['java', 'rust', 'clojure'])
       const sample = [1, 8, 13, 22, 27, 42, 54, 59, 67, 79, 96, 100]
       const { code, output, records } = await runSuite({
         MODEL: 'reference',
@@ -183,7 +193,8 @@ describe('PE-Bench end to end', () => {
       ])
     })
 
-    test('MODEL=reference scores the maximum in every other language the sandbox runs', { timeout: 300_000 }, async () => {
+    test('MODEL=reference scores the maximum in every other language the sandbox runs', { timeout: 300_000 }, async (context) => {
+      await skipWithoutSandbox(context, ['javascript', 'go', 'c', 'cpp'])
       const sample = [1, 22, 27]
       const { code, output, records } = await runSuite({
         MODEL: 'reference',

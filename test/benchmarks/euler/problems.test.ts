@@ -1,10 +1,10 @@
-import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { describe, expect, test } from 'vitest'
+import { beforeEach, describe, expect, test } from 'vitest'
 import { loadProblems, plainTitle, pointsFor, problemId } from '../../../suites/euler/problems.ts'
+import { EULER_SNAPSHOT_MISSING, eulerSnapshot } from '../../support/test-datasets.ts'
 
 const FIXTURE = fileURLToPath(new URL('../../../fixtures/euler/datasets/euler', import.meta.url))
-const SHARED = fileURLToPath(new URL('../../../../shared/datasets/euler', import.meta.url))
+const SHARED = eulerSnapshot() ?? ''
 
 describe('loadProblems on the made-up fixture data', () => {
   test('reads text, plain title, answer, solved_by and points = 1325386 / solved_by', async () => {
@@ -41,7 +41,8 @@ describe('loadProblems on the made-up fixture data', () => {
   })
 })
 
-describe.runIf(existsSync(SHARED))('loadProblems on ../shared/datasets/euler', () => {
+describe('loadProblems on ../shared/datasets/euler', () => {
+  beforeEach((context) => context.skip(SHARED === '', EULER_SNAPSHOT_MISSING))
   test('problems 1-100 load with every attachment, and their best score is 32.07', async () => {
     const problems = await loadProblems(SHARED, Array.from({ length: 100 }, (_, i) => i + 1))
     expect(problems.filter((problem) => problem.missingAttachments.length > 0)).toEqual([])

@@ -5,7 +5,8 @@
  * what the original's scripts print for the same file: today's `publish.py` for the PE-200 table
  * and the archived PE-100 table, the PE-100 era's `publish.py` for that era's estimate.
  */
-import { existsSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, test } from 'vitest'
 import type { ItemRecord } from '../../../harness/item-record.ts'
@@ -14,8 +15,9 @@ import { pointsFor, problemId } from '../../../suites/euler/problems.ts'
 import { eulerResultsTable } from '../../../suites/euler/results-table.ts'
 import { scoreEuler } from '../../../suites/euler/score.ts'
 import type { Era } from '../../../suites/euler/options.ts'
+import { EULER_SNAPSHOT_MISSING, eulerSnapshot } from '../../support/test-datasets.ts'
 
-const SOLUTIONS = fileURLToPath(new URL('../../../../shared/datasets/euler/solutions.json', import.meta.url))
+const SNAPSHOT = eulerSnapshot()
 const BENCHMARK = fileURLToPath(new URL('../../../fixtures/euler/published/benchmark.json', import.meta.url))
 const LANGUAGES = ['python', 'java', 'rust', 'clojure'] as const
 
@@ -49,8 +51,8 @@ function recordsOf(model: string, entry: BenchmarkEntry, problems: number, era: 
   })
 }
 
-describe.runIf(existsSync(SOLUTIONS))("benchmark.json rows replayed give the original's published figures", () => {
-  const solutions = JSON.parse(readFileSync(SOLUTIONS, 'utf8')) as Record<string, { solved_by: number }>
+describe.skipIf(SNAPSHOT === undefined)(`benchmark.json rows replayed give the original's published figures (${EULER_SNAPSHOT_MISSING})`, () => {
+  const solutions = JSON.parse(readFileSync(join(SNAPSHOT ?? '', 'solutions.json'), 'utf8')) as Record<string, { solved_by: number }>
   const solvedBy = (number: number) => solutions[problemId(number)]?.solved_by ?? Number.NaN
   const benchmark = JSON.parse(readFileSync(BENCHMARK, 'utf8')) as Record<string, BenchmarkEntry>
 

@@ -1,7 +1,8 @@
-import { describe, expect, test } from 'vitest'
+import { beforeEach, describe, expect, test } from 'vitest'
 import type { RunResult } from '../../../adapters/sandbox/index.ts'
 import { LANGUAGES } from '../../../suites/euler/languages.ts'
 import { judge, mainFile, runSolution } from '../../../suites/euler/run-solution.ts'
+import { skipWithoutSandbox } from '../../support/sandbox-available.ts'
 
 function ran(stdout: string, overrides: Partial<RunResult> = {}): RunResult {
   return {
@@ -58,7 +59,9 @@ describe('mainFile', () => {
 })
 
 describe('runSolution in the sandbox', () => {
-  test('a Java program whose public class is not Main compiles and runs', async () => {
+  beforeEach((context) => skipWithoutSandbox(context))
+  test('a Java program whose public class is not Main compiles and runs', async (context) => {
+    await skipWithoutSandbox(context, ['java'])
     const program = 'public class Solution {\n    public static void main(String[] args) {\n        System.out.println(5050);\n    }\n}'
     expect(await runSolution(program, LANGUAGES.java, '5050', { runTimeoutMs: 60_000 })).toMatchObject({ outcome: 'passed' })
   })

@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url'
 import { describe, expect, test } from 'vitest'
 import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -6,8 +5,9 @@ import { join } from 'node:path'
 import { HUMANEVAL_STOP, TEST_FIXES, humanEvalTask, loadHumanEval } from '../../../suites/humaneval/dataset.ts'
 import { extractSolution } from '../../../harness/python-tasks/extract-solution.ts'
 import { runTests } from '../../../harness/python-tasks/run-tests.ts'
+import { withDatasets } from '../../support/test-datasets.ts'
 
-const SHARED = { ...process.env, TESTBENCH_DATA_DIR: fileURLToPath(new URL('../../../../shared/datasets', import.meta.url)) }
+const SHARED = withDatasets()
 
 /** A made-up row in HumanEval's format. */
 const ROW = {

@@ -1,8 +1,10 @@
 import { fileURLToPath } from 'node:url'
-import { describe, expect, test } from 'vitest'
+import { beforeEach, describe, expect, test } from 'vitest'
 import { loadHumanEval } from '../../../suites/humaneval/dataset.ts'
 import { scoreHumanEval } from '../../../suites/humaneval/score.ts'
-import { SHARED_DATASETS, allBut, notPassed, outcomes, runSuite } from '../../support/run-python-suite.ts'
+import { allBut, notPassed, outcomes, runSuite } from '../../support/run-python-suite.ts'
+import { skipWithoutPythonModules, skipWithoutSandbox } from '../../support/sandbox-available.ts'
+import { withDatasets } from '../../support/test-datasets.ts'
 
 const REPLIES = fileURLToPath(new URL('../../../fixtures/humaneval/replies.jsonl', import.meta.url))
 
@@ -14,6 +16,7 @@ const REPLIES = fileURLToPath(new URL('../../../fixtures/humaneval/replies.jsonl
 export const HEAVY_HUMANEVAL_PLUS = ['HumanEval/15', 'HumanEval/36', 'HumanEval/59', 'HumanEval/83', 'HumanEval/94', 'HumanEval/130', 'HumanEval/139']
 
 describe('HumanEval end to end', () => {
+  beforeEach((context) => skipWithoutSandbox(context))
   test('replayed right, wrong, completion, whole-program, early-exit, endless, code-less and crashing samples get their outcomes and pass@k', { timeout: 180_000 }, async () => {
     const { code, output, records } = await runSuite(
       'humaneval',
@@ -51,7 +54,7 @@ describe('HumanEval end to end', () => {
       'HumanEval/(0|1|2) ',
     )
     expect(code, output).toBe(0)
-    const tasks = await loadHumanEval('humaneval', { ...process.env, TESTBENCH_DATA_DIR: SHARED_DATASETS })
+    const tasks = await loadHumanEval('humaneval', withDatasets())
     for (const record of records) {
       expect(record.prompt).toBe(tasks.find((task) => task.id === record.itemId)?.completionPrompt)
       expect(record).toMatchObject({ outcome: 'passed', scoring: { mode: 'completion' } })
@@ -68,7 +71,8 @@ describe('HumanEval end to end', () => {
     console.log(`reference over HumanEval: ${seconds.toFixed(1)} s`)
   })
 
-  test('MODEL=reference passes every HumanEval+ task but the seven heaviest', { timeout: 900_000 }, async () => {
+  test('MODEL=reference passes every HumanEval+ task but the seven heaviest', { timeout: 900_000 }, async (context) => {
+    skipWithoutPythonModules(context, ['numpy'])
     const { code, output, records, seconds } = await runSuite(
       'humaneval',
       { MODEL: 'reference', TESTBENCH_HUMANEVAL_VARIANTS: 'humaneval+' },

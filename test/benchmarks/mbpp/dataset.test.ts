@@ -1,8 +1,8 @@
-import { fileURLToPath } from 'node:url'
 import { describe, expect, test } from 'vitest'
 import { MBPP_STOP, loadMbpp, mbppEntryPoint, mbppPlusTask, mbppRow, mbppTask, sanitizedRow } from '../../../suites/mbpp/dataset.ts'
+import { withDatasets } from '../../support/test-datasets.ts'
 
-const SHARED = { ...process.env, TESTBENCH_DATA_DIR: fileURLToPath(new URL('../../../../shared/datasets', import.meta.url)) }
+const SHARED = withDatasets()
 
 /** Made-up rows in MBPP's formats (with its \r\n line ends). */
 const SHOT = {

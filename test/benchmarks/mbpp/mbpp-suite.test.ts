@@ -1,7 +1,8 @@
 import { fileURLToPath } from 'node:url'
-import { describe, expect, test } from 'vitest'
+import { beforeEach, describe, expect, test } from 'vitest'
 import { scoreMbpp } from '../../../suites/mbpp/score.ts'
 import { allBut, notPassed, outcomes, runSuite } from '../../support/run-python-suite.ts'
+import { skipWithoutPythonModules, skipWithoutSandbox } from '../../support/sandbox-available.ts'
 
 const REPLIES = fileURLToPath(new URL('../../../fixtures/mbpp/replies.jsonl', import.meta.url))
 
@@ -16,6 +17,7 @@ export const HEAVY_MBPP_PLUS = [
 ]
 
 describe('MBPP end to end', () => {
+  beforeEach((context) => skipWithoutSandbox(context))
   test('replayed right, wrong and whole-program answers get their outcomes', { timeout: 120_000 }, async () => {
     const { code, output, records } = await runSuite('mbpp', { MODEL: `replay:${REPLIES}`, TESTBENCH_MBPP_VARIANTS: 'mbpp' }, 'Mbpp/(11|12|14) ')
     expect(code, output).toBe(1)
@@ -23,7 +25,8 @@ describe('MBPP end to end', () => {
     expect(scoreMbpp(records)[0]).toMatchObject({ name: 'MBPP pass@1', value: 2 / 3, counted: { solved: 2, total: 3 } })
   })
 
-  test('completion mode sends the few-shot [BEGIN] prompt (and the fenced reference still passes)', { timeout: 120_000 }, async () => {
+  test('completion mode sends the few-shot [BEGIN] prompt (and the fenced reference still passes)', { timeout: 120_000 }, async (context) => {
+    skipWithoutPythonModules(context, ['numpy'])
     const { code, output, records } = await runSuite('mbpp', { MODEL: 'reference', TESTBENCH_MBPP_PROMPT_MODE: 'completion', TESTBENCH_MBPP_VARIANTS: 'mbpp,mbpp+' }, 'Mbpp/(11|12|14) ')
     expect(code, output).toBe(0)
     expect(records.map((record) => `${record.variant} ${record.itemId} ${record.outcome}`).sort()).toEqual([
@@ -50,7 +53,8 @@ describe('MBPP end to end', () => {
     console.log(`reference over MBPP (500) and MBPP sanitized (257): ${seconds.toFixed(1)} s`)
   })
 
-  test('MODEL=reference passes every MBPP+ task but the thirteen heaviest', { timeout: 900_000 }, async () => {
+  test('MODEL=reference passes every MBPP+ task but the thirteen heaviest', { timeout: 900_000 }, async (context) => {
+    skipWithoutPythonModules(context, ['numpy'])
     const { code, output, records, seconds } = await runSuite('mbpp', { MODEL: 'reference', TESTBENCH_MBPP_VARIANTS: 'mbpp+' }, allBut(HEAVY_MBPP_PLUS))
     expect(notPassed(records)).toEqual([])
     expect(records).toHaveLength(378 - HEAVY_MBPP_PLUS.length)

@@ -2,8 +2,8 @@
  * The synthetic instance (fixtures/swebench/tinycalc) judged through the real
  * container path: reply → patch → container → log → verdict. Needs a container
  * engine (DOCKER_HOST) and the image .ci/swebench-setup.sh builds; without them
- * the tests are skipped with the reason, unless TESTBENCH_SWEBENCH_REQUIRE_ENGINE=1
- * (CI), where they fail.
+ * the tests are skipped with the reason, unless TESTBENCH_REQUIRE_TOOLS=1 (CI; or the
+ * older TESTBENCH_SWEBENCH_REQUIRE_ENGINE=1), where they fail.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -18,10 +18,12 @@ import { predictionsPath } from '../../../suites/swebench/predictions.ts'
 import { scoreSwebench } from '../../../suites/swebench/score.ts'
 import { readPredictions, runSwebenchSuite } from './run-suite.ts'
 import { SYNTHETIC_IMAGE, SYNTHETIC_IMAGE_TEMPLATE, SYNTHETIC_SPEC, fixturePatch, syntheticInstance, syntheticRow } from './synthetic-instance.ts'
+import { skipWithoutTool, TOOLS, type Tool } from '../../support/required-tool.ts'
 
 const docker = connectEngine()
 const unavailable = await whyNotRunnable()
 const required = process.env.TESTBENCH_SWEBENCH_REQUIRE_ENGINE === '1'
+const ENGINE_AND_IMAGE: Tool = { ...TOOLS.containerEngine, install: `${TOOLS.containerEngine.install}, and .ci/swebench-setup.sh` }
 
 async function whyNotRunnable(): Promise<string | undefined> {
   const engine = await engineUnavailable(docker)
@@ -53,7 +55,7 @@ describe('the synthetic instance in its container', () => {
     instance = await syntheticInstance()
   })
   beforeEach((context) => {
-    if (unavailable !== undefined) context.skip(`SWE-bench container tests skipped: ${unavailable}`)
+    skipWithoutTool(context, ENGINE_AND_IMAGE, unavailable)
   })
 
   test('the gold patch, as a model would reply it, resolves the issue', async () => {

@@ -6,11 +6,12 @@ import { describe, expect, test } from 'vitest'
 import { loadInstances } from '../../../suites/swebench/dataset.ts'
 import { predictionsPath } from '../../../suites/swebench/predictions.ts'
 import { scoreSwebench } from '../../../suites/swebench/score.ts'
-import { DATA_DIR, readPredictions, runSwebenchSuite } from './run-suite.ts'
+import { readPredictions, runSwebenchSuite } from './run-suite.ts'
+import { withDatasets } from '../../support/test-datasets.ts'
 
 describe('the SWE-bench suite end to end, generate-only', () => {
   test('MODEL=reference over Lite writes predictions identical to the gold patches', { timeout: 120_000 }, async () => {
-    const gold = await loadInstances({ env: { TESTBENCH_DATA_DIR: DATA_DIR } })
+    const gold = await loadInstances({ env: withDatasets() })
     const { code, output, results, records, reports } = await runSwebenchSuite({ MODEL: 'reference', TESTBENCH_SWEBENCH_EVALUATE: '0' })
     expect(code, output).toBe(0)
     expect(results).toHaveLength(300)
@@ -25,7 +26,7 @@ describe('the SWE-bench suite end to end, generate-only', () => {
   })
 
   test('replayed SWE-bench predictions: an empty or null patch is no_answer and fails its test, a patch is carried over', { timeout: 120_000 }, async () => {
-    const [first, second, third] = await loadInstances({ env: { TESTBENCH_DATA_DIR: DATA_DIR } })
+    const [first, second, third] = await loadInstances({ env: withDatasets() })
     const file = join(mkdtempSync(join(tmpdir(), 'swebench-replay-')), 'preds.jsonl')
     writeFileSync(
       file,

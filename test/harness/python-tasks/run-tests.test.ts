@@ -1,10 +1,11 @@
 import { mkdtemp, readdir } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, test } from 'vitest'
+import { beforeEach, describe, expect, test } from 'vitest'
 import type { PythonTask } from '../../../harness/python-tasks/python-task.ts'
 import { lastException, outcomeOf, runTests } from '../../../harness/python-tasks/run-tests.ts'
 import type { TimeLimitPolicy } from '../../../harness/python-tasks/time-limit.ts'
+import { skipWithoutSandbox } from '../../support/sandbox-available.ts'
 
 /** A HumanEval-shaped task written for these tests. */
 const TASK: PythonTask = {
@@ -27,6 +28,7 @@ async function policy(floorMs = 3000): Promise<TimeLimitPolicy> {
 const RIGHT = 'def halve(xs: List[int]) -> List[int]:\n    return [x // 2 for x in xs]'
 
 describe('runTests', () => {
+  beforeEach((context) => skipWithoutSandbox(context))
   test('a right solution passes (the prompt\'s import is supplied)', async () => {
     const run = await runTests(TASK, RIGHT, await policy())
     expect(run.outcome, run.output).toBe('passed')
