@@ -1,10 +1,13 @@
 import { defineConfig } from 'vitest/config'
+import { PartSequencer } from './reporters/part-sequencer.ts'
 import { testbench } from './reporters/testbench-plugin.ts'
 
 export default defineConfig({
   // Adds the score and gate reporters even when --reporter flags replace the ones below.
   plugins: [testbench()],
   test: {
+    // --shard deals each suite's part files evenly over the shards (reporters/part-sequencer.ts).
+    sequence: { sequencer: PartSequencer },
     // On GitHub Actions, failing items become annotations; the items' own annotations (prompt, reply…) stay in the UI.
     reporters: process.env.GITHUB_ACTIONS === 'true' ? ['default', ['github-actions', { displayAnnotations: false }]] : ['default'],
     projects: [

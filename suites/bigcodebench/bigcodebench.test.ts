@@ -31,6 +31,7 @@ for (const split of options.splits) {
     variant: variantName(split, options.subset),
     scoring: bigCodeBenchFacts,
     items: scored,
+    ...(selected === undefined ? {} : { narrowedBy: `TESTBENCH_BIGCODEBENCH_TASKS=${process.env.TESTBENCH_BIGCODEBENCH_TASKS}` }),
     concurrent: true,
     run: (task, bench) =>
       runItem(task, bench, {

@@ -1,3 +1,3 @@
 import { declareFarel } from './farel.ts'
 
-declareFarel({ index: 2, count: 3 })
+declareFarel({ index: 2, count: 6 })

@@ -3,11 +3,12 @@
  * problem is solved when the model's program prints the answer as the last line of its
  * output within 10 s; it is worth 1325386 / solved_by points, and PE-Bench-<Lang>-<N> is the
  * points of the solved problems over N (score.ts). `MODEL=qwen2.5 npx vitest run suites/euler`
+ * The items are declared in part files (`euler-<k>.test.ts`), so that `--shard` spreads them evenly.
  */
 import { inject } from 'vitest'
 import type { ChatMessage } from '../../adapters/models/model-adapter.ts'
 import { sandbox } from '../../adapters/sandbox/index.ts'
-import { benchmark, type BenchItem, type ItemContext } from '../../harness/benchmark.ts'
+import { benchmark, type BenchItem, type ItemContext, type Part } from '../../harness/benchmark.ts'
 import { reportDir, sampleCount } from '../../harness/knobs.ts'
 import { renderMessages } from '../../harness/render-messages.ts'
 import { eulerProblems } from './data-source.ts'
@@ -26,22 +27,29 @@ interface EulerItem extends BenchItem {
 }
 
 const options = eulerOptions()
-const problems = await eulerProblems(options)
 const results = new ResultsFile(resultsFile(reportDir()))
 const statedSize = { ...(options.parameters === undefined ? {} : { parameters: options.parameters }), ...(options.bits === undefined ? {} : { bits: options.bits }) }
 
-for (const language of options.languages.map((id) => LANGUAGES[id])) {
-  const unavailable = await sandbox().unavailable(language.id)
-  if (unavailable !== undefined) {
-    throw new Error(`PE-Bench: ${unavailable} Install it, or leave ${language.id} out with TESTBENCH_EULER_LANGUAGES (now ${options.languages.join(',')}).`)
+/** Declares part `part` of the items of every language (the part files `euler-<k>.test.ts` split them for --shard). */
+export async function declareEuler(part: Part): Promise<void> {
+  const problems = await eulerProblems(options)
+  for (const language of options.languages.map((id) => LANGUAGES[id])) {
+    const unavailable = await sandbox().unavailable(language.id)
+    if (unavailable !== undefined) {
+      throw new Error(`PE-Bench: ${unavailable} Install it, or leave ${language.id} out with TESTBENCH_EULER_LANGUAGES (now ${options.languages.join(',')}).`)
+    }
+    if (part.index === 1) announceStoredResults(language, problems)
+    declareLanguage(language, problems, part)
   }
-  announceStoredResults(language)
+}
 
+function declareLanguage(language: Language, problems: readonly EulerProblem[], part: Part): void {
   benchmark<EulerItem>({
     suite: 'euler',
     variant: language.id,
     scoring: eulerFacts,
     concurrent: true,
+    part,
     items: problems.map((problem) => ({
       id: problem.id,
       title: problem.title,
@@ -98,7 +106,7 @@ function resultKey(model: { label: string; details: Record<string, string | numb
 }
 
 /** Says, before the run, which model × language results are reused from earlier runs. */
-function announceStoredResults(language: Language): void {
+function announceStoredResults(language: Language, problems: readonly EulerProblem[]): void {
   if (options.overwrite) return
   for (const model of inject('benchModels').filter((model) => isStoredProvider(model.provider))) {
     const keys = problems.flatMap((problem) => Array.from({ length: sampleCount() }, (_, sample) => resultKey(model, language, problem.id, sample)))

@@ -2,8 +2,9 @@
  * HumanEval (Chen et al. 2021) and HumanEval+ (EvalPlus): write the function
  * from its signature and docstring; it passes when the hidden tests pass.
  * `MODEL=qwen2.5-coder npx vitest run suites/humaneval`
+ * The items are declared in part files (`humaneval-<k>.test.ts`), so that `--shard` spreads them evenly.
  */
-import { benchmark } from '../../harness/benchmark.ts'
+import { benchmark, type Part } from '../../harness/benchmark.ts'
 import { sampleCount } from '../../harness/knobs.ts'
 import { codeSuiteOptions } from '../../harness/python-tasks/options.ts'
 import { pythonTaskFacts, runItem } from '../../harness/python-tasks/run-item.ts'
@@ -13,13 +14,17 @@ import { HUMANEVAL_VARIANTS, loadHumanEval } from './dataset.ts'
 const options = codeSuiteOptions('HUMANEVAL', HUMANEVAL_VARIANTS, HUMANEVAL_VARIANTS, sampleCount())
 const policy = timeLimitPolicy(options)
 
-for (const variant of options.variants) {
-  benchmark({
-    suite: 'humaneval',
-    variant,
-    scoring: pythonTaskFacts,
-    items: await loadHumanEval(variant),
-    concurrent: true,
-    run: (task, bench) => runItem(task, bench, options, policy),
-  })
+/** Declares part `part` of every variant's tasks. */
+export async function declareHumanEval(part: Part): Promise<void> {
+  for (const variant of options.variants) {
+    benchmark({
+      suite: 'humaneval',
+      variant,
+      scoring: pythonTaskFacts,
+      items: await loadHumanEval(variant),
+      part,
+      concurrent: true,
+      run: (task, bench) => runItem(task, bench, options, policy),
+    })
+  }
 }

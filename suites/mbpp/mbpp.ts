@@ -2,8 +2,9 @@
  * MBPP (Austin et al. 2021): the 500-task test split, the hand-checked
  * sanitized subset, and MBPP+ (EvalPlus) with many more tests per task.
  * `MODEL=qwen2.5-coder npx vitest run suites/mbpp`
+ * The items are declared in part files (`mbpp-<k>.test.ts`), so that `--shard` spreads them evenly.
  */
-import { benchmark } from '../../harness/benchmark.ts'
+import { benchmark, type Part } from '../../harness/benchmark.ts'
 import { sampleCount } from '../../harness/knobs.ts'
 import { codeSuiteOptions } from '../../harness/python-tasks/options.ts'
 import { pythonTaskFacts, runItem } from '../../harness/python-tasks/run-item.ts'
@@ -13,13 +14,17 @@ import { MBPP_VARIANTS, loadMbpp } from './dataset.ts'
 const options = codeSuiteOptions('MBPP', MBPP_VARIANTS, ['mbpp', 'mbpp+'], sampleCount())
 const policy = timeLimitPolicy(options)
 
-for (const variant of options.variants) {
-  benchmark({
-    suite: 'mbpp',
-    variant,
-    scoring: pythonTaskFacts,
-    items: await loadMbpp(variant),
-    concurrent: true,
-    run: (task, bench) => runItem(task, bench, options, policy),
-  })
+/** Declares part `part` of every variant's tasks. */
+export async function declareMbpp(part: Part): Promise<void> {
+  for (const variant of options.variants) {
+    benchmark({
+      suite: 'mbpp',
+      variant,
+      scoring: pythonTaskFacts,
+      items: await loadMbpp(variant),
+      part,
+      concurrent: true,
+      run: (task, bench) => runItem(task, bench, options, policy),
+    })
+  }
 }

@@ -1,0 +1,3 @@
+import { declareEuler } from './euler.ts'
+
+await declareEuler({ index: 1, count: 6 })

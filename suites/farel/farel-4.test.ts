@@ -1,0 +1,3 @@
+import { declareFarel } from './farel.ts'
+
+declareFarel({ index: 4, count: 6 })

@@ -1,0 +1,28 @@
+/**
+ * SWE-bench (Jimenez et al. 2024): resolve a real GitHub issue with a patch; it is
+ * resolved when the issue's tests pass in the instance's container afterwards.
+ * Lite by default: `MODEL=qwen2.5-coder npx vitest run suites/swebench`
+ * The items are declared in part files (`swebench-<k>.test.ts`), so that `--shard` spreads them evenly.
+ */
+import { benchmark, type Part } from '../../harness/benchmark.ts'
+import { loadInstances } from './dataset.ts'
+import { swebenchOptions } from './options.ts'
+import { assertEngineReachable, runItem, swebenchItem, swebenchRun } from './run-item.ts'
+import { swebenchFacts } from './score.ts'
+
+const options = swebenchOptions()
+
+/** Declares part `part` of the instances. */
+export async function declareSwebench(part: Part): Promise<void> {
+  await assertEngineReachable(options)
+  const run = swebenchRun(options)
+  benchmark({
+    suite: 'swebench',
+    items: (await loadInstances({ datasetFile: options.datasetFile, instances: options.instances })).map(swebenchItem),
+    part,
+    ...(options.instances === undefined ? {} : { narrowedBy: `TESTBENCH_SWEBENCH_INSTANCES=${process.env.TESTBENCH_SWEBENCH_INSTANCES}` }),
+    scoring: swebenchFacts,
+    concurrent: true,
+    run: (item, bench) => runItem(item, bench, run),
+  })
+}
