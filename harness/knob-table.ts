@@ -23,16 +23,19 @@ const suiteKnobNames: readonly string[] = [
     ['VARIANTS', 'PROMPT_MODE', 'TIME_FLOOR', 'TIME_FACTOR', 'MEMORY_MB', 'TEMPERATURE', 'SHA256'].map((knob) => `TESTBENCH_${suite}_${knob}`),
   ),
   ...['CALIBRATION_TIME_LIMIT', 'SPLIT', 'SUBSET', 'TASKS', 'VERSION'].map((knob) => `TESTBENCH_BIGCODEBENCH_${knob}`),
-  ...['ANSWER_IN_CODE', 'ERA', 'LANGUAGES', 'OVERWRITE', 'PROBLEMS', 'RUN_TIMEOUT_MS', 'SCRAPE_DELAY_MS', 'SHA256'].map((knob) => `TESTBENCH_EULER_${knob}`),
-  ...['LENGTH', 'MODE', 'PER_CLASS', 'SEED', 'SHUFFLE', 'SYSTEM', 'SYSTEM_FILE', 'TEMPLATE'].map((knob) => `TESTBENCH_FAREL_${knob}`),
-  ...['CONCURRENCY', 'CONTEXT', 'CONTEXT_CHARS', 'DATASET', 'DATASET_FILE', 'EVALUATE', 'IMAGE_TEMPLATE', 'INSTANCES', 'MEMORY', 'NETWORK', 'REPOS_DIR', 'SHA256', 'TIMEOUT'].map(
+  ...['ANSWER_IN_CODE', 'ERA', 'LANGUAGES', 'OVERWRITE', 'PARAMETERS', 'BITS', 'PROBLEMS', 'RUN_TIMEOUT_MS', 'SCRAPE_DELAY_MS', 'SHA256'].map((knob) => `TESTBENCH_EULER_${knob}`),
+  ...['LENGTH', 'MODE', 'PARSE', 'PER_CLASS', 'SEED', 'SHUFFLE', 'SYSTEM', 'SYSTEM_FILE', 'TEMPLATE'].map((knob) => `TESTBENCH_FAREL_${knob}`),
+  ...['CONCURRENCY', 'CONTEXT', 'CONTEXT_CHARS', 'DATASET', 'DATASET_FILE', 'EVALUATE', 'IMAGE_TEMPLATE', 'INSTANCES', 'KEEP_IMAGES', 'MEMORY', 'NETWORK', 'REPOS_DIR', 'SHA256', 'TIMEOUT'].map(
     (knob) => `TESTBENCH_SWEBENCH_${knob}`,
   ),
 ]
 
+/** Read by the project's own tests (test/support), not by a run. */
+const testKnobNames: readonly string[] = ['TESTBENCH_REQUIRE_TOOLS', 'TESTBENCH_SWEBENCH_REQUIRE_ENGINE']
+
 export const allKnobs: readonly KnobDeclaration[] = [...harnessKnobs, ...sandboxKnobs]
 
-export const knownKnobNames: readonly string[] = [...allKnobs.map((knob) => knob.name), ...suiteKnobNames]
+export const knownKnobNames: readonly string[] = [...allKnobs.map((knob) => knob.name), ...suiteKnobNames, ...testKnobNames]
 
 /** One warning per set variable that looks like a knob but is none: a misspelled TESTBENCH_* name, or SAMPLE. */
 export function unknownKnobWarnings(env: NodeJS.ProcessEnv = process.env): string[] {
