@@ -17,6 +17,14 @@ export interface KnobDeclaration {
   readonly readme: string
 }
 
+/** The knobs one part of the project reads (the run, the sandbox, one suite), as the README lists them. */
+export interface KnobGroup {
+  readonly title: string
+  readonly knobs: readonly KnobDeclaration[]
+  /** Reads every knob of the group as its code does; throws the first bad value's message. Run once, before any item. */
+  readonly check?: (env: NodeJS.ProcessEnv) => void
+}
+
 const TRUE_WORDS = new Set(['1', 'on', 'true', 'yes'])
 const FALSE_WORDS = new Set(['0', 'off', 'false', 'no'])
 

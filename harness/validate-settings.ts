@@ -2,13 +2,18 @@ import { spawn } from 'node:child_process'
 import { readBoolean } from '../adapters/knob.ts'
 import { parseModelList } from '../adapters/models/model-spec.ts'
 import { ReplayAdapter } from '../adapters/models/replay.ts'
-import { unknownKnobWarnings } from './knob-table.ts'
 import { cacheDir, cacheMode, maxRetries, positiveInteger, providerConcurrency, reportDir, requestTimeoutMs, sampleCount } from './knobs.ts'
 
+/** What the caller knows of the knobs beyond the run-wide ones: names that do nothing, and bad suite values. */
+export interface KnobFindings {
+  warnings: readonly string[]
+  problems: readonly string[]
+}
+
 /** Warns once about knob names that do nothing, and stops the run with one message when any setting is bad. */
-export async function checkSettings(env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  for (const warning of unknownKnobWarnings(env)) console.warn(`testbench: ${warning}`)
-  const problems = await settingsProblems(env)
+export async function checkSettings(knobs: KnobFindings, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  for (const warning of knobs.warnings) console.warn(`testbench: ${warning}`)
+  const problems = [...new Set([...(await settingsProblems(env)), ...knobs.problems])]
   if (problems.length === 0) return
   const error = new Error(`The run's settings are not usable; nothing was asked or run:\n  ${problems.join('\n  ')}`)
   error.stack = `SettingsError: ${error.message}`
@@ -36,10 +41,6 @@ export async function settingsProblems(env: NodeJS.ProcessEnv = process.env): Pr
   const tier = env['SANDBOX']
   if (tier !== undefined && tier !== '' && tier !== 'process' && tier !== 'docker') {
     problems.push(`SANDBOX=${tier} is not understood: use process (the default) or docker.`)
-  }
-  const mode = env['TESTBENCH_PROMPT_MODE']
-  if (mode !== undefined && mode.trim() !== '' && !['chat', 'completion'].includes(mode.trim().toLowerCase())) {
-    problems.push(`TESTBENCH_PROMPT_MODE=${mode} is not understood: use chat (the default) or completion.`)
   }
   const dirs: [string, string][] = [['TESTBENCH_REPORT_DIR', reportDir(env)]]
   if (env['TESTBENCH_CACHE'] !== 'off') dirs.push(['TESTBENCH_CACHE_DIR', cacheDir(env)])

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path'
 import { GithubActionsReporter, type Vite, type VitestPluginContext } from 'vitest/node'
+import { knobGroupProblems, unknownKnobWarnings } from './all-knobs.ts'
 import { GateConfigError, gateConfigFile, loadGateConfig } from './gate-config.ts'
 import { GateReporter } from './gate-reporter.ts'
 import { itemNamePattern, rawTestNamePattern } from './item-name-pattern.ts'
@@ -43,7 +44,7 @@ export function testbench(options: TestbenchPluginOptions = {}): Vite.Plugin {
       if (htmlDir && !vitest.config.shard && !htmlConfigured) reporters.push(['html', { singleFile: true, outputDir: resolve(htmlDir) }])
       // Last, after the reporters are in place (the guard above is synchronous); before any file is collected,
       // so a bad setting is the run's only message.
-      await checkSettings()
+      await checkSettings({ warnings: unknownKnobWarnings(), problems: knobGroupProblems() })
     },
   }
 }

@@ -1,15 +1,18 @@
-import type { KnobDeclaration } from '../knob.ts'
+import type { KnobGroup } from '../knob.ts'
 
 /** The sandbox's environment knobs, declared next to the code that reads them. */
-export const sandboxKnobs: readonly KnobDeclaration[] = [
-  { name: 'SANDBOX', kind: 'choice', default: 'process', accepted: 'process or docker', readme: 'Where generated programs run.' },
-  { name: 'TESTBENCH_SANDBOX_IMAGE', kind: 'text', default: 'the project image', accepted: 'a container image name', readme: 'Image for SANDBOX=docker.' },
-  { name: 'TESTBENCH_SANDBOX_CONCURRENCY', kind: 'integer', default: 'cores', accepted: 'a whole number ≥ 1', readme: 'Sandbox runs at once per process.' },
-  { name: 'TESTBENCH_SANDBOX_ENV', kind: 'list', default: '', accepted: 'comma-separated variable names', readme: 'Extra variables passed to sandboxed programs (secrets never are).' },
-  { name: 'TESTBENCH_PYTHON_WARM', kind: 'boolean', default: 'on', accepted: '1/on/true or 0/off/false', readme: 'Serve Python from warm fork servers.' },
-  { name: 'TESTBENCH_PYTHON_PRELOAD', kind: 'list', default: '', accepted: 'comma-separated module names', readme: 'Modules the warm Python server imports up front.' },
-  { name: 'TESTBENCH_PYTHON', kind: 'path', default: '/usr/bin/python3', accepted: 'a path to python3', readme: 'Python interpreter.' },
-  { name: 'TESTBENCH_NODE', kind: 'path', default: '/usr/bin/node', accepted: 'a path to node', readme: 'Node interpreter for JavaScript tasks.' },
-  { name: 'TESTBENCH_RUSTC', kind: 'path', default: 'rustc on PATH', accepted: 'a path to rustc', readme: 'Rust compiler.' },
-  { name: 'TESTBENCH_CLOJURE_JAR', kind: 'path', default: '/usr/share/java/clojure.jar', accepted: 'a path to clojure.jar', readme: 'Clojure jar.' },
-]
+export const sandboxKnobs: KnobGroup = {
+  title: 'sandbox',
+  knobs: [
+    { name: 'SANDBOX', kind: 'choice', default: 'process', accepted: 'process or docker', readme: '`process` (bwrap + prlimit) or `docker` (Docker or podman through `DOCKER_HOST`)' },
+    { name: 'TESTBENCH_SANDBOX_IMAGE', kind: 'text', default: 'localhost/testbench/sandbox:bookworm', accepted: 'a container image name', readme: 'image of the container tier (`.ci/start-podman.sh` builds it)' },
+    { name: 'TESTBENCH_SANDBOX_CONCURRENCY', kind: 'integer', default: 'cores', accepted: 'a whole number ≥ 1', readme: 'programs running at once per test file' },
+    { name: 'TESTBENCH_SANDBOX_ENV', kind: 'list', default: '—', accepted: 'comma-separated variable names', readme: 'extra variables passed to programs (names that look like secrets are refused)' },
+    { name: 'TESTBENCH_PYTHON', kind: 'path', default: '/usr/bin/python3', accepted: 'a path to python3', readme: 'the interpreter that runs Python programs' },
+    { name: 'TESTBENCH_PYTHON_WARM', kind: 'boolean', default: 'on', accepted: '1/on/true or 0/off/false', readme: 'a warm interpreter forks a fresh, limited child per program; off starts one per program' },
+    { name: 'TESTBENCH_PYTHON_PRELOAD', kind: 'list', default: '—', accepted: 'comma-separated module names', readme: 'modules the warm interpreter imports once, e.g. `numpy,pandas`' },
+    { name: 'TESTBENCH_NODE', kind: 'path', default: '/usr/bin/node', accepted: 'a path to node', readme: 'the runtime of JavaScript programs' },
+    { name: 'TESTBENCH_RUSTC', kind: 'path', default: 'rustc on PATH', accepted: 'a path to rustc', readme: 'the Rust compiler' },
+    { name: 'TESTBENCH_CLOJURE_JAR', kind: 'path', default: '/usr/share/java/clojure.jar', accepted: 'a path to clojure.jar', readme: 'the Clojure jar' },
+  ],
+}

@@ -1,4 +1,5 @@
 /** The PE-Bench knobs: every `TESTBENCH_EULER_*` variable, read in one place. */
+import { readBoolean } from '../../adapters/knob.ts'
 import { nonNegativeInteger, positiveInteger, positiveNumber } from '../../harness/knobs.ts'
 import { parseNumberRanges } from '../../harness/number-ranges.ts'
 import { LANGUAGE_IDS, type LanguageId } from './languages.ts'
@@ -43,8 +44,8 @@ export function eulerOptions(env: NodeJS.ProcessEnv = process.env): EulerOptions
     languages: parseLanguages(env.TESTBENCH_EULER_LANGUAGES),
     problems: parseProblems(env.TESTBENCH_EULER_PROBLEMS),
     era: parseEra(env.TESTBENCH_EULER_ERA),
-    overwrite: parseSwitch(env, 'TESTBENCH_EULER_OVERWRITE'),
-    answerInCode: parseSwitch(env, 'TESTBENCH_EULER_ANSWER_IN_CODE'),
+    overwrite: readBoolean(env, 'TESTBENCH_EULER_OVERWRITE', false),
+    answerInCode: readBoolean(env, 'TESTBENCH_EULER_ANSWER_IN_CODE', false),
     scrapeDelayMs: nonNegativeInteger(env, 'TESTBENCH_EULER_SCRAPE_DELAY_MS', 1000),
     runTimeoutMs: positiveInteger(env, 'TESTBENCH_EULER_RUN_TIMEOUT_MS', 10_000),
     parameters: parseParameters(env),
@@ -87,13 +88,6 @@ export function parseEra(value: string | undefined): Era {
   const era = value.trim().toLowerCase()
   if ((ERAS as readonly string[]).includes(era)) return era as Era
   throw new Error(`TESTBENCH_EULER_ERA=${value} is not understood: use current (default) or pe100.`)
-}
-
-function parseSwitch(env: NodeJS.ProcessEnv, name: string): boolean {
-  const value = (env[name] ?? '').trim().toLowerCase()
-  if (value === '' || value === '0' || value === 'false') return false
-  if (value === '1' || value === 'true') return true
-  throw new Error(`${name}=${env[name]} is not understood: use 1 (on) or 0 (off, the default).`)
 }
 
 function isLanguageId(value: string): value is LanguageId {

@@ -13,6 +13,7 @@
  *   QVQ-72B-Preview logs were scored; the score is then named `FaRel-L (tag-or-boxed)`).
  */
 import { readFileSync } from 'node:fs'
+import { readBoolean } from '../../adapters/knob.ts'
 import { resolve } from 'node:path'
 import { PARSES, type Parse } from './answer.ts'
 import { MAX_LENGTH } from './family-tree.ts'
@@ -95,15 +96,12 @@ function mode(env: NodeJS.ProcessEnv): Mode {
   )
 }
 
-const ON = ['1', 'on', 'true', 'yes']
-const OFF = ['0', 'off', 'false', 'no']
-
 function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
-  const raw = env[name]?.trim().toLowerCase()
-  if (raw === undefined || raw === '') return fallback
-  if (ON.includes(raw)) return true
-  if (OFF.includes(raw)) return false
-  throw new FarelOptionError(`${name}=${env[name]} is not accepted: use on or off (also 1/0, true/false, yes/no); the default is ${fallback ? 'on' : 'off'}.`)
+  try {
+    return readBoolean(env, name, fallback)
+  } catch (error) {
+    throw new FarelOptionError((error as Error).message)
+  }
 }
 
 function systemPrompt(env: NodeJS.ProcessEnv): Pick<FarelOptions, 'system' | 'systemSource'> {

@@ -14,6 +14,8 @@ import { fencedPython, type PythonTask } from '../../harness/python-tasks/python
 
 export const MBPP_VARIANTS = ['mbpp', 'mbpp-sanitized', 'mbpp+'] as const
 export type MbppVariant = (typeof MBPP_VARIANTS)[number]
+/** What runs when TESTBENCH_MBPP_VARIANTS is unset; the sanitized split is opt-in. */
+export const MBPP_DEFAULT_VARIANTS: readonly MbppVariant[] = ['mbpp', 'mbpp+']
 
 export const MBPP_FILES = {
   full: {

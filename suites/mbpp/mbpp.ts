@@ -9,9 +9,9 @@ import { sampleCount } from '../../harness/knobs.ts'
 import { codeSuiteOptions } from '../../harness/python-tasks/options.ts'
 import { pythonTaskFacts, runItem } from '../../harness/python-tasks/run-item.ts'
 import { timeLimitPolicy } from '../../harness/python-tasks/run-tests.ts'
-import { MBPP_VARIANTS, loadMbpp } from './dataset.ts'
+import { MBPP_DEFAULT_VARIANTS, MBPP_VARIANTS, loadMbpp } from './dataset.ts'
 
-const options = codeSuiteOptions('MBPP', MBPP_VARIANTS, ['mbpp', 'mbpp+'], sampleCount())
+const options = codeSuiteOptions('MBPP', MBPP_VARIANTS, MBPP_DEFAULT_VARIANTS, sampleCount())
 const policy = timeLimitPolicy(options)
 
 /** Declares part `part` of every variant's tasks. */

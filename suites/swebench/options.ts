@@ -1,5 +1,6 @@
 /** The knobs of the SWE-bench suite (`TESTBENCH_SWEBENCH_*`), read in one place. */
 import { availableParallelism } from 'node:os'
+import { readBoolean } from '../../adapters/knob.ts'
 import { nonNegativeInteger, positiveInteger } from '../../harness/knobs.ts'
 
 export const DATASETS = ['lite', 'verified', 'full'] as const
@@ -61,12 +62,12 @@ export function swebenchOptions(env: NodeJS.ProcessEnv = process.env): SwebenchO
     context: contextMode(env.TESTBENCH_SWEBENCH_CONTEXT),
     contextChars: positiveInteger(env, 'TESTBENCH_SWEBENCH_CONTEXT_CHARS', 120_000),
     reposDir: nonEmpty(env.TESTBENCH_SWEBENCH_REPOS_DIR),
-    evaluate: flag(env, 'TESTBENCH_SWEBENCH_EVALUATE', true),
+    evaluate: readBoolean(env, 'TESTBENCH_SWEBENCH_EVALUATE', true),
     timeoutMs: positiveInteger(env, 'TESTBENCH_SWEBENCH_TIMEOUT', 1800) * 1000,
     concurrency: positiveInteger(env, 'TESTBENCH_SWEBENCH_CONCURRENCY', Math.max(1, Math.floor(availableParallelism() / 2))),
     imageTemplate: imageTemplate(env.TESTBENCH_SWEBENCH_IMAGE_TEMPLATE),
     network: nonEmpty(env.TESTBENCH_SWEBENCH_NETWORK),
-    keepImages: flag(env, 'TESTBENCH_SWEBENCH_KEEP_IMAGES', false),
+    keepImages: readBoolean(env, 'TESTBENCH_SWEBENCH_KEEP_IMAGES', false),
     memoryBytes: nonNegativeInteger(env, 'TESTBENCH_SWEBENCH_MEMORY', 0) * 1024 * 1024,
   }
 }
@@ -94,14 +95,6 @@ function imageTemplate(value: string | undefined): string {
   const template = nonEmpty(value) ?? DEFAULT_IMAGE_TEMPLATE
   if (!template.includes('{id}')) throw new Error(`TESTBENCH_SWEBENCH_IMAGE_TEMPLATE=${value} has no {id}: write where the instance id goes, e.g. ${DEFAULT_IMAGE_TEMPLATE}.`)
   return template
-}
-
-function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
-  const value = (env[name] ?? '').trim().toLowerCase()
-  if (value === '') return fallback
-  if (['1', 'true', 'yes', 'on'].includes(value)) return true
-  if (['0', 'false', 'no', 'off'].includes(value)) return false
-  throw new Error(`${name}=${env[name]} is not understood: use 1 or 0.`)
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { readFileSync } from 'node:fs'
 import { closestName, readBoolean } from '../../adapters/knob.ts'
-import { allKnobs, knownKnobNames, unknownKnobWarnings } from '../../harness/knob-table.ts'
+import { knobGroupProblems, knobGroups, knownKnobNames, unknownKnobWarnings } from '../../reporters/all-knobs.ts'
+import { readmeWithKnobTables } from '../../reporters/readme-knob-tables.ts'
 
 describe('boolean knobs', () => {
   it.for([
@@ -29,15 +30,32 @@ describe('unknown knob names', () => {
     expect(closestName('TESTBENCH_SOMETHING_ELSE_ENTIRELY', knownKnobNames)).toBeUndefined()
   })
 
-  it('every declared knob is named in the README', () => {
+  it("the README's knob tables are the declarations' (npm run docs:knobs writes them)", () => {
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
-    const missing = allKnobs.map((knob) => knob.name).filter((name) => !readme.includes(name))
-    expect(missing).toEqual([])
+    expect(readmeWithKnobTables(readme)).toBe(readme)
+  })
+
+  it('no knob is declared twice', () => {
+    const names = knobGroups.flatMap((group) => group.knobs.map((knob) => knob.name))
+    expect(names.filter((name, index) => names.indexOf(name) !== index)).toEqual([])
   })
 
   it('every knob the README names is a known knob', () => {
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
     const named = new Set(readme.match(/\bTESTBENCH_[A-Z0-9_]*[A-Z0-9]\b/g) ?? [])
     expect([...named].filter((name) => !knownKnobNames.includes(name))).toEqual([])
+  })
+})
+
+describe('suite knobs checked before any item', () => {
+  it('a bad value of any suite is found without running that suite, with its name and what is accepted', () => {
+    expect(knobGroupProblems({ TESTBENCH_EULER_ERA: 'pe200', TESTBENCH_SWEBENCH_CONTEXT: 'all' })).toEqual([
+      'TESTBENCH_EULER_ERA=pe200 is not understood: use current (default) or pe100.',
+      'TESTBENCH_SWEBENCH_CONTEXT=all is not understood: use oracle, oracle+dir, none.',
+    ])
+  })
+
+  it('the defaults are all good', () => {
+    expect(knobGroupProblems({})).toEqual([])
   })
 })
