@@ -1,4 +1,5 @@
 import { closestName, type KnobDeclaration } from '../adapters/knob.ts'
+import { modelKnobs } from '../adapters/models/knobs.ts'
 import { sandboxKnobs } from '../adapters/sandbox/knobs.ts'
 
 /** The run-wide knobs the harness reads (harness/knobs.ts). */
@@ -6,13 +7,8 @@ export const harnessKnobs: readonly KnobDeclaration[] = [
   { name: 'MODEL', kind: 'text', default: 'none', accepted: 'provider:model, comma-separated for several', readme: 'Which model(s) answer.' },
   { name: 'SAMPLES', kind: 'integer', default: '1', accepted: 'a whole number ≥ 1', readme: 'Answers per item (pass@k).' },
   { name: 'TESTBENCH_DATA_DIR', kind: 'path', default: 'download', accepted: 'a directory of dataset files', readme: 'Read datasets from here instead of downloading.' },
-  { name: 'TESTBENCH_CACHE_DIR', kind: 'path', default: '.testbench/cache', accepted: 'a writable directory', readme: 'Where replies are cached.' },
   { name: 'TESTBENCH_REPORT_DIR', kind: 'path', default: '.testbench/reports', accepted: 'a writable directory', readme: 'Where scores and records are written.' },
   { name: 'TESTBENCH_HTML_DIR', kind: 'path', default: 'none', accepted: 'a writable directory', readme: 'Where the HTML report is written.' },
-  { name: 'TESTBENCH_CACHE', kind: 'choice', default: 'on', accepted: 'on, off or refresh', readme: 'Reuse, skip or refresh cached replies.' },
-  { name: 'TESTBENCH_REQUEST_TIMEOUT', kind: 'integer', default: '600', accepted: 'seconds, a whole number ≥ 1', readme: 'Time limit per model request.' },
-  { name: 'TESTBENCH_RETRIES', kind: 'integer', default: '4', accepted: 'a whole number ≥ 0', readme: 'Retries per failed request.' },
-  { name: 'TESTBENCH_CONCURRENCY', kind: 'integer', default: '8 (ollama: 2)', accepted: 'a whole number ≥ 1', readme: 'Requests in flight per provider.' },
   { name: 'TESTBENCH_PROMPT_MODE', kind: 'choice', default: 'chat', accepted: 'chat or completion', readme: 'Prompt form for the Python code suites.' },
   { name: 'TESTBENCH_GATE_CONFIG', kind: 'path', default: 'none', accepted: 'a gate config file', readme: 'Score gates checked after a run.' },
 ]
@@ -30,7 +26,7 @@ const suiteKnobNames: readonly string[] = [
   ),
 ]
 
-export const allKnobs: readonly KnobDeclaration[] = [...harnessKnobs, ...sandboxKnobs]
+export const allKnobs: readonly KnobDeclaration[] = [...harnessKnobs, ...modelKnobs, ...sandboxKnobs]
 
 export const knownKnobNames: readonly string[] = [...allKnobs.map((knob) => knob.name), ...suiteKnobNames]
 

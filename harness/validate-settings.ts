@@ -3,7 +3,7 @@ import { readBoolean } from '../adapters/knob.ts'
 import { parseModelList } from '../adapters/models/model-spec.ts'
 import { ReplayAdapter } from '../adapters/models/replay.ts'
 import { unknownKnobWarnings } from './knob-table.ts'
-import { cacheDir, cacheMode, maxRetries, positiveInteger, providerConcurrency, reportDir, requestTimeoutMs, sampleCount } from './knobs.ts'
+import { cacheDir, cacheMode, idleTimeoutMs, maxRetries, positiveInteger, providerConcurrency, reportDir, requestTimeoutMs, retryDelayMs, sampleCount } from './knobs.ts'
 
 /** Warns once about knob names that do nothing, and stops the run with one message when any setting is bad. */
 export async function checkSettings(env: NodeJS.ProcessEnv = process.env): Promise<void> {
@@ -30,6 +30,8 @@ export async function settingsProblems(env: NodeJS.ProcessEnv = process.env): Pr
   check(() => cacheMode(env))
   check(() => requestTimeoutMs(env))
   check(() => maxRetries(env))
+  check(() => idleTimeoutMs(env))
+  check(() => retryDelayMs(env))
   check(() => providerConcurrency('any', env))
   check(() => readBoolean(env, 'TESTBENCH_PYTHON_WARM', true))
   check(() => positiveInteger(env, 'TESTBENCH_SANDBOX_CONCURRENCY', 1))

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import type { CacheMode } from '../../harness/knobs.ts'
+import type { CacheMode } from './knobs.ts'
 import type { ChatReply, ChatRequest, ModelDetails } from './model-adapter.ts'
 
 interface CachedModel {
