@@ -43,8 +43,11 @@ export function startAttempt(protocol: WireProtocol, idleMs: number, outer: Abor
       controller.abort(new Error(fault))
     }, idleMs)
   }
+  /** The SDK's own signal: it aborts the request itself when it cannot read a frame, which is no broken connection. */
+  let sdkSignal: AbortSignal | undefined
   const brokenMidBody = (error: unknown): void => {
-    if (!outer.aborted) fault ??= `the connection broke in the middle of the reply (${connectionErrorText(error)})`
+    if (outer.aborted || sdkSignal?.aborted) return
+    fault ??= `the connection broke in the middle of the reply (${connectionErrorText(error)})`
   }
 
   const watched = (body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> => {
@@ -83,6 +86,7 @@ export function startAttempt(protocol: WireProtocol, idleMs: number, outer: Abor
 
   const attemptFetch: typeof fetch = async (input, init) => {
     armTimer()
+    sdkSignal = init?.signal ?? undefined
     const combined = init?.signal ? AbortSignal.any([init.signal, signal]) : signal
     let response: Response
     try {

@@ -69,7 +69,7 @@ export function wireCheck(protocol: WireProtocol): WireCheck {
       finishReason = seen.finishReason ?? finishReason
       if (seen.end) ended = true
     } catch {
-      malformed = `a malformed chunk (${JSON.stringify(payload.slice(0, 60))})`
+      malformed = `a malformed chunk (ending ${JSON.stringify(payload.length > 60 ? `…${payload.slice(-60)}` : payload)})`
     }
   }
   const line = (text: string): void => {

@@ -32,6 +32,8 @@ export interface FaultyServerOptions {
   faults?: FaultPlan
   /** Delay before each generation reply's first byte. */
   latencyMs?: number
+  /** How the model ends its replies, in the protocol's words; its usual `stop` by default. */
+  finishReason?: string
 }
 
 export interface FaultyServer extends LoopbackServer {
@@ -39,6 +41,8 @@ export interface FaultyServer extends LoopbackServer {
   whole: number
   /** Faults injected, by kind. */
   injected: Record<FaultKind, number>
+  /** The most generation requests that were open at once. */
+  mostInFlight: number
 }
 
 /** A model server on 127.0.0.1 that speaks one wire protocol for real, and breaks a share of its replies on purpose. */
@@ -46,12 +50,16 @@ export async function startFaultyModelServer(options: FaultyServerOptions): Prom
   const { protocol, model, faults, latencyMs = 0 } = options
   const random = mulberry32(faults?.seed ?? 1)
   const injected = Object.fromEntries(FAULT_KINDS.map((kind) => [kind, 0])) as Record<FaultKind, number>
-  const state = { whole: 0 }
+  const state = { whole: 0, inFlight: 0, mostInFlight: 0 }
   const server = await startLoopbackServer(async (request, response) => {
     if (answerUpFrontCheck(protocol, model, request, response)) return
     if (!isGeneration(protocol, request.path)) return sendJson(response, 404, { error: { message: `no route ${request.path}` } })
+    state.inFlight++
+    state.mostInFlight = Math.max(state.mostInFlight, state.inFlight)
+    response.on('close', () => state.inFlight--)
     if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs))
-    const reply = streamedReply(protocol, request.path, options.answer(promptOf(protocol, request)))
+    const shape = options.finishReason === undefined ? {} : { finishReason: options.finishReason }
+    const reply = streamedReply(protocol, request.path, options.answer(promptOf(protocol, request)), shape)
     const kinds = faults?.kinds ?? []
     const fault = kinds.length > 0 && random() < (faults?.rate ?? 0) ? kinds[Math.floor(random() * kinds.length)] : undefined
     if (fault === undefined) {
@@ -59,25 +67,29 @@ export async function startFaultyModelServer(options: FaultyServerOptions): Prom
       return send(response, reply, reply.frames.length, 'end')
     }
     injected[fault]++
-    return breakReply(fault, response, reply, random)
+    return breakReply(protocol, fault, response, reply, random)
   })
-  return Object.assign(server, {
+  return {
+    ...server,
     injected,
     get whole() {
       return state.whole
     },
-  })
+    get mostInFlight() {
+      return state.mostInFlight
+    },
+  }
 }
 
-function breakReply(fault: FaultKind, response: ServerResponse, reply: StreamedReply, random: () => number): void {
+function breakReply(protocol: WireProtocol, fault: FaultKind, response: ServerResponse, reply: StreamedReply, random: () => number): void {
   const count = reply.frames.length
   /** A cut point that leaves out at least the last frame, which carries the end marker. */
   const cut = 1 + Math.floor(random() * (count - 1))
   switch (fault) {
     case 'http-429':
-      return sendJson(response, 429, { error: { message: 'rate limited', type: 'rate_limit_error' } }, { 'retry-after': '0' })
+      return sendJson(response, 429, errorBody(protocol, 'rate limited'), { 'retry-after': '0' })
     case 'http-503':
-      return sendJson(response, 503, { error: { message: 'overloaded', type: 'overloaded_error' } })
+      return sendJson(response, 503, errorBody(protocol, 'overloaded'))
     case 'reset':
       return send(response, reply, cut, 'reset')
     case 'fin':
@@ -92,6 +104,14 @@ function breakReply(fault: FaultKind, response: ServerResponse, reply: StreamedR
       return send(response, { ...reply, frames }, count, 'end')
     }
   }
+}
+
+/** An error body as each provider writes one. */
+function errorBody(protocol: WireProtocol, message: string): unknown {
+  if (protocol === 'ollama') return { error: message }
+  if (protocol === 'anthropic') return { type: 'error', error: { type: 'overloaded_error', message } }
+  if (protocol === 'gemini') return { error: { code: 503, message, status: 'UNAVAILABLE' } }
+  return { error: { message, type: 'server_error' } }
 }
 
 /** Writes the first `count` frames, each flushed on its own, then ends the way `ending` says. */
@@ -168,5 +188,19 @@ function mulberry32(seed: number): () => number {
     t = Math.imul(t ^ (t >>> 15), t | 1)
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+/** `MODEL` and the variables that point a provider of `protocol` at a loopback server. */
+export function clientEnv(protocol: WireProtocol, url: string, model: string): Record<string, string> {
+  switch (protocol) {
+    case 'openai':
+      return { MODEL: `openai:${model}`, OPENAI_BASE_URL: `${url}/v1`, OPENAI_API_KEY: 'test-key' }
+    case 'ollama':
+      return { MODEL: `ollama:${model}`, OLLAMA_HOST: url }
+    case 'anthropic':
+      return { MODEL: `anthropic:${model}`, ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: 'test-key' }
+    case 'gemini':
+      return { MODEL: `google:${model}`, GOOGLE_GEMINI_BASE_URL: url, GEMINI_API_KEY: 'test-key' }
   }
 }
