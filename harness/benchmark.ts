@@ -165,6 +165,7 @@ async function runCase<Item extends BenchItem, Scoring extends object>(
         Object.assign(record, { reply: reply.text, latencyMs: reply.latencyMs })
         if (reply.reasoning) record.reasoning = reply.reasoning
         if (reply.tokens) record.tokens = reply.tokens
+        if (reply.finishReason) record.finishReason = reply.finishReason
         return reply
       } catch (error) {
         if (error instanceof ProviderError) record.outcome = 'provider_error'

@@ -1,3 +1,4 @@
+import type { TokenUsage } from '../adapters/models/model-adapter.ts'
 import type { Outcome } from './outcome.ts'
 import type { FactRecord } from './scoring-facts.ts'
 
@@ -26,6 +27,8 @@ export interface ItemRecord {
   params?: Record<string, number | string | string[]>
   tokens?: TokenUsage
   latencyMs?: number
+  /** How the model ended its reply, in the provider's words (`stop`, `length`, `end_turn`…); absent when it was not asked. */
+  finishReason?: string
   prompt?: string
   reply?: string
   reasoning?: string
@@ -39,10 +42,7 @@ export interface ItemRecord {
   durationMs?: number
 }
 
-export interface TokenUsage {
-  prompt: number
-  completion: number
-}
+export type { TokenUsage } from '../adapters/models/model-adapter.ts'
 
 declare module 'vitest' {
   interface TaskMeta {

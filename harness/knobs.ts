@@ -2,6 +2,18 @@ import { resolve } from 'node:path'
 
 /** The environment variables a run takes, read in one place so the README's list stays true. */
 
+// The model adapters' knobs are read on their side of the layers; the harness reads them from there.
+export {
+  cacheDir,
+  cacheMode,
+  idleTimeoutMs,
+  maxRetries,
+  providerConcurrency,
+  requestTimeoutMs,
+  retryDelayMs,
+  type CacheMode,
+} from '../adapters/models/knobs.ts'
+
 export function sampleCount(env: NodeJS.ProcessEnv = process.env): number {
   return positiveInteger(env, 'SAMPLES', 1)
 }
@@ -11,34 +23,8 @@ export function dataDir(env: NodeJS.ProcessEnv = process.env): string | undefine
   return dir ? resolve(dir) : undefined
 }
 
-export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  return resolve(env.TESTBENCH_CACHE_DIR ?? '.testbench/cache')
-}
-
 export function reportDir(env: NodeJS.ProcessEnv = process.env): string {
   return resolve(env.TESTBENCH_REPORT_DIR ?? '.testbench/reports')
-}
-
-export type CacheMode = 'on' | 'off' | 'refresh'
-
-/** `on` reuses stored replies (a rerun resumes), `off` neither reads nor writes, `refresh` asks again and overwrites. */
-export function cacheMode(env: NodeJS.ProcessEnv = process.env): CacheMode {
-  const value = env.TESTBENCH_CACHE ?? 'on'
-  if (value === 'on' || value === 'off' || value === 'refresh') return value
-  throw new Error(`TESTBENCH_CACHE=${value} is not understood: use on (default), off or refresh.`)
-}
-
-export function requestTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
-  return positiveInteger(env, 'TESTBENCH_REQUEST_TIMEOUT', 600) * 1000
-}
-
-export function maxRetries(env: NodeJS.ProcessEnv = process.env): number {
-  return nonNegativeInteger(env, 'TESTBENCH_RETRIES', 4)
-}
-
-/** Requests in flight per provider and worker; the default suits a local server or a hosted API. */
-export function providerConcurrency(provider: string, env: NodeJS.ProcessEnv = process.env): number {
-  return positiveInteger(env, 'TESTBENCH_CONCURRENCY', provider === 'ollama' ? 2 : 8)
 }
 
 export function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process'
 import { readBoolean } from '../adapters/knob.ts'
 import { parseModelList } from '../adapters/models/model-spec.ts'
 import { ReplayAdapter } from '../adapters/models/replay.ts'
-import { cacheDir, cacheMode, maxRetries, positiveInteger, providerConcurrency, reportDir, requestTimeoutMs, sampleCount } from './knobs.ts'
+import { cacheDir, cacheMode, idleTimeoutMs, maxRetries, positiveInteger, providerConcurrency, reportDir, requestTimeoutMs, retryDelayMs, sampleCount } from './knobs.ts'
 
 /** What the caller knows of the knobs beyond the run-wide ones: names that do nothing, and bad suite values. */
 export interface KnobFindings {
@@ -35,6 +35,8 @@ export async function settingsProblems(env: NodeJS.ProcessEnv = process.env): Pr
   check(() => cacheMode(env))
   check(() => requestTimeoutMs(env))
   check(() => maxRetries(env))
+  check(() => idleTimeoutMs(env))
+  check(() => retryDelayMs(env))
   check(() => providerConcurrency('any', env))
   check(() => readBoolean(env, 'TESTBENCH_PYTHON_WARM', true))
   check(() => positiveInteger(env, 'TESTBENCH_SANDBOX_CONCURRENCY', 1))

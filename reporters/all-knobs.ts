@@ -4,6 +4,7 @@
  * suite's reader once before any item, and a set name that is in no declaration is warned about.
  */
 import { closestName, type KnobGroup } from '../adapters/knob.ts'
+import { modelKnobs } from '../adapters/models/knobs.ts'
 import { sandboxKnobs } from '../adapters/sandbox/knobs.ts'
 import { harnessKnobs } from '../harness/knob-table.ts'
 import { bigCodeBenchKnobs } from '../suites/bigcodebench/knobs.ts'
@@ -13,7 +14,7 @@ import { humanEvalKnobs } from '../suites/humaneval/knobs.ts'
 import { mbppKnobs } from '../suites/mbpp/knobs.ts'
 import { swebenchKnobs } from '../suites/swebench/knobs.ts'
 
-export const knobGroups: readonly KnobGroup[] = [harnessKnobs, sandboxKnobs, eulerKnobs, farelKnobs, humanEvalKnobs, mbppKnobs, bigCodeBenchKnobs, swebenchKnobs]
+export const knobGroups: readonly KnobGroup[] = [harnessKnobs, modelKnobs, sandboxKnobs, eulerKnobs, farelKnobs, humanEvalKnobs, mbppKnobs, bigCodeBenchKnobs, swebenchKnobs]
 
 /** Read by the project's own tests (test/support), not by a run, so not in the README's tables. */
 const TEST_KNOB_NAMES: readonly string[] = ['TESTBENCH_REQUIRE_TOOLS', 'TESTBENCH_SWEBENCH_REQUIRE_ENGINE']

@@ -1,22 +1,25 @@
 import { GoogleGenAI } from '@google/genai'
+import type { TokenUsage } from './model-adapter.ts'
 import type { ChatReply, ChatRequest, ModelAdapter, ModelDetails } from './model-adapter.ts'
 import { ProviderError } from './model-adapter.ts'
-import { deadlineFor } from './deadline.ts'
+import { askWithRetries, retryPolicy, type Transport } from './ask-with-retries.ts'
+import type { Attempt } from './attempt.ts'
+import { providerConcurrency } from './knobs.ts'
+import { limitConcurrency } from './limit-concurrency.ts'
 import { splitSystem } from './split-system.ts'
-import { preflightFetch, requestFetch } from './http-options.ts'
+import { preflightFetch } from './preflight-fetch.ts'
 import { isConnectionFailure, requestFailed, statusOf, unreachable } from './provider-errors.ts'
 
 const HOW_TO_FIX = 'Check your network, GEMINI_API_KEY, or GOOGLE_GEMINI_BASE_URL.'
 
-/** Gemini through @google/genai's generateContent. */
+/** Gemini through @google/genai's generateContentStream (server-sent events). */
 export class GoogleAdapter implements ModelAdapter {
   readonly provider = 'google'
   readonly model: string
   readonly label: string
   readonly baseUrl: string
   private readonly apiKey: string
-  private readonly client: GoogleGenAI
-  private readonly env: NodeJS.ProcessEnv
+  private readonly transport: Transport
 
   constructor(model: string, env: NodeJS.ProcessEnv = process.env) {
     const apiKey = env.GEMINI_API_KEY?.trim() || env.GOOGLE_API_KEY?.trim()
@@ -24,9 +27,15 @@ export class GoogleAdapter implements ModelAdapter {
     this.model = model
     this.label = `google:${model}`
     this.apiKey = apiKey
-    this.env = env
     this.baseUrl = env.GOOGLE_GEMINI_BASE_URL?.trim() || 'https://generativelanguage.googleapis.com'
-    this.client = this.clientWith(requestFetch('google', env))
+    this.transport = {
+      protocol: 'gemini',
+      name: 'Gemini',
+      endpoint: this.baseUrl,
+      howToFix: HOW_TO_FIX,
+      slots: limitConcurrency(providerConcurrency('google', env)),
+      policy: retryPolicy(env),
+    }
   }
 
   private clientWith(fetch: typeof globalThis.fetch): GoogleGenAI {
@@ -48,39 +57,38 @@ export class GoogleAdapter implements ModelAdapter {
     if (request.mode === 'completion') {
       throw new ProviderError('Gemini has no raw completion endpoint: use the chat prompt mode with google: models.')
     }
+    return askWithRetries(this.transport, request.item.itemId, request.signal, (attempt) => this.attempt(request, attempt))
+  }
+
+  private async attempt(request: ChatRequest, attempt: Attempt): Promise<ChatReply> {
     const started = performance.now()
     const { system, conversation } = splitSystem(request.messages)
     const contents = conversation.map((message) => ({ role: message.role === 'assistant' ? 'model' : 'user', parts: [{ text: message.content }] }))
     const { params } = request
-    const deadline = deadlineFor(request.signal, this.env)
-    try {
-      const response = await this.client.models.generateContent({
-        model: this.model,
-        contents,
-        config: {
-          ...(system ? { systemInstruction: system } : {}),
-          ...(params.temperature === undefined ? {} : { temperature: params.temperature }),
-          ...(params.seed === undefined ? {} : { seed: params.seed }),
-          ...(params.topP === undefined ? {} : { topP: params.topP }),
-          ...(params.stop === undefined ? {} : { stopSequences: params.stop }),
-          ...(params.maxTokens === undefined ? {} : { maxOutputTokens: params.maxTokens }),
-          abortSignal: deadline.signal,
-        },
-      })
-      let text = ''
-      let reasoning = ''
-      for (const part of response.candidates?.[0]?.content?.parts ?? []) {
+    const stream = await this.clientWith(attempt.fetch).models.generateContentStream({
+      model: this.model,
+      contents,
+      config: {
+        ...(system ? { systemInstruction: system } : {}),
+        ...(params.temperature === undefined ? {} : { temperature: params.temperature }),
+        ...(params.seed === undefined ? {} : { seed: params.seed }),
+        ...(params.topP === undefined ? {} : { topP: params.topP }),
+        ...(params.stop === undefined ? {} : { stopSequences: params.stop }),
+        ...(params.maxTokens === undefined ? {} : { maxOutputTokens: params.maxTokens }),
+        abortSignal: attempt.signal,
+      },
+    })
+    let text = ''
+    let reasoning = ''
+    let tokens: TokenUsage | undefined
+    for await (const chunk of stream) {
+      for (const part of chunk.candidates?.[0]?.content?.parts ?? []) {
         if (part.thought) reasoning += part.text ?? ''
         else text += part.text ?? ''
       }
-      const usage = response.usageMetadata
-      const tokens = usage ? { prompt: usage.promptTokenCount ?? 0, completion: usage.candidatesTokenCount ?? 0 } : undefined
-      return { text, latencyMs: performance.now() - started, ...(tokens ? { tokens } : {}), ...(reasoning ? { reasoning } : {}) }
-    } catch (error) {
-      const expired = deadline.expiredError('Gemini', request.item.itemId)
-      if (expired) throw expired
-      if (isConnectionFailure(error)) throw unreachable('Gemini', this.baseUrl, error, HOW_TO_FIX)
-      throw requestFailed('Gemini', request.item.itemId, error)
+      const usage = chunk.usageMetadata
+      if (usage) tokens = { prompt: usage.promptTokenCount ?? 0, completion: usage.candidatesTokenCount ?? 0 }
     }
+    return { text, latencyMs: performance.now() - started, ...(tokens ? { tokens } : {}), ...(reasoning ? { reasoning } : {}) }
   }
 }

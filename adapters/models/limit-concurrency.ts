@@ -1,15 +1,27 @@
-/** At most `limit` calls of the returned function run at once; the rest wait in order. */
-export function limitConcurrency(limit: number): <T>(task: () => Promise<T>) => Promise<T> {
+/** Runs a task when one of the limited slots is free. */
+export type Slots = <T>(task: () => Promise<T>) => Promise<T>
+
+/**
+ * At most `limit` calls of the returned function run at once; the rest wait in order.
+ * A finishing task hands its slot straight to the next waiter, so a caller arriving
+ * in between cannot take it too (the limit holds exactly, also at 1).
+ */
+export function limitConcurrency(limit: number): Slots {
+  if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`a concurrency limit must be a whole number of at least 1, not ${limit}`)
   let running = 0
   const waiting: Array<() => void> = []
+  const release = (): void => {
+    const next = waiting.shift()
+    if (next) next()
+    else running--
+  }
   return async (task) => {
-    if (running >= limit) await new Promise<void>((resolve) => waiting.push(resolve))
-    running++
+    if (running < limit) running++
+    else await new Promise<void>((resolve) => waiting.push(resolve))
     try {
       return await task()
     } finally {
-      running--
-      waiting.shift()?.()
+      release()
     }
   }
 }

@@ -1,4 +1,8 @@
-import type { TokenUsage } from '../../harness/item-record.ts'
+/** Tokens a reply cost, as the provider counts them. */
+export interface TokenUsage {
+  prompt: number
+  completion: number
+}
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant'
@@ -40,6 +44,8 @@ export interface ChatReply {
   reasoning?: string
   tokens?: TokenUsage
   latencyMs: number
+  /** How the model ended a whole reply, in the provider's words (`stop`, `length`, `end_turn`, `MAX_TOKENS`, `content_filter`…). */
+  finishReason?: string
   /**
    * How a replayed answer must be read: a `completion` continues the prompt
    * (human-eval samples), a `solution` is a whole program (evalplus samples).

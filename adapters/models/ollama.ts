@@ -1,9 +1,12 @@
 import { Ollama, type ModelResponse } from 'ollama'
 import type { ChatReply, ChatRequest, ModelAdapter, ModelDetails } from './model-adapter.ts'
 import { ProviderError } from './model-adapter.ts'
-import { deadlineFor } from './deadline.ts'
-import { preflightFetch, requestFetch } from './http-options.ts'
-import { isConnectionFailure, requestFailed, unreachable } from './provider-errors.ts'
+import { askWithRetries, retryPolicy, type Transport } from './ask-with-retries.ts'
+import type { Attempt } from './attempt.ts'
+import { providerConcurrency } from './knobs.ts'
+import { limitConcurrency } from './limit-concurrency.ts'
+import { preflightFetch } from './preflight-fetch.ts'
+import { isConnectionFailure, unreachable } from './provider-errors.ts'
 
 /** Ollama's address from OLLAMA_HOST as its own CLI reads it: `host`, `host:port` or a URL; default 127.0.0.1:11434. */
 export function ollamaHost(env: NodeJS.ProcessEnv = process.env): string {
@@ -39,15 +42,20 @@ export class OllamaAdapter implements ModelAdapter {
   readonly model: string
   readonly label: string
   readonly host: string
-  private readonly client: Ollama
-  private readonly env: NodeJS.ProcessEnv
+  private readonly transport: Transport
 
   constructor(model: string, env: NodeJS.ProcessEnv = process.env) {
     this.model = model
     this.label = `ollama:${model}`
     this.host = ollamaHost(env)
-    this.env = env
-    this.client = new Ollama({ host: this.host, fetch: requestFetch('ollama', env) })
+    this.transport = {
+      protocol: 'ollama',
+      name: 'Ollama',
+      endpoint: this.host,
+      howToFix: HOW_TO_FIX,
+      slots: limitConcurrency(providerConcurrency('ollama', env)),
+      policy: retryPolicy(env),
+    }
   }
 
   async preflight(): Promise<ModelDetails> {
@@ -70,41 +78,39 @@ export class OllamaAdapter implements ModelAdapter {
   }
 
   async chat(request: ChatRequest): Promise<ChatReply> {
+    return askWithRetries(this.transport, request.item.itemId, request.signal, (attempt) => this.attempt(request, attempt))
+  }
+
+  private async attempt(request: ChatRequest, attempt: Attempt): Promise<ChatReply> {
     const started = performance.now()
+    const { params } = request
     const options = {
-      ...(request.params.temperature === undefined ? {} : { temperature: request.params.temperature }),
-      ...(request.params.seed === undefined ? {} : { seed: request.params.seed }),
-      ...(request.params.topP === undefined ? {} : { top_p: request.params.topP }),
-      ...(request.params.maxTokens === undefined ? {} : { num_predict: request.params.maxTokens }),
-      ...(request.params.stop === undefined ? {} : { stop: request.params.stop }),
+      ...(params.temperature === undefined ? {} : { temperature: params.temperature }),
+      ...(params.seed === undefined ? {} : { seed: params.seed }),
+      ...(params.topP === undefined ? {} : { top_p: params.topP }),
+      ...(params.maxTokens === undefined ? {} : { num_predict: params.maxTokens }),
+      ...(params.stop === undefined ? {} : { stop: params.stop }),
     }
-    const deadline = deadlineFor(request.signal, this.env)
-    try {
-      let text = ''
-      let reasoning = ''
-      let tokens = { prompt: 0, completion: 0 }
-      const stream =
-        request.mode === 'completion'
-          ? await this.client.generate({ model: this.model, prompt: lastUserText(request), raw: true, stream: true, options })
-          : await this.client.chat({ model: this.model, messages: request.messages, stream: true, options })
-      deadline.signal.addEventListener('abort', () => stream.abort(), { once: true })
-      for await (const part of stream) {
-        if ('message' in part) {
-          text += part.message.content
-          reasoning += part.message.thinking ?? ''
-        } else {
-          text += part.response ?? ''
-          reasoning += part.thinking ?? ''
-        }
-        if (part.done) tokens = { prompt: part.prompt_eval_count ?? 0, completion: part.eval_count ?? 0 }
+    // ollama-js aborts only through its own controller: the attempt's fetch carries the attempt's signal.
+    const client = new Ollama({ host: this.host, fetch: attempt.fetch })
+    const stream =
+      request.mode === 'completion'
+        ? await client.generate({ model: this.model, prompt: lastUserText(request), raw: true, stream: true, options })
+        : await client.chat({ model: this.model, messages: request.messages, stream: true, options })
+    let text = ''
+    let reasoning = ''
+    let tokens = { prompt: 0, completion: 0 }
+    for await (const part of stream) {
+      if ('message' in part) {
+        text += part.message.content
+        reasoning += part.message.thinking ?? ''
+      } else {
+        text += part.response ?? ''
+        reasoning += part.thinking ?? ''
       }
-      return { text, tokens, latencyMs: performance.now() - started, ...(reasoning ? { reasoning } : {}) }
-    } catch (error) {
-      const expired = deadline.expiredError('Ollama', request.item.itemId)
-      if (expired) throw expired
-      if (isConnectionFailure(error)) throw unreachable('Ollama', this.host, error, HOW_TO_FIX)
-      throw requestFailed('Ollama', request.item.itemId, error)
+      if (part.done) tokens = { prompt: part.prompt_eval_count ?? 0, completion: part.eval_count ?? 0 }
     }
+    return { text, tokens, latencyMs: performance.now() - started, ...(reasoning ? { reasoning } : {}) }
   }
 }
 

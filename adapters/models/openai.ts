@@ -1,9 +1,12 @@
 import OpenAI from 'openai'
-import type { TokenUsage } from '../../harness/item-record.ts'
+import type { TokenUsage } from './model-adapter.ts'
 import type { ChatParams, ChatReply, ChatRequest, ModelAdapter, ModelDetails } from './model-adapter.ts'
 import { ProviderError } from './model-adapter.ts'
-import { deadlineFor } from './deadline.ts'
-import { preflightFetch, requestFetch } from './http-options.ts'
+import { askWithRetries, retryPolicy, type Transport } from './ask-with-retries.ts'
+import type { Attempt } from './attempt.ts'
+import { providerConcurrency } from './knobs.ts'
+import { limitConcurrency } from './limit-concurrency.ts'
+import { preflightFetch } from './preflight-fetch.ts'
 import { lastUserText } from './ollama.ts'
 import { isConnectionFailure, requestFailed, statusOf, unreachable } from './provider-errors.ts'
 
@@ -45,7 +48,7 @@ export class OpenAIAdapter implements ModelAdapter {
   readonly label: string
   readonly endpoint: OpenAIEndpoint
   private readonly client: OpenAI
-  private readonly env: NodeJS.ProcessEnv
+  private readonly transport: Transport
 
   constructor(model: string, endpoint: OpenAIEndpoint = openaiEndpoint(), env: NodeJS.ProcessEnv = process.env) {
     if (endpoint.apiKey === undefined) {
@@ -57,8 +60,15 @@ export class OpenAIAdapter implements ModelAdapter {
     this.model = model
     this.label = `${endpoint.provider}:${model}`
     this.endpoint = endpoint
-    this.env = env
-    this.client = new OpenAI({ apiKey: endpoint.apiKey, baseURL: endpoint.baseURL, maxRetries: 0, timeout: 2 ** 31 - 1, fetch: requestFetch(endpoint.provider, env) })
+    this.client = new OpenAI({ apiKey: endpoint.apiKey, baseURL: endpoint.baseURL, maxRetries: 0, timeout: 2 ** 31 - 1 })
+    this.transport = {
+      protocol: 'openai',
+      name: endpoint.name,
+      endpoint: endpoint.baseURL,
+      howToFix: endpoint.howToFix,
+      slots: limitConcurrency(providerConcurrency(endpoint.provider, env)),
+      policy: retryPolicy(env),
+    }
   }
 
   async preflight(): Promise<ModelDetails> {
@@ -83,23 +93,15 @@ export class OpenAIAdapter implements ModelAdapter {
   }
 
   async chat(request: ChatRequest): Promise<ChatReply> {
-    const started = performance.now()
-    const deadline = deadlineFor(request.signal, this.env)
-    try {
-      return request.mode === 'completion'
-        ? await this.complete(request, deadline.signal, started)
-        : await this.converse(request, deadline.signal, started)
-    } catch (error) {
-      const expired = deadline.expiredError(this.endpoint.name, request.item.itemId)
-      if (expired) throw expired
-      if (isConnectionFailure(error)) throw unreachable(this.endpoint.name, this.endpoint.baseURL, error, this.endpoint.howToFix)
-      throw requestFailed(this.endpoint.name, request.item.itemId, error)
-    }
+    return askWithRetries(this.transport, request.item.itemId, request.signal, (attempt) =>
+      request.mode === 'completion' ? this.complete(request, attempt) : this.converse(request, attempt),
+    )
   }
 
-  private async converse(request: ChatRequest, signal: AbortSignal, started: number): Promise<ChatReply> {
+  private async converse(request: ChatRequest, attempt: Attempt): Promise<ChatReply> {
+    const started = performance.now()
     const { params } = request
-    const stream = await this.client.chat.completions.create(
+    const stream = await this.client.withOptions({ fetch: attempt.fetch }).chat.completions.create(
       {
         model: this.model,
         messages: request.messages,
@@ -108,7 +110,7 @@ export class OpenAIAdapter implements ModelAdapter {
         ...samplingParams(params),
         ...(params.maxTokens === undefined ? {} : this.endpoint.officialApi ? { max_completion_tokens: params.maxTokens } : { max_tokens: params.maxTokens }),
       },
-      { signal },
+      { signal: attempt.signal },
     )
     let text = ''
     let reasoning = ''
@@ -123,9 +125,10 @@ export class OpenAIAdapter implements ModelAdapter {
     return { text, latencyMs: performance.now() - started, ...(tokens ? { tokens } : {}), ...(reasoning ? { reasoning } : {}) }
   }
 
-  private async complete(request: ChatRequest, signal: AbortSignal, started: number): Promise<ChatReply> {
+  private async complete(request: ChatRequest, attempt: Attempt): Promise<ChatReply> {
+    const started = performance.now()
     const { params } = request
-    const stream = await this.client.completions.create(
+    const stream = await this.client.withOptions({ fetch: attempt.fetch }).completions.create(
       {
         model: this.model,
         prompt: lastUserText(request),
@@ -134,7 +137,7 @@ export class OpenAIAdapter implements ModelAdapter {
         ...samplingParams(params),
         ...(params.maxTokens === undefined ? {} : { max_tokens: params.maxTokens }),
       },
-      { signal },
+      { signal: attempt.signal },
     )
     let text = ''
     let tokens: TokenUsage | undefined

@@ -1,5 +1,4 @@
 import { ProviderError } from './model-adapter.ts'
-import { connectionErrorText } from './retrying-fetch.ts'
 
 /** The one message a run shows when a provider cannot be reached: what, where, and what to do. */
 export function unreachable(provider: string, endpoint: string, error: unknown, howToFix: string): ProviderError {
@@ -31,4 +30,13 @@ export function requestFailed(provider: string, itemId: string, error: unknown):
   const message = error instanceof Error ? error.message : String(error)
   const statusText = status === undefined ? '' : ` (HTTP ${status})`
   return new ProviderError(`${provider} failed to answer item ${itemId}${statusText}: ${message}`, { cause: error })
+}
+
+/** The most telling text of a connection failure: the system error code deep in the cause chain when there is one. */
+export function connectionErrorText(error: unknown): string {
+  if (!(error instanceof Error)) return String(error)
+  for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
+    if ('code' in cause && typeof cause.code === 'string' && /^E[A-Z]+$|^UND_ERR/.test(cause.code)) return `${cause.code} (${cause.message})`
+  }
+  return error.message
 }

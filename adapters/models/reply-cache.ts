@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import type { CacheMode } from '../../harness/knobs.ts'
+import type { CacheMode } from './knobs.ts'
 import type { ChatReply, ChatRequest, ModelDetails } from './model-adapter.ts'
 
 interface CachedModel {
@@ -21,10 +21,14 @@ type Ask = (request: ChatRequest) => Promise<ChatReply>
 export class ReplyCache {
   readonly directory: string
   readonly mode: CacheMode
+  private readonly warn: (message: string) => void
+  private readonly warned = new Set<string>()
 
-  constructor(directory: string, mode: CacheMode) {
+  /** `warn` is told, once per file, of an entry that cannot be used or a reply that cannot be stored. */
+  constructor(directory: string, mode: CacheMode, warn: (message: string) => void = (message) => console.warn(`testbench: ${message}`)) {
     this.directory = directory
     this.mode = mode
+    this.warn = warn
   }
 
   wrap(model: CachedModel, ask: Ask): Ask {
@@ -33,12 +37,24 @@ export class ReplyCache {
       const file = this.fileFor(model, request)
       if (this.mode === 'on') {
         const stored = await readStored(file)
-        if (stored) return stored
+        if ('reply' in stored) return stored.reply
+        if ('unusable' in stored) this.warnOnce(file, `the cached reply ${file} ${stored.unusable}; asking the model again, and the new reply replaces it.`)
       }
       const reply = await ask(request)
-      await writeAtomically(file, JSON.stringify({ key: keyFields(model, request), reply }, null, 1))
+      try {
+        await writeAtomically(file, JSON.stringify({ key: keyFields(model, request), reply }, null, 1))
+      } catch (error) {
+        // The reply is paid for: it is still used, only not kept for a rerun.
+        this.warnOnce(this.directory, `a reply cannot be stored in the cache ${file} (${codeOf(error)}), so a rerun will ask for it again: make TESTBENCH_CACHE_DIR=${this.directory} writable.`)
+      }
       return reply
     }
+  }
+
+  private warnOnce(key: string, message: string): void {
+    if (this.warned.has(key)) return
+    this.warned.add(key)
+    this.warn(message)
   }
 
   fileFor(model: CachedModel, request: ChatRequest): string {
@@ -59,16 +75,34 @@ function keyFields(model: CachedModel, request: ChatRequest): unknown {
   }
 }
 
-async function readStored(file: string): Promise<ChatReply | undefined> {
+type Stored = { reply: ChatReply } | { missing: true } | { unusable: string }
+
+/** A stored reply; a missing file is a plain miss, an unreadable or corrupt one a miss that says why. */
+async function readStored(file: string): Promise<Stored> {
   let text: string
   try {
     text = await readFile(file, 'utf8')
-  } catch {
-    return undefined
+  } catch (error) {
+    if (codeOf(error) === 'ENOENT' || codeOf(error) === 'ENOTDIR') return { missing: true }
+    return { unusable: `cannot be read (${codeOf(error)})` }
   }
-  const stored: unknown = JSON.parse(text)
-  if (typeof stored === 'object' && stored !== null && 'reply' in stored) return stored.reply as ChatReply
-  return undefined
+  let stored: unknown
+  try {
+    stored = JSON.parse(text)
+  } catch (error) {
+    return { unusable: `is corrupt (${(error as Error).message})` }
+  }
+  const reply = typeof stored === 'object' && stored !== null && 'reply' in stored ? stored.reply : undefined
+  if (isReply(reply)) return { reply }
+  return { unusable: 'is corrupt (no reply with a text in it)' }
+}
+
+function isReply(value: unknown): value is ChatReply {
+  return typeof value === 'object' && value !== null && 'text' in value && typeof value.text === 'string' && 'latencyMs' in value && typeof value.latencyMs === 'number'
+}
+
+function codeOf(error: unknown): string {
+  return error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : String(error)
 }
 
 export async function writeAtomically(file: string, content: string): Promise<void> {

@@ -34,12 +34,12 @@ describe('openai adapter', () => {
 
   test('continues a raw prompt through /v1/completions in completion mode', async () => {
     server = await startLoopbackServer((request, response) => {
-      const chunk = (text: string) => ({ id: 'c', object: 'text_completion', created: 0, model: 'fake', choices: [{ index: 0, text, finish_reason: null }] })
-      if (request.path === '/v1/completions') sendEvents(response, [{ data: chunk('    return ') }, { data: chunk('a + b\n') }, { data: '[DONE]' }])
+      const chunk = (text: string, finish: string | null = null) => ({ id: 'c', object: 'text_completion', created: 0, model: 'fake', choices: [{ index: 0, text, finish_reason: finish }] })
+      if (request.path === '/v1/completions') sendEvents(response, [{ data: chunk('    return ') }, { data: chunk('a + b\n', 'length') }, { data: '[DONE]' }])
       else sendJson(response, 404, {})
     })
     const reply = await adapterFor(server.url).chat(chatRequest('def add(a, b):\n', { mode: 'completion', params: { stop: ['\ndef'] } }))
-    expect(reply.text).toBe('    return a + b\n')
+    expect(reply).toMatchObject({ text: '    return a + b\n', finishReason: 'length' })
     expect(JSON.parse(server.seen[0]?.body ?? '{}')).toMatchObject({ prompt: 'def add(a, b):\n', stop: ['\ndef'] })
   })
 

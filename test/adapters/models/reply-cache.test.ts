@@ -1,7 +1,7 @@
-import { mkdtempSync, readdirSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, test } from 'vitest'
+import { afterEach, describe, expect, test } from 'vitest'
 import type { ChatRequest } from '../../../adapters/models/model-adapter.ts'
 import { ReplyCache } from '../../../adapters/models/reply-cache.ts'
 import type { CacheMode } from '../../../harness/knobs.ts'
@@ -14,13 +14,23 @@ function countingModel() {
   return { asked, ask: async (request: ChatRequest) => (asked.push(request), { text: `reply ${asked.length}`, latencyMs: 1 }) }
 }
 
-function cacheIn(directory: string, mode: CacheMode = 'on') {
-  return new ReplyCache(directory, mode)
+function cacheIn(directory: string, mode: CacheMode = 'on', warn?: (message: string) => void) {
+  return new ReplyCache(directory, mode, warn)
+}
+
+const directories: string[] = []
+afterEach(() => {
+  for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true })
+})
+function temporaryDirectory(): string {
+  const directory = mkdtempSync(join(tmpdir(), 'cache-'))
+  directories.push(directory)
+  return directory
 }
 
 describe('reply cache', () => {
   test('a stored reply is not asked again; any change of key asks again', async () => {
-    const directory = mkdtempSync(join(tmpdir(), 'cache-'))
+    const directory = temporaryDirectory()
     const counting = countingModel()
     const ask = cacheIn(directory).wrap(model, counting.ask)
     const base = chatRequest('What is 2 + 2?')
@@ -39,7 +49,7 @@ describe('reply cache', () => {
   })
 
   test('refresh asks again and overwrites; off neither reads nor writes', async () => {
-    const directory = mkdtempSync(join(tmpdir(), 'cache-'))
+    const directory = temporaryDirectory()
     const counting = countingModel()
     const request = chatRequest('hello')
     await cacheIn(directory).wrap(model, counting.ask)(request)
@@ -47,5 +57,48 @@ describe('reply cache', () => {
     expect((await cacheIn(directory).wrap(model, counting.ask)(request)).text).toBe('reply 2')
     expect((await cacheIn(directory, 'off').wrap(model, counting.ask)(request)).text).toBe('reply 3')
     expect((await cacheIn(directory).wrap(model, counting.ask)(request)).text).toBe('reply 2')
+  })
+
+  test('a corrupt entry is a miss with one warning naming the file, and the new reply replaces it', async () => {
+    const directory = temporaryDirectory()
+    const counting = countingModel()
+    const warnings: string[] = []
+    const request = chatRequest('hello')
+    const file = cacheIn(directory).fileFor(model, request)
+    await cacheIn(directory).wrap(model, counting.ask)(request)
+    for (const corrupt of ['{"key": {}, "reply": {"text": "cut sh', '{"key": {}}', '']) {
+      writeFileSync(file, corrupt)
+      const ask = cacheIn(directory, 'on', (message) => warnings.push(message)).wrap(model, counting.ask)
+      expect((await ask(request)).text).toBe(`reply ${counting.asked.length}`)
+      expect((await ask(request)).text).toBe(`reply ${counting.asked.length}`)
+    }
+    expect(counting.asked).toHaveLength(4)
+    expect(warnings).toHaveLength(3)
+    for (const warning of warnings) expect(warning).toContain(`the cached reply ${file} is corrupt`)
+    expect(JSON.parse(readFileSync(file, 'utf8')).reply.text).toBe('reply 4')
+  })
+
+  // A directory where the file should be cannot be read by anyone, root included (mode bits do not stop root).
+  test('an unreadable entry is a miss with one warning naming the file and the error', async () => {
+    const directory = temporaryDirectory()
+    const counting = countingModel()
+    const warnings: string[] = []
+    const request = chatRequest('hello')
+    const file = cacheIn(directory).fileFor(model, request)
+    mkdirSync(file, { recursive: true })
+    expect((await cacheIn(directory, 'on', (message) => warnings.push(message)).wrap(model, counting.ask)(request)).text).toBe('reply 1')
+    expect(warnings[0]).toContain(`the cached reply ${file} cannot be read (EISDIR)`)
+  })
+
+  test('a cache dir that cannot be written keeps the paid replies in the run, with one warning', async () => {
+    const blocker = join(temporaryDirectory(), 'a-file')
+    writeFileSync(blocker, '')
+    const directory = join(blocker, 'cache')
+    const counting = countingModel()
+    const warnings: string[] = []
+    const ask = cacheIn(directory, 'on', (message) => warnings.push(message)).wrap(model, counting.ask)
+    expect((await ask(chatRequest('one'))).text).toBe('reply 1')
+    expect((await ask(chatRequest('two'))).text).toBe('reply 2')
+    expect(warnings).toEqual([expect.stringMatching(/cannot be stored in the cache .* \(ENOTDIR\).*make TESTBENCH_CACHE_DIR=.* writable/)])
   })
 })

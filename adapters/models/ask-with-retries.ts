@@ -1,0 +1,154 @@
+import { startAttempt, type Attempt } from './attempt.ts'
+import { idleTimeoutMs, maxRetries, requestTimeoutMs, retryDelayMs } from './knobs.ts'
+import type { Slots } from './limit-concurrency.ts'
+import { ProviderError } from './model-adapter.ts'
+import { connectionErrorText, isConnectionFailure, requestFailed, statusOf, unreachable } from './provider-errors.ts'
+import type { WireProtocol } from './wire-check.ts'
+
+/**
+ * Asks until a whole reply arrives: every transport failure is retried (no connection,
+ * a connection broken mid-reply, a malformed chunk, a stall, a reply without its end
+ * marker, 408/429/5xx), with backoff that honours Retry-After, within one deadline for
+ * all attempts. Each attempt takes an in-flight slot and gives it back before waiting
+ * to retry, so retries never exceed the limit nor hold up other requests. A 4xx
+ * answer is the request's fault and is not retried; neither is a reply the model ended itself.
+ */
+export interface RetryPolicy {
+  retries: number
+  /** One deadline for all attempts of one request. */
+  deadlineMs: number
+  /** An attempt that receives no byte for this long is given up. */
+  idleMs: number
+  baseDelayMs: number
+  maxDelayMs: number
+  /** Told before each retry, for progress output. */
+  onRetry?: (message: string) => void
+}
+
+export function retryPolicy(env: NodeJS.ProcessEnv = process.env): RetryPolicy {
+  return {
+    retries: maxRetries(env),
+    deadlineMs: requestTimeoutMs(env),
+    idleMs: idleTimeoutMs(env),
+    baseDelayMs: retryDelayMs(env),
+    maxDelayMs: 30_000,
+    onRetry: (message) => process.stderr.write(`${message}\n`),
+  }
+}
+
+/** Where one provider's requests go, and how it is named to the user. */
+export interface Transport {
+  protocol: WireProtocol
+  /** `OpenAI`, `Ollama`…, as messages name it. */
+  name: string
+  endpoint: string
+  /** What to tell a user whose endpoint never answered. */
+  howToFix: string
+  slots: Slots
+  policy: RetryPolicy
+}
+
+export interface FinishedReply {
+  /** How the model ended the reply, as the provider says it (`stop`, `length`, `end_turn`, `MAX_TOKENS`…). */
+  finishReason?: string
+}
+
+type Tried<T> =
+  | { reply: T }
+  | { error: Error }
+  | { stopped: unknown }
+  | { fault: string; answered: boolean; delayMs?: number; cause?: unknown }
+
+export async function askWithRetries<T extends object>(
+  transport: Transport,
+  itemId: string,
+  callerSignal: AbortSignal | undefined,
+  attempt: (attempt: Attempt) => Promise<T>,
+): Promise<T & FinishedReply> {
+  const { policy } = transport
+  const deadline = AbortSignal.timeout(policy.deadlineMs)
+  const stop = callerSignal ? AbortSignal.any([callerSignal, deadline]) : deadline
+  let answered = false
+  let lastFault: { fault: string; cause?: unknown } | undefined
+  for (let number = 1; ; number++) {
+    const tried = await transport.slots(() => tryOnce(transport, stop, itemId, attempt))
+    if ('reply' in tried) return tried.reply
+    if ('error' in tried) throw tried.error
+    if ('stopped' in tried || stop.aborted) {
+      if (callerSignal?.aborted) throw 'stopped' in tried ? tried.stopped : callerSignal.reason
+      const last = lastFault === undefined ? '' : `; the last fault: ${lastFault.fault}`
+      throw new ProviderError(`${transport.name} gave no complete answer for item ${itemId} within ${policy.deadlineMs / 1000} s (TESTBENCH_REQUEST_TIMEOUT)${last}.`)
+    }
+    answered ||= tried.answered
+    lastFault = tried
+    if (number > policy.retries) throw gaveUp(transport, itemId, number, answered, tried)
+    const delayMs = tried.delayMs ?? Math.random() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (number - 1))
+    policy.onRetry?.(`[${transport.name}] item ${itemId}: ${tried.fault}; retry ${number} of ${policy.retries} in ${(delayMs / 1000).toFixed(1)} s`)
+    await sleep(delayMs, stop)
+  }
+}
+
+async function tryOnce<T extends object>(
+  transport: Transport,
+  stop: AbortSignal,
+  itemId: string,
+  ask: (attempt: Attempt) => Promise<T>,
+): Promise<Tried<T & FinishedReply>> {
+  if (stop.aborted) return { stopped: stop.reason }
+  const attempt = startAttempt(transport.protocol, transport.policy.idleMs, stop)
+  try {
+    const reply = await ask(attempt)
+    const verdict = attempt.verdict()
+    const fault = attempt.transportFault() ?? verdict.missing
+    if (fault !== undefined) return { fault, answered: true }
+    return { reply: verdict.finishReason === undefined ? reply : { ...reply, finishReason: verdict.finishReason } }
+  } catch (error) {
+    if (stop.aborted) return { stopped: error }
+    return classify(error, attempt, transport, itemId)
+  } finally {
+    attempt.finish()
+  }
+}
+
+function classify(error: unknown, attempt: Attempt, transport: Transport, itemId: string): Tried<never> {
+  const transportFault = attempt.transportFault()
+  if (transportFault !== undefined) return { fault: transportFault, answered: attempt.status() !== undefined }
+  const status = statusOf(error)
+  if (status !== undefined) {
+    if (status !== 408 && status !== 429 && status < 500) return { error: requestFailed(transport.name, itemId, error) }
+    const delayMs = attempt.retryAfterMs()
+    return { fault: `HTTP ${status} (${firstLine(error)})`, answered: true, ...(delayMs === undefined ? {} : { delayMs }) }
+  }
+  if (attempt.status() === undefined) {
+    if (isConnectionFailure(error)) return { fault: `no connection (${connectionErrorText(error)})`, answered: false, cause: error }
+    return { error: requestFailed(transport.name, itemId, error) }
+  }
+  // The server answered, then the stream failed in the SDK's hands.
+  const missing = attempt.verdict().missing ?? 'the reply could not be read'
+  return { fault: `${missing}: ${firstLine(error)}`, answered: true }
+}
+
+function gaveUp(transport: Transport, itemId: string, attempts: number, answered: boolean, last: { fault: string; cause?: unknown }): ProviderError {
+  if (!answered) return unreachable(transport.name, transport.endpoint, last.cause, transport.howToFix)
+  return new ProviderError(
+    `${transport.name} at ${transport.endpoint} gave no complete answer for item ${itemId} in ${attempts} attempts; the last fault: ${last.fault}. ` +
+      'The server answers, so it is up: look at its logs or at a proxy in between, or allow more with TESTBENCH_RETRIES.',
+  )
+}
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0]?.slice(0, 200) ?? ''
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve()
+    const done = (): void => {
+      clearTimeout(timer)
+      signal.removeEventListener('abort', done)
+      resolve()
+    }
+    const timer = setTimeout(done, ms)
+    signal.addEventListener('abort', done, { once: true })
+  })
+}

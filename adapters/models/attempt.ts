@@ -1,0 +1,131 @@
+import { connectionErrorText } from './provider-errors.ts'
+import { wireCheck, type WireProtocol, type WireVerdict } from './wire-check.ts'
+
+/**
+ * One try at one request: the `fetch` its SDK client uses, which gives up when no
+ * byte arrives for the idle time, watches the streamed body through the protocol's
+ * wire check, and remembers what went wrong, so the retry loop can tell a
+ * transport fault (retried) from an answer (kept) and name the fault.
+ */
+export interface Attempt {
+  readonly fetch: typeof fetch
+  /** Aborted when the attempt is given up: stalled, or the caller's signal ended it. */
+  readonly signal: AbortSignal
+  /** The transport fault seen (stall, broken connection), if any. */
+  transportFault(): string | undefined
+  /** The HTTP status of the answer, when the server answered at all. */
+  status(): number | undefined
+  /** What the answer's `Retry-After` asked for, in ms. */
+  retryAfterMs(): number | undefined
+  /** Whether the streamed reply arrived whole, and how the model ended it. */
+  verdict(): WireVerdict
+  /** Stops the idle timer; the attempt is over. */
+  finish(): void
+}
+
+export function startAttempt(protocol: WireProtocol, idleMs: number, outer: AbortSignal, base: typeof fetch = globalThis.fetch): Attempt {
+  const controller = new AbortController()
+  const signal = AbortSignal.any([outer, controller.signal])
+  const check = wireCheck(protocol)
+  let timer: NodeJS.Timeout | undefined
+  let fault: string | undefined
+  let status: number | undefined
+  let retryAfter: number | undefined
+  let verdict: WireVerdict | undefined
+  let finished = false
+
+  const stopTimer = (): void => clearTimeout(timer)
+  const armTimer = (): void => {
+    stopTimer()
+    if (finished) return
+    timer = setTimeout(() => {
+      fault ??= `no byte arrived for ${idleMs / 1000} s (a stalled connection; TESTBENCH_IDLE_TIMEOUT)`
+      controller.abort(new Error(fault))
+    }, idleMs)
+  }
+  /** The SDK's own signal: it aborts the request itself when it cannot read a frame, which is no broken connection. */
+  let sdkSignal: AbortSignal | undefined
+  const brokenMidBody = (error: unknown): void => {
+    if (outer.aborted || sdkSignal?.aborted) return
+    fault ??= `the connection broke in the middle of the reply (${connectionErrorText(error)})`
+  }
+
+  const watched = (body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> => {
+    const reader = body.getReader()
+    let cancelled = false
+    return new ReadableStream<Uint8Array>({
+      async pull(stream) {
+        try {
+          const { done, value } = await reader.read()
+          if (cancelled) return
+          if (done) {
+            stopTimer()
+            verdict ??= check.end()
+            stream.close()
+            return
+          }
+          armTimer()
+          check.feed(value)
+          stream.enqueue(value)
+        } catch (error) {
+          stopTimer()
+          if (cancelled) return
+          brokenMidBody(error)
+          stream.error(error)
+        }
+      },
+      cancel(reason) {
+        // The SDK stops reading once it has what it needs (openai after `[DONE]`): judge what came.
+        cancelled = true
+        stopTimer()
+        verdict ??= check.end()
+        return reader.cancel(reason)
+      },
+    })
+  }
+
+  const attemptFetch: typeof fetch = async (input, init) => {
+    armTimer()
+    sdkSignal = init?.signal ?? undefined
+    const combined = init?.signal ? AbortSignal.any([init.signal, signal]) : signal
+    let response: Response
+    try {
+      response = await base(input, { ...init, signal: combined })
+    } catch (error) {
+      stopTimer()
+      throw error
+    }
+    status = response.status
+    retryAfter = retryAfterMs(response.headers.get('retry-after'))
+    if (!response.ok || response.body === null) {
+      stopTimer()
+      return response
+    }
+    const wrapped = new Response(watched(response.body), { status: response.status, statusText: response.statusText, headers: response.headers })
+    Object.defineProperty(wrapped, 'url', { value: response.url })
+    return wrapped
+  }
+
+  return {
+    fetch: attemptFetch,
+    signal,
+    transportFault: () => fault,
+    status: () => status,
+    retryAfterMs: () => retryAfter,
+    // Judged from the bytes seen so far: SDKs may stop reading once they have their end marker (ollama-js at `done: true`).
+    verdict: () => (verdict ??= fault === undefined ? check.end() : { missing: fault }),
+    finish: () => {
+      finished = true
+      stopTimer()
+    },
+  }
+}
+
+/** `Retry-After` is either seconds or an HTTP date. */
+export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
+  if (header === null || header.trim() === '') return undefined
+  const seconds = Number(header)
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000)
+  const date = Date.parse(header)
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now)
+}

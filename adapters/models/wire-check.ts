@@ -1,0 +1,117 @@
+/**
+ * Reads a streamed reply's bytes as they arrive, beside the SDK, and says whether
+ * the reply is whole: every frame well-formed JSON, and the protocol's own end
+ * marker seen. SDKs differ in what they forgive (ollama-js skips a broken line,
+ * openai ends quietly without `[DONE]`), so the harness does not rely on them for this.
+ */
+
+export type WireProtocol = 'openai' | 'ollama' | 'anthropic' | 'gemini'
+
+export interface WireVerdict {
+  /** What makes the reply incomplete, in words; undefined when it is whole. */
+  missing?: string
+  /** The reason the model gave for ending (`stop`, `length`, `end_turn`, `MAX_TOKENS`…). */
+  finishReason?: string
+}
+
+export interface WireCheck {
+  feed(bytes: Uint8Array): void
+  end(): WireVerdict
+}
+
+/** What each protocol sends last, in the words of the error message. */
+export const TERMINATORS: Record<WireProtocol, string> = {
+  openai: 'a finish_reason and data: [DONE]',
+  ollama: 'a line with "done": true',
+  anthropic: 'the message_stop event',
+  gemini: 'a candidate with a finishReason',
+}
+
+type FrameReader = (payload: string) => { end?: boolean; finishReason?: string }
+
+const frameReaders: Record<WireProtocol, FrameReader> = {
+  openai: (payload) => {
+    if (payload === '[DONE]') return { end: true }
+    const reason = objectAt(parseJson(payload), 'choices', 0)?.finish_reason
+    return typeof reason === 'string' ? { finishReason: reason } : {}
+  },
+  ollama: (payload) => {
+    const line = parseJson(payload)
+    if (line.done !== true) return {}
+    return typeof line.done_reason === 'string' ? { end: true, finishReason: line.done_reason } : { end: true }
+  },
+  anthropic: (payload) => {
+    const event = parseJson(payload)
+    if (event.type === 'message_stop') return { end: true }
+    const reason = objectAt(event, 'delta')?.stop_reason
+    return typeof reason === 'string' ? { finishReason: reason } : {}
+  },
+  gemini: (payload) => {
+    const reason = objectAt(parseJson(payload), 'candidates', 0)?.finishReason
+    return typeof reason === 'string' ? { end: true, finishReason: reason } : {}
+  },
+}
+
+export function wireCheck(protocol: WireProtocol): WireCheck {
+  const read = frameReaders[protocol]
+  const decoder = new TextDecoder()
+  const lineFramed = protocol === 'ollama'
+  let buffer = ''
+  let data: string[] = []
+  let ended = false
+  let finishReason: string | undefined
+  let malformed: string | undefined
+
+  const frame = (payload: string): void => {
+    if (ended || malformed !== undefined) return
+    try {
+      const seen = read(payload)
+      finishReason = seen.finishReason ?? finishReason
+      if (seen.end) ended = true
+    } catch {
+      malformed = `a malformed chunk (ending ${JSON.stringify(payload.length > 60 ? `…${payload.slice(-60)}` : payload)})`
+    }
+  }
+  const line = (text: string): void => {
+    const trimmed = text.endsWith('\r') ? text.slice(0, -1) : text
+    if (lineFramed) {
+      if (trimmed.trim() !== '') frame(trimmed)
+    } else if (trimmed === '') {
+      if (data.length > 0) frame(data.join('\n'))
+      data = []
+    } else if (trimmed.startsWith('data:')) {
+      data.push(trimmed.slice(5).replace(/^ /, ''))
+    }
+  }
+
+  return {
+    feed(bytes) {
+      buffer += decoder.decode(bytes, { stream: true })
+      const lines = buffer.split('\n')
+      buffer = lines.pop() ?? ''
+      for (const each of lines) line(each)
+    },
+    end() {
+      buffer += decoder.decode()
+      if (buffer !== '') line(buffer)
+      if (!lineFramed && data.length > 0) frame(data.join('\n'))
+      const verdict = finishReason === undefined ? {} : { finishReason }
+      if (malformed !== undefined) return { ...verdict, missing: malformed }
+      const whole = ended && (protocol !== 'openai' || finishReason !== undefined)
+      return whole ? verdict : { ...verdict, missing: `the reply ended early, without ${TERMINATORS[protocol]}` }
+    },
+  }
+}
+
+function parseJson(payload: string): Record<string, unknown> {
+  const value: unknown = JSON.parse(payload)
+  if (typeof value !== 'object' || value === null) throw new SyntaxError('not a JSON object')
+  return value as Record<string, unknown>
+}
+
+/** `value[key][index]` (or `value[key]` without an index) when it is an object. */
+function objectAt(value: Record<string, unknown>, key: string, index?: number): Record<string, unknown> | undefined {
+  let found: unknown = value[key]
+  if (index !== undefined) found = Array.isArray(found) ? found[index] : undefined
+  return typeof found === 'object' && found !== null ? (found as Record<string, unknown>) : undefined
+}

@@ -1,0 +1,91 @@
+import { afterEach, describe, expect, test } from 'vitest'
+import { createAdapter } from '../../../adapters/models/create-adapter.ts'
+import { parseModel } from '../../../adapters/models/model-spec.ts'
+import { ProviderError, type ChatRequest } from '../../../adapters/models/model-adapter.ts'
+import type { WireProtocol } from '../../../adapters/models/wire-check.ts'
+import { chatRequest } from '../../support/chat-request.ts'
+import { sendJson, startLoopbackServer } from '../../support/loopback-server.ts'
+import { promptOf, streamedReply } from '../../support/wire-replies.ts'
+import { clientEnv, FAULT_KINDS, startFaultyModelServer, type FaultKind, type FaultyServer } from '../../support/fault-injecting-server.ts'
+
+const PROTOCOLS: WireProtocol[] = ['openai', 'ollama', 'anthropic', 'gemini']
+const REQUESTS = 30
+/** Short limits so that a stalled attempt is given up quickly and retries do not wait. */
+const FAST = { TESTBENCH_IDLE_TIMEOUT: '0.3', TESTBENCH_RETRY_DELAY: '0.01', TESTBENCH_RETRIES: '8', TESTBENCH_CONCURRENCY: '4' }
+
+let server: FaultyServer | undefined
+afterEach(async () => {
+  await server?.close()
+  server = undefined
+})
+
+const answerTo = (prompt: string): string => `The answer to «${prompt}» is <ANSWER>${prompt.length % 5}</ANSWER>.`
+
+function adapterFor(protocol: WireProtocol, url: string, env: Record<string, string> = {}) {
+  const { MODEL, ...rest } = clientEnv(protocol, url, 'fake')
+  return createAdapter(parseModel(MODEL!), { ...rest, ...FAST, ...env })
+}
+
+const request = (index: number): ChatRequest => ({ ...chatRequest(`question ${index}`), item: { suite: 'test', itemId: `q${index}`, sample: 0 } })
+
+describe.each(PROTOCOLS)('%s: every transport fault is retried until the reply is whole', (protocol) => {
+  test.for(FAULT_KINDS)('%s at 20 percent: every reply equals the clean one', async (kind: FaultKind) => {
+    server = await startFaultyModelServer({ protocol, model: 'fake', answer: answerTo, faults: { rate: 0.2, kinds: [kind], seed: 7 } })
+    const adapter = adapterFor(protocol, server.url)
+    const replies = await Promise.all(Array.from({ length: REQUESTS }, (_, index) => adapter.chat(request(index))))
+    expect(replies.map((reply) => reply.text)).toEqual(Array.from({ length: REQUESTS }, (_, index) => answerTo(`question ${index}`)))
+    expect(new Set(replies.map((reply) => reply.finishReason))).toEqual(new Set([{ openai: 'stop', ollama: 'stop', anthropic: 'end_turn', gemini: 'STOP' }[protocol]]))
+    expect(server.injected[kind]).toBeGreaterThan(0)
+    expect(server.whole).toBe(REQUESTS)
+  })
+
+  test('a reply the model ended itself (length) is kept with its finish reason, not retried', async () => {
+    const finishReason = { openai: 'length', ollama: 'length', anthropic: 'max_tokens', gemini: 'MAX_TOKENS' }[protocol]
+    server = await startFaultyModelServer({ protocol, model: 'fake', answer: answerTo, finishReason })
+    const reply = await adapterFor(protocol, server.url).chat(request(1))
+    expect(reply).toMatchObject({ text: answerTo('question 1'), finishReason })
+    expect(server.whole).toBe(1)
+  })
+
+  test('when the retries run out, the provider_error names the fault seen, not an unreachable server', async () => {
+    server = await startFaultyModelServer({ protocol, model: 'fake', answer: answerTo, faults: { rate: 1, kinds: ['cut-short'] } })
+    const failure = adapterFor(protocol, server.url, { TESTBENCH_RETRIES: '2' }).chat(request(1))
+    await expect(failure).rejects.toThrow(ProviderError)
+    await expect(failure).rejects.toThrow(/gave no complete answer for item q1 in 3 attempts; the last fault: the reply ended early, without /)
+    await expect(failure).rejects.not.toThrow(/start|not reachable/)
+  })
+})
+
+describe('retries and the in-flight limit', () => {
+  test('retries never put more requests in flight than TESTBENCH_CONCURRENCY, and use all of it', async () => {
+    server = await startFaultyModelServer({ protocol: 'openai', model: 'fake', answer: answerTo, faults: { rate: 0.5, kinds: FAULT_KINDS, seed: 3 }, latencyMs: 20 })
+    const adapter = adapterFor('openai', server.url, { TESTBENCH_CONCURRENCY: '2' })
+    const replies = await Promise.all(Array.from({ length: 20 }, (_, index) => adapter.chat(request(index))))
+    expect(replies.map((reply) => reply.text)).toEqual(Array.from({ length: 20 }, (_, index) => answerTo(`question ${index}`)))
+    expect(server.mostInFlight).toBe(2)
+  })
+
+  test('a request waiting out Retry-After gives its slot to the others (at limit 1)', async () => {
+    let refused = false
+    const plain = await startLoopbackServer((seen, response) => {
+      if (promptOf('openai', seen) === 'question 0' && !refused) {
+        refused = true
+        return sendJson(response, 429, { error: { message: 'slow down' } }, { 'retry-after': '2' })
+      }
+      const reply = streamedReply('openai', seen.path, answerTo(promptOf('openai', seen)))
+      response.writeHead(200, { 'content-type': reply.contentType })
+      response.end(reply.frames.join(''))
+    })
+    try {
+      const adapter = adapterFor('openai', plain.url, { TESTBENCH_CONCURRENCY: '1' })
+      const waiting = adapter.chat(request(0))
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      const started = performance.now()
+      await Promise.all([1, 2, 3].map((index) => adapter.chat(request(index))))
+      expect(performance.now() - started).toBeLessThan(1000)
+      expect((await waiting).text).toBe(answerTo('question 0'))
+    } finally {
+      await plain.close()
+    }
+  })
+})
