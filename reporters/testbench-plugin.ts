@@ -5,6 +5,7 @@ import { GateConfigError, gateConfigFile, loadGateConfig } from './gate-config.t
 import { GateReporter } from './gate-reporter.ts'
 import { itemNamePattern, rawTestNamePattern } from './item-name-pattern.ts'
 import { ScoreReporter } from './score-reporter.ts'
+import { SuiteDatasets } from './suite-datasets.ts'
 import { checkSettings } from '../harness/validate-settings.ts'
 
 export interface TestbenchPluginOptions {
@@ -16,7 +17,8 @@ export interface TestbenchPluginOptions {
  * Adds the testbench's reporters to every run, whatever reporters the config or the command line
  * names: a `--reporter` flag replaces the configured reporters, but this hook runs after that
  * and before Vitest builds them, so the gate and the reports cannot be dropped by accident.
- * - the score reporter (scores, JSON/JSONL/text reports);
+ * - the score reporter (scores, JSON/JSONL/text reports), and the one that fetches and checks each suite's
+ *   dataset once before any file starts (reporters/suite-datasets.ts);
  * - the gate reporter, when a gate config is found (TESTBENCH_GATE_CONFIG, else `testbench.gate.json`);
  *   a config with a mistake stops the run before any item is asked; on GitHub Actions it annotates
  *   by its verdict, in place of Vitest's `github-actions` reporter (which makes every wrong answer an error);
@@ -32,7 +34,7 @@ export function testbench(options: TestbenchPluginOptions = {}): Vite.Plugin {
       // Called once per project: add the reporters once.
       if (reporters.some((reporter) => reporter instanceof ScoreReporter)) return
       selectItemsAsTyped(vitest.config)
-      reporters.push(new ScoreReporter())
+      reporters.push(new ScoreReporter(), new SuiteDatasets())
       const gate = gateReporter(vitest.config.root, options.benchmarkProjects)
       if (gate) {
         reporters.push(gate)

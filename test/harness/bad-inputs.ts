@@ -138,8 +138,9 @@ export const badInputs: BadInput[] = [
     name: 'dataset dir without the dataset',
     suite: 'suites/humaneval',
     prepare: (dir) => (mkdirSync(join(dir, 'datasets')), { TESTBENCH_DATA_DIR: join(dir, 'datasets') }),
-    message: /is not in TESTBENCH_DATA_DIR=.*Put the file there/,
-    once: 'looked for ',
+    message: /humaneval\/HumanEval\.jsonl\.gz is not in TESTBENCH_DATA_DIR=.*Put the file there/,
+    // Each missing file is named once (HumanEval's and HumanEval+'s), however many part files the suite has.
+    once: 'humaneval/HumanEval.jsonl.gz is not in',
   },
   {
     name: 'dataset file whose bytes are not the pinned ones',
