@@ -1,7 +1,7 @@
 /**
  * The shape every environment knob is declared in, and the parsers all of them share,
  * so that `1/0`, `on/off` and `true/false` mean the same for every boolean knob.
- * Adapters declare their own knobs with it; harness/knob-table.ts lists them all.
+ * Adapters, the harness and each suite declare their own knobs with it; reporters/all-knobs.ts lists them all.
  */
 
 export type KnobKind = 'boolean' | 'integer' | 'number' | 'choice' | 'path' | 'text' | 'list'

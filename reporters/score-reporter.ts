@@ -11,7 +11,7 @@ import { markdownTable, rowsByModel } from './markdown-table.ts'
 import { buildRunReport, summaryText, type RunReport, type Shard } from './run-report.ts'
 import { rawTestNamePattern } from './item-name-pattern.ts'
 import { partialKey, partialRuns, type PartialRun, type RunSelection } from './run-coverage.ts'
-import { resultsTableFor, scorerFor } from './scorers.ts'
+import { resultsTableFor, scorerFor, suiteFilesFor } from './scorers.ts'
 
 export interface ScoreReporterOptions {
   /** Where reports go. Default: TESTBENCH_REPORT_DIR, else `.testbench/reports`. */
@@ -81,6 +81,7 @@ export class ScoreReporter implements Reporter {
         if (!first) throw new Error('empty group')
         return this.writeReport(this.basePath(first), modelRecords, reason !== 'interrupted', partialByGroup.get(partialKey(suite, first.model)))
       })
+      suiteFilesFor(suite)?.(this.directory, suiteRecords)
       output.push(`\n${suite}: scores`, ...reports.map(summaryText))
       const table = markdownTable(resultsTableFor(suite)(rowsByModel(reports.flatMap((report) => report.scores))))
       if (table) output.push('', table)

@@ -5,7 +5,9 @@ import { scoreEuler } from '../suites/euler/score.ts'
 import { scoreFarel } from '../suites/farel/score.ts'
 import { scoreHumanEval } from '../suites/humaneval/score.ts'
 import { scoreMbpp } from '../suites/mbpp/score.ts'
+import { writePredictions } from '../suites/swebench/predictions.ts'
 import { scoreSwebench } from '../suites/swebench/score.ts'
+import type { ItemRecord } from '../harness/item-record.ts'
 import { passRate } from './pass-rate.ts'
 
 /** Each suite's own scorer; a suite not listed is scored by its pass rate. */
@@ -32,4 +34,15 @@ const RESULTS_TABLES: Record<string, ResultsTable> = {
 
 export function resultsTableFor(suite: string): ResultsTable {
   return RESULTS_TABLES[suite] ?? ((rows) => [...rows])
+}
+
+/** Files a suite writes from its records at the end of a run, beside the reports (SWE-bench's predictions). */
+export type SuiteFiles = (reportDir: string, records: readonly ItemRecord[]) => void
+
+const SUITE_FILES: Record<string, SuiteFiles> = {
+  swebench: writePredictions,
+}
+
+export function suiteFilesFor(suite: string): SuiteFiles | undefined {
+  return SUITE_FILES[suite]
 }

@@ -2,10 +2,13 @@
  * Every run writes its patches as SWE-bench predictions (`{instance_id,
  * model_name_or_path, model_patch}`, one JSON object a line), so that a run can be
  * cross-checked with the official harness and replayed with `MODEL=replay:<file>`.
- * The first prediction of a process starts the file afresh.
+ * They are written from the records at the end of the run (the suite's part files run in
+ * separate workers), so one run, a run of some parts, and merged shards write alike.
  */
-import { appendFile, mkdir, writeFile } from 'node:fs/promises'
-import { dirname, join } from 'node:path'
+import { join } from 'node:path'
+import { writeFileAtomicallySync } from '../../harness/atomic-file.ts'
+import { groupBy } from '../../harness/group-by.ts'
+import type { ItemRecord } from '../../harness/item-record.ts'
 
 export interface Prediction {
   instance_id: string
@@ -23,16 +26,13 @@ export function predictionsPath(reportDir: string, model: string, sample = 0): s
   return join(reportDir, 'swebench', `${name}.predictions.jsonl`)
 }
 
-const writes = new Map<string, Promise<void>>()
-
-/** Appends one prediction; appends to one file happen in call order. */
-export function writePrediction(path: string, prediction: Prediction): Promise<void> {
-  const line = `${JSON.stringify(prediction)}\n`
-  const previous = writes.get(path)
-  const next =
-    previous === undefined
-      ? mkdir(dirname(path), { recursive: true }).then(() => writeFile(path, line))
-      : previous.catch(() => undefined).then(() => appendFile(path, line))
-  writes.set(path, next)
-  return next
+/** One predictions file per model and sample, from the records of items that got a reply (a provider error has no patch). */
+export function writePredictions(reportDir: string, records: readonly ItemRecord[]): void {
+  const answered = records.filter((record) => record.outcome !== 'provider_error')
+  for (const group of groupBy(answered, (record) => `${record.model}\u0000${record.sample}`).values()) {
+    const [first] = group
+    if (first === undefined) continue
+    const lines = group.map((record): Prediction => ({ instance_id: record.itemId, model_name_or_path: record.model, model_patch: record.extracted ?? '' }))
+    writeFileAtomicallySync(predictionsPath(reportDir, first.model, first.sample), lines.map((line) => `${JSON.stringify(line)}\n`).join(''))
+  }
 }

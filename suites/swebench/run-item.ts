@@ -2,13 +2,12 @@
 import { join } from 'node:path'
 import { Limiter } from '../../adapters/sandbox/concurrency.ts'
 import type { BenchItem, ItemContext } from '../../harness/benchmark.ts'
-import { cacheDir, reportDir } from '../../harness/knobs.ts'
+import { cacheDir } from '../../harness/knobs.ts'
 import { connectEngine, engineUnavailable } from './container-engine.ts'
 import { evaluatePatch } from './evaluate.ts'
 import type { SwebenchInstance } from './instance.ts'
 import { judgePatch, judgeReply, type Judges, type ReplyVerdict } from './judge-reply.ts'
 import type { SwebenchOptions } from './options.ts'
-import { predictionsPath, writePrediction } from './predictions.ts'
 import { PulledImages } from './pulled-images.ts'
 import { contextFiles, swebenchPrompt } from './prompt.ts'
 import { RepoCache } from './repo-cache.ts'
@@ -87,11 +86,6 @@ export async function runItem(item: SwebenchItem, bench: ItemContext<SwebenchFac
   const reply = await bench.ask(swebenchPrompt(instance, files), { temperature: 0 })
   // A replayed prediction is the patch itself; a reply holds one somewhere.
   const verdict = reply.form === 'solution' ? await judgePatch(instance, reply.text, run.judges, bench.signal) : await judgeReply(instance, reply.text, run.judges, bench.signal)
-  await writePrediction(predictionsPath(reportDir(), bench.model.label, bench.sample), {
-    instance_id: instance.instanceId,
-    model_name_or_path: bench.model.label,
-    model_patch: verdict.patch,
-  })
   bench.record({
     outcome: verdict.outcome,
     reason: verdict.reason,

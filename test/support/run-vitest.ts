@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { ItemRecord } from '../../harness/item-record.ts'
+import type { DeclaredItem } from '../../harness/declared-item.ts'
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
@@ -38,7 +39,7 @@ export interface JsonTestResult {
   ancestorTitles: string[]
   title: string
   status: string
-  meta: { bench?: ItemRecord }
+  meta: { bench?: ItemRecord; declared?: DeclaredItem }
 }
 
 /** Every test of a run's `--reporter=json --outputFile.json=<file>` report. */
@@ -66,7 +67,8 @@ export async function runSuiteForRecords(suite: string, env: Record<string, stri
     ...env,
   })
   const { code, output } = await run.done
-  const results = readJsonReport(report)
+  // The benchmark items: a part file whose slice is empty declares a skipped placeholder, no item.
+  const results = readJsonReport(report).filter((result) => result.meta.declared !== undefined)
   const records = results.map((result) => result.meta.bench).filter((record) => record !== undefined)
   return { code, output, results, records, reports }
 }

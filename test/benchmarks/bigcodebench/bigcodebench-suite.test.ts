@@ -36,7 +36,8 @@ describe('the BigCodeBench suite end to end', () => {
   beforeEach(async (context) => {
     await skipWithoutSandbox(context)
     skipWithoutPythonModules(context, ['numpy', 'pandas', 'matplotlib', 'sklearn', 'scipy', 'seaborn', 'nltk'])
-  })
+    // Importing those libraries to see that they are there takes seconds on a loaded machine.
+  }, 120_000)
   test('MODEL=reference passes every scored task of the subset, Complete and Instruct, with per-method results', async () => {
     const { code, output, results, records } = await runSuite({ MODEL: 'reference', TESTBENCH_BIGCODEBENCH_SPLIT: 'complete,instruct', TESTBENCH_BIGCODEBENCH_TASKS: FULL_SUBSET })
     expect(code, output).toBe(0)

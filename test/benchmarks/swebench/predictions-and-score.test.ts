@@ -4,20 +4,30 @@ import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import type { ItemRecord } from '../../../harness/item-record.ts'
 import { swebenchOptions } from '../../../suites/swebench/options.ts'
-import { predictionsPath, writePrediction } from '../../../suites/swebench/predictions.ts'
+import { predictionsPath, writePredictions } from '../../../suites/swebench/predictions.ts'
 import { evaluationImage } from '../../../suites/swebench/run-item.ts'
 import { scoreSwebench } from '../../../suites/swebench/score.ts'
 
 describe('predictions', () => {
-  test('written as SWE-bench JSONL, the first write of a process starting the file afresh', async () => {
-    const path = predictionsPath(mkdtempSync(join(tmpdir(), 'swebench-preds-')), 'openai:gpt-4o')
-    expect(path).toMatch(/swebench\/openai_gpt-4o\.predictions\.jsonl$/)
-    const first = { instance_id: 'a__b-1', model_name_or_path: 'openai:gpt-4o', model_patch: 'diff --git a/x b/x\n' }
-    await Promise.all([writePrediction(path, first), writePrediction(path, { ...first, instance_id: 'a__b-2', model_patch: '' })])
-    expect(readFileSync(path, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as unknown)).toEqual([
-      first,
-      { ...first, instance_id: 'a__b-2', model_patch: '' },
+  test('written as SWE-bench JSONL from the records, one file per model and sample; an item without a reply has no line', () => {
+    const reports = mkdtempSync(join(tmpdir(), 'swebench-preds-'))
+    const record = (itemId: string, sample: number, outcome: ItemRecord['outcome'], extracted?: string): ItemRecord => ({
+      suite: 'swebench', itemId, model: 'openai:gpt-4o', provider: 'openai', sample, outcome, ...(extracted === undefined ? {} : { extracted }),
+    })
+    writePredictions(reports, [
+      record('a__b-1', 0, 'passed', 'diff --git a/x b/x\n'),
+      record('a__b-2', 0, 'no_answer', ''),
+      record('a__b-3', 0, 'provider_error'),
+      record('a__b-1', 1, 'wrong_answer', 'diff --git a/y b/y\n'),
     ])
+    const read = (path: string) => readFileSync(path, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as unknown)
+    const path = predictionsPath(reports, 'openai:gpt-4o')
+    expect(path).toMatch(/swebench\/openai_gpt-4o\.predictions\.jsonl$/)
+    expect(read(path)).toEqual([
+      { instance_id: 'a__b-1', model_name_or_path: 'openai:gpt-4o', model_patch: 'diff --git a/x b/x\n' },
+      { instance_id: 'a__b-2', model_name_or_path: 'openai:gpt-4o', model_patch: '' },
+    ])
+    expect(read(predictionsPath(reports, 'openai:gpt-4o', 1))).toEqual([{ instance_id: 'a__b-1', model_name_or_path: 'openai:gpt-4o', model_patch: 'diff --git a/y b/y\n' }])
   })
 })
 
