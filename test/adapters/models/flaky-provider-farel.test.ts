@@ -17,7 +17,7 @@ import { steadyFarelModel as steadyModel } from '../../support/steady-model.ts'
 
 const PROTOCOLS: WireProtocol[] = ['openai', 'ollama', 'anthropic', 'gemini']
 const SMALL_RUN = { TESTBENCH_FAREL_PER_CLASS: '8' } // 72 quizzes, every class
-const FAST_RETRIES = { TESTBENCH_IDLE_TIMEOUT: '0.5', TESTBENCH_RETRY_DELAY: '0.01', TESTBENCH_RETRIES: '8' }
+const FAST_RETRIES = { TESTBENCH_IDLE_TIMEOUT: '1', TESTBENCH_RETRY_DELAY: '0.01', TESTBENCH_RETRIES: '8' }
 
 const servers: FaultyServer[] = []
 const runDirs: string[] = []
