@@ -105,3 +105,13 @@ describe.each(['openai', 'ollama'] as const)('%s raw completions (/v1/completion
     expect(server.seen.some((seen) => seen.path === (protocol === 'openai' ? '/v1/completions' : '/api/generate'))).toBe(true)
   })
 })
+
+describe('one deadline per request', () => {
+  test('a server that stalls every attempt ends in provider_error at TESTBENCH_REQUEST_TIMEOUT, naming the stall', async () => {
+    const server = await serve({ protocol: 'ollama', model: 'fake', answer: answerTo, faults: { rate: 1, kinds: ['stall'] } })
+    const started = performance.now()
+    const failure = adapterFor('ollama', server.url, { TESTBENCH_IDLE_TIMEOUT: '0.3', TESTBENCH_REQUEST_TIMEOUT: '1', TESTBENCH_RETRIES: '100' }).chat(request(1))
+    await expect(failure).rejects.toThrow(/Ollama gave no complete answer for item q1 within 1 s \(TESTBENCH_REQUEST_TIMEOUT\); the last fault: no byte arrived for 0\.3 s/)
+    expect(performance.now() - started).toBeLessThan(3000)
+  })
+})
