@@ -115,3 +115,33 @@ describe('one deadline per request', () => {
     expect(performance.now() - started).toBeLessThan(3000)
   })
 })
+
+describe('the up-front check', () => {
+  test.for(PROTOCOLS)('%s: a 503, a 429 or a reset before the model lookup is asked again; a refused connection fails at once', async (protocol) => {
+    let lookups = 0
+    const answers = await startFaultyModelServer({ protocol, model: 'fake', answer: answerTo })
+    const flaky = await startLoopbackServer(async (seen, response) => {
+      if (!seen.path.includes('generate') && !seen.path.includes('messages') && !seen.path.includes('chat')) {
+        lookups++
+        if (lookups === 1) return sendJson(response, 503, { error: 'warming up' })
+        if (lookups === 2) return void response.socket?.resetAndDestroy()
+        if (lookups === 3) return sendJson(response, 429, { error: 'slow down' }, { 'retry-after': '0' })
+      }
+      // Everything else, and the fourth lookup on, as the real server answers.
+      const upstream = await fetch(`${answers.url}${seen.path}`, { method: seen.method, body: seen.method === 'GET' ? undefined : seen.body, headers: { 'content-type': 'application/json' } })
+      response.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' })
+      response.end(Buffer.from(await upstream.arrayBuffer()))
+    })
+    onTestFinished(async () => {
+      await flaky.close()
+      await answers.close()
+    })
+    await expect(adapterFor(protocol, flaky.url).preflight()).resolves.toBeDefined()
+    expect(lookups).toBeGreaterThanOrEqual(3)
+
+    const { url } = await startLoopbackServer(() => undefined).then(async (gone) => (await gone.close(), gone))
+    const started = performance.now()
+    await expect(adapterFor(protocol, url).preflight()).rejects.toThrow(/not reachable/)
+    expect(performance.now() - started).toBeLessThan(1000)
+  })
+})
