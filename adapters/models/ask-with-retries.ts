@@ -1,3 +1,4 @@
+import { abortableSleep } from './abortable-sleep.ts'
 import { startAttempt, type Attempt } from './attempt.ts'
 import { idleTimeoutMs, maxRetries, requestTimeoutMs, retryDelayMs } from './knobs.ts'
 import type { Slots } from './limit-concurrency.ts'
@@ -84,7 +85,7 @@ export async function askWithRetries<T extends object>(
     if (number > policy.retries) throw gaveUp(transport, itemId, number, answered, tried)
     const delayMs = tried.delayMs ?? Math.random() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (number - 1))
     policy.onRetry?.(`[${transport.name}] item ${itemId}: ${tried.fault}; retry ${number} of ${policy.retries} in ${(delayMs / 1000).toFixed(1)} s`)
-    await sleep(delayMs, stop)
+    await abortableSleep(delayMs, stop)
   }
 }
 
@@ -138,17 +139,4 @@ function gaveUp(transport: Transport, itemId: string, attempts: number, answered
 
 function firstLine(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split('\n')[0]?.slice(0, 200) ?? ''
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve()
-    const done = (): void => {
-      clearTimeout(timer)
-      signal.removeEventListener('abort', done)
-      resolve()
-    }
-    const timer = setTimeout(done, ms)
-    signal.addEventListener('abort', done, { once: true })
-  })
 }

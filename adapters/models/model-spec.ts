@@ -1,4 +1,5 @@
 /** The grammar of MODEL: a comma list of `provider:model`, a bare Ollama model, `ollama:*`, `reference`, `replay:<file>`. */
+import { editDistance } from '../knob.ts'
 import { HOSTED_PROVIDERS, PROVIDERS, type HostedProvider } from './providers.ts'
 
 export { HOSTED_PROVIDERS, type HostedProvider } from './providers.ts'
@@ -92,17 +93,4 @@ function acceptedList(): string {
 function closestProvider(prefix: string): string | undefined {
   const candidates = [...HOSTED_PROVIDERS, 'replay', 'reference']
   return candidates.find((candidate) => editDistance(prefix.toLowerCase(), candidate) <= 1)
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j)
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i]
-    for (let j = 1; j <= b.length; j++) {
-      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1)
-      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution))
-    }
-    previous = current
-  }
-  return previous[b.length] ?? 0
 }

@@ -1,3 +1,4 @@
+import { abortableSleep } from './abortable-sleep.ts'
 import { retryAfterMs } from './attempt.ts'
 
 /** Answers worth a second try even in the up-front check: the server is there, but busy or briefly broken. */
@@ -20,12 +21,12 @@ export function preflightFetch(limitMs = 10_000, tries = 4): typeof fetch {
         response = await globalThis.fetch(input, { ...init, signal })
       } catch (error) {
         if (last || signal.aborted || NOBODY_THERE.test(causeText(error))) throw error
-        await pause(250 * attempt, signal)
+        await abortableSleep(250 * attempt, signal)
         continue
       }
       if (last || !TRANSIENT_STATUS.has(response.status)) return response
       await response.body?.cancel()
-      await pause(Math.min(retryAfterMs(response.headers.get('retry-after')) ?? 250 * attempt, 2000), signal)
+      await abortableSleep(Math.min(retryAfterMs(response.headers.get('retry-after')) ?? 250 * attempt, 2000), signal)
     }
   }
 }
@@ -36,11 +37,4 @@ function causeText(error: unknown): string {
     parts.push(cause.message, 'code' in cause ? String(cause.code) : '')
   }
   return parts.join(' ')
-}
-
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms)
-    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true })
-  })
 }
