@@ -1,10 +1,9 @@
 import { abortableSleep } from './abortable-sleep.ts'
 import { retryAfterMs } from './attempt.ts'
+import { nobodyListens } from './provider-errors.ts'
 
 /** Answers worth a second try even in the up-front check: the server is there, but busy or briefly broken. */
 const TRANSIENT_STATUS = new Set([408, 429, 500, 502, 503, 504])
-/** Failures that say nothing listens there: asking again would only delay the one clear error. */
-const NOBODY_THERE = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH/
 
 /**
  * The fetch for the up-front check, bounded by a short limit so a dead endpoint fails in seconds:
@@ -20,7 +19,8 @@ export function preflightFetch(limitMs = 10_000, tries = 4): typeof fetch {
       try {
         response = await globalThis.fetch(input, { ...init, signal })
       } catch (error) {
-        if (last || signal.aborted || NOBODY_THERE.test(causeText(error))) throw error
+        // Nobody listening: asking again would only delay the one clear error.
+        if (last || signal.aborted || nobodyListens(error)) throw error
         await abortableSleep(250 * attempt, signal)
         continue
       }
@@ -29,12 +29,4 @@ export function preflightFetch(limitMs = 10_000, tries = 4): typeof fetch {
       await abortableSleep(Math.min(retryAfterMs(response.headers.get('retry-after')) ?? 250 * attempt, 2000), signal)
     }
   }
-}
-
-function causeText(error: unknown): string {
-  const parts: string[] = []
-  for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
-    parts.push(cause.message, 'code' in cause ? String(cause.code) : '')
-  }
-  return parts.join(' ')
 }

@@ -145,3 +145,21 @@ describe('the up-front check', () => {
     expect(performance.now() - started).toBeLessThan(1200) // asked again, a refusal would wait 0.25 + 0.5 + 0.75 s
   })
 })
+
+describe('when the retries run out, the message says what was seen', () => {
+  test('connections reset before any byte: the server is up, so no "not reachable"', async () => {
+    const resetting = await startLoopbackServer((_seen, response) => void response.socket?.resetAndDestroy())
+    onTestFinished(() => resetting.close())
+    const failure = adapterFor('openai', resetting.url, { TESTBENCH_RETRIES: '2' }).chat(request(1))
+    await expect(failure).rejects.toThrow(/gave no complete answer for item q1 in 3 attempts; the last fault: no connection \(ECONNRESET/)
+    await expect(failure).rejects.not.toThrow(/not reachable/)
+  })
+
+  test('a server gone for good: "not reachable", with where and what to do', async () => {
+    const gone = await startLoopbackServer(() => undefined)
+    await gone.close()
+    await expect(adapterFor('ollama', gone.url, { TESTBENCH_RETRIES: '2' }).chat(request(1))).rejects.toThrow(
+      new RegExp(`Ollama is not reachable at ${gone.url}: ECONNREFUSED[^]*Start Ollama`),
+    )
+  })
+})
