@@ -19,7 +19,7 @@ export const modelKnobs: readonly KnobDeclaration[] = [
   {
     name: 'TESTBENCH_IDLE_TIMEOUT',
     kind: 'number',
-    default: '120',
+    default: '300',
     accepted: 'seconds, a number > 0',
     readme: 'An attempt that receives no byte for this long is given up and retried.',
   },
@@ -54,7 +54,7 @@ export function requestTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
 
 /** How long one attempt may go without receiving a byte before it is given up as stalled. */
 export function idleTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
-  return seconds(env, 'TESTBENCH_IDLE_TIMEOUT', 120, { zeroAllowed: false }) * 1000
+  return seconds(env, 'TESTBENCH_IDLE_TIMEOUT', 300, { zeroAllowed: false }) * 1000
 }
 
 export function maxRetries(env: NodeJS.ProcessEnv = process.env): number {
