@@ -4,8 +4,8 @@ import type { ChatReply, ChatRequest, ModelAdapter, ModelDetails } from './model
 import { ProviderError } from './model-adapter.ts'
 import { askWithRetries, retryPolicy, type Transport } from './ask-with-retries.ts'
 import type { Attempt } from './attempt.ts'
+import { endpointSlots } from './endpoint-slots.ts'
 import { providerConcurrency } from './knobs.ts'
-import { limitConcurrency } from './limit-concurrency.ts'
 import { baseUrlOf, providerRow, requireApiKey } from './providers.ts'
 import { splitSystem } from './split-system.ts'
 import { preflightFetch } from './preflight-fetch.ts'
@@ -33,7 +33,7 @@ export class GoogleAdapter implements ModelAdapter {
       name: 'Gemini',
       endpoint: this.baseUrl,
       howToFix: ROW.howToFix,
-      slots: limitConcurrency(providerConcurrency('google', env)),
+      slots: endpointSlots(this.baseUrl, providerConcurrency('google', env)),
       policy: retryPolicy(env),
     }
   }

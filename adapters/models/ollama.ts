@@ -3,8 +3,8 @@ import type { ChatReply, ChatRequest, ModelAdapter, ModelDetails } from './model
 import { ProviderError } from './model-adapter.ts'
 import { askWithRetries, retryPolicy, type Transport } from './ask-with-retries.ts'
 import type { Attempt } from './attempt.ts'
+import { endpointSlots } from './endpoint-slots.ts'
 import { providerConcurrency } from './knobs.ts'
-import { limitConcurrency } from './limit-concurrency.ts'
 import { preflightFetch } from './preflight-fetch.ts'
 import { isConnectionFailure, unreachable } from './provider-errors.ts'
 import { providerRow } from './providers.ts'
@@ -52,7 +52,7 @@ export class OllamaAdapter implements ModelAdapter {
       name: 'Ollama',
       endpoint: this.host,
       howToFix: HOW_TO_FIX,
-      slots: limitConcurrency(providerConcurrency('ollama', env)),
+      slots: endpointSlots(this.host, providerConcurrency('ollama', env)),
       policy: retryPolicy(env),
     }
   }

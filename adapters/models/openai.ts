@@ -4,8 +4,8 @@ import type { ChatParams, ChatReply, ChatRequest, ModelAdapter, ModelDetails } f
 import { ProviderError } from './model-adapter.ts'
 import { askWithRetries, retryPolicy, type Transport } from './ask-with-retries.ts'
 import type { Attempt } from './attempt.ts'
+import { endpointSlots } from './endpoint-slots.ts'
 import { providerConcurrency } from './knobs.ts'
-import { limitConcurrency } from './limit-concurrency.ts'
 import { preflightFetch } from './preflight-fetch.ts'
 import { lastUserText } from './ollama.ts'
 import { isConnectionFailure, requestFailed, statusOf, unreachable } from './provider-errors.ts'
@@ -65,7 +65,7 @@ export class OpenAIAdapter implements ModelAdapter {
       name: endpoint.name,
       endpoint: endpoint.baseURL,
       howToFix: endpoint.howToFix,
-      slots: limitConcurrency(providerConcurrency(endpoint.provider, env)),
+      slots: endpointSlots(endpoint.baseURL, providerConcurrency(endpoint.provider, env)),
       policy: retryPolicy(env),
     }
   }

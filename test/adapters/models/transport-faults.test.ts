@@ -70,6 +70,14 @@ describe('retries and the in-flight limit', () => {
     expect(server.mostInFlight).toBe(2)
   })
 
+  test('two models of one provider share its in-flight limit', async () => {
+    const server = await serve({ protocol: 'ollama', model: 'fake', answer: answerTo, latencyMs: 20 })
+    const env = { OLLAMA_HOST: server.url, TESTBENCH_CONCURRENCY: '2' }
+    const adapters = [createAdapter(parseModel('ollama:fake'), env), createAdapter(parseModel('ollama:other'), env)]
+    await Promise.all(Array.from({ length: 12 }, (_, index) => adapters[index % 2]!.chat(request(index))))
+    expect(server.mostInFlight).toBe(2)
+  })
+
   test('a request waiting out Retry-After gives its slot to the others (at limit 1)', async () => {
     let refused = false
     const plain = await startLoopbackServer((seen, response) => {
