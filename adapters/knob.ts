@@ -48,7 +48,8 @@ export function closestName(name: string, known: readonly string[]): string | un
   return best !== undefined && best.distance <= Math.max(2, Math.floor(name.length / 4)) ? best.name : undefined
 }
 
-function editDistance(a: string, b: string): number {
+/** The Levenshtein distance: single-character insertions, deletions and substitutions. */
+export function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, index) => index)
   for (let i = 1; i <= a.length; i++) {
     const current = [i]

@@ -1,6 +1,7 @@
 import { describe, inject, test, type ExpectStatic, type TestContext } from 'vitest'
 import type { ChatMessage, ChatParams, ChatReply } from '../adapters/models/model-adapter.ts'
 import { ProviderError } from '../adapters/models/model-adapter.ts'
+import { replayCoverage } from '../adapters/models/replay.ts'
 import { askerFor, type ResolvedModel } from './model-session.ts'
 import type { ItemRecord } from './item-record.ts'
 import type { DeclaredItem } from './declared-item.ts'
@@ -77,6 +78,7 @@ export function benchmark<Item extends BenchItem, Scoring extends object = FactR
   )
   const declare = definition.concurrent ? test.concurrent : test
   for (const model of inject('benchModels')) {
+    if (model.provider === 'replay') checkReplayFile(model.model, definition.suite, definition.items, samples)
     describe(model.label, () => {
       describe(definition.suite, () => {
         const declared: DeclaredItem = {
@@ -101,6 +103,16 @@ export function benchmark<Item extends BenchItem, Scoring extends object = FactR
       })
     })
   }
+}
+
+/** A replay file that answers none of the suite's items stops the file with one error; answers the run will not use are warned about. */
+function checkReplayFile(file: string, suite: string, items: readonly BenchItem[], samples: number): void {
+  const coverage = replayCoverage(file, suite, items.map((item) => item.id), samples)
+  for (const warning of coverage.warnings) console.warn(`testbench: ${warning}`)
+  if (coverage.error === undefined) return
+  const error = new ProviderError(coverage.error)
+  error.stack = `ReplayError: ${coverage.error}`
+  throw error
 }
 
 /** Part `index` of `count` of the items: contiguous slices whose sizes differ by one at most. */

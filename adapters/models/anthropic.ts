@@ -4,15 +4,16 @@ import type { ChatReply, ChatRequest, ModelAdapter, ModelDetails } from './model
 import { ProviderError } from './model-adapter.ts'
 import { askWithRetries, retryPolicy, type Transport } from './ask-with-retries.ts'
 import type { Attempt } from './attempt.ts'
+import { endpointSlots } from './endpoint-slots.ts'
 import { providerConcurrency } from './knobs.ts'
-import { limitConcurrency } from './limit-concurrency.ts'
+import { baseUrlOf, providerRow, requireApiKey } from './providers.ts'
 import { splitSystem } from './split-system.ts'
 import { preflightFetch } from './preflight-fetch.ts'
 import { isConnectionFailure, requestFailed, statusOf, unreachable } from './provider-errors.ts'
 
 /** Anthropic requires max_tokens; this is what a request without one gets. */
 const DEFAULT_MAX_TOKENS = 8192
-const HOW_TO_FIX = 'Check your network, ANTHROPIC_API_KEY, or ANTHROPIC_BASE_URL.'
+const ROW = providerRow('anthropic')
 
 export class AnthropicAdapter implements ModelAdapter {
   readonly provider = 'anthropic'
@@ -23,18 +24,17 @@ export class AnthropicAdapter implements ModelAdapter {
   private readonly transport: Transport
 
   constructor(model: string, env: NodeJS.ProcessEnv = process.env) {
-    const apiKey = env.ANTHROPIC_API_KEY?.trim()
-    if (!apiKey) throw new ProviderError('Anthropic needs an API key: set ANTHROPIC_API_KEY.')
+    const apiKey = requireApiKey(ROW, env)
     this.model = model
     this.label = `anthropic:${model}`
-    this.baseURL = env.ANTHROPIC_BASE_URL?.trim() || 'https://api.anthropic.com'
+    this.baseURL = baseUrlOf(ROW, env)
     this.client = new Anthropic({ apiKey, baseURL: this.baseURL, maxRetries: 0, timeout: 2 ** 31 - 1 })
     this.transport = {
       protocol: 'anthropic',
       name: 'Anthropic',
       endpoint: this.baseURL,
-      howToFix: HOW_TO_FIX,
-      slots: limitConcurrency(providerConcurrency('anthropic', env)),
+      howToFix: ROW.howToFix,
+      slots: endpointSlots(this.baseURL, providerConcurrency('anthropic', env)),
       policy: retryPolicy(env),
     }
   }
@@ -44,7 +44,7 @@ export class AnthropicAdapter implements ModelAdapter {
       const info = await this.client.withOptions({ fetch: preflightFetch() }).models.retrieve(this.model)
       return { version: info.id }
     } catch (error) {
-      if (isConnectionFailure(error)) throw unreachable('Anthropic', this.baseURL, error, HOW_TO_FIX)
+      if (isConnectionFailure(error)) throw unreachable('Anthropic', this.baseURL, error, ROW.howToFix)
       const status = statusOf(error)
       if (status === 404) throw new ProviderError(`Anthropic has no model "${this.model}" (HTTP 404 from ${this.baseURL}/v1/models).`)
       if (status === 401 || status === 403) throw new ProviderError(`Anthropic refused the API key (HTTP ${status}): check ANTHROPIC_API_KEY.`)

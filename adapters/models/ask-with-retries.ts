@@ -1,8 +1,9 @@
+import { abortableSleep } from './abortable-sleep.ts'
 import { startAttempt, type Attempt } from './attempt.ts'
 import { idleTimeoutMs, maxRetries, requestTimeoutMs, retryDelayMs } from './knobs.ts'
 import type { Slots } from './limit-concurrency.ts'
 import { ProviderError } from './model-adapter.ts'
-import { connectionErrorText, isConnectionFailure, requestFailed, statusOf, unreachable } from './provider-errors.ts'
+import { connectionErrorText, isConnectionFailure, nobodyListens, requestFailed, statusOf, unreachable } from './provider-errors.ts'
 import type { WireProtocol } from './wire-check.ts'
 
 /**
@@ -68,7 +69,6 @@ export async function askWithRetries<T extends object>(
   const { policy } = transport
   const deadline = AbortSignal.timeout(policy.deadlineMs)
   const stop = callerSignal ? AbortSignal.any([callerSignal, deadline]) : deadline
-  let answered = false
   let lastFault: { fault: string; cause?: unknown } | undefined
   for (let number = 1; ; number++) {
     const tried = await transport.slots(() => tryOnce(transport, stop, itemId, attempt))
@@ -79,12 +79,11 @@ export async function askWithRetries<T extends object>(
       const last = lastFault === undefined ? '' : `; the last fault: ${lastFault.fault}`
       throw new ProviderError(`${transport.name} gave no complete answer for item ${itemId} within ${policy.deadlineMs / 1000} s (TESTBENCH_REQUEST_TIMEOUT)${last}.`)
     }
-    answered ||= tried.answered
     lastFault = tried
-    if (number > policy.retries) throw gaveUp(transport, itemId, number, answered, tried)
+    if (number > policy.retries) throw gaveUp(transport, itemId, number, tried)
     const delayMs = tried.delayMs ?? Math.random() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (number - 1))
     policy.onRetry?.(`[${transport.name}] item ${itemId}: ${tried.fault}; retry ${number} of ${policy.retries} in ${(delayMs / 1000).toFixed(1)} s`)
-    await sleep(delayMs, stop)
+    await abortableSleep(delayMs, stop)
   }
 }
 
@@ -120,7 +119,8 @@ function classify(error: unknown, attempt: Attempt, transport: Transport, itemId
     return { fault: `HTTP ${status} (${firstLine(error)})`, answered: true, ...(delayMs === undefined ? {} : { delayMs }) }
   }
   if (attempt.status() === undefined) {
-    if (isConnectionFailure(error)) return { fault: `no connection (${connectionErrorText(error)})`, answered: false, cause: error }
+    // A refusal means nobody listens; a reset before any byte came from something that accepted the connection.
+    if (isConnectionFailure(error)) return { fault: `no connection (${connectionErrorText(error)})`, answered: !nobodyListens(error), cause: error }
     return { error: requestFailed(transport.name, itemId, error) }
   }
   // The server answered, then the stream failed in the SDK's hands.
@@ -128,8 +128,9 @@ function classify(error: unknown, attempt: Attempt, transport: Transport, itemId
   return { fault: `${missing}: ${firstLine(error)}`, answered: true }
 }
 
-function gaveUp(transport: Transport, itemId: string, attempts: number, answered: boolean, last: { fault: string; cause?: unknown }): ProviderError {
-  if (!answered) return unreachable(transport.name, transport.endpoint, last.cause, transport.howToFix)
+/** The message when the retries are spent: "not reachable" only when, at the last try, nobody listened. */
+function gaveUp(transport: Transport, itemId: string, attempts: number, last: { fault: string; answered: boolean; cause?: unknown }): ProviderError {
+  if (!last.answered) return unreachable(transport.name, transport.endpoint, last.cause, transport.howToFix)
   return new ProviderError(
     `${transport.name} at ${transport.endpoint} gave no complete answer for item ${itemId} in ${attempts} attempts; the last fault: ${last.fault}. ` +
       'The server answers, so it is up: look at its logs or at a proxy in between, or allow more with TESTBENCH_RETRIES.',
@@ -138,17 +139,4 @@ function gaveUp(transport: Transport, itemId: string, attempts: number, answered
 
 function firstLine(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split('\n')[0]?.slice(0, 200) ?? ''
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve()
-    const done = (): void => {
-      clearTimeout(timer)
-      signal.removeEventListener('abort', done)
-      resolve()
-    }
-    const timer = setTimeout(done, ms)
-    signal.addEventListener('abort', done, { once: true })
-  })
 }

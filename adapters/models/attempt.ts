@@ -33,6 +33,7 @@ export function startAttempt(protocol: WireProtocol, idleMs: number, outer: Abor
   let retryAfter: number | undefined
   let verdict: WireVerdict | undefined
   let finished = false
+  let release = (): void => undefined
 
   const stopTimer = (): void => clearTimeout(timer)
   const armTimer = (): void => {
@@ -53,12 +54,20 @@ export function startAttempt(protocol: WireProtocol, idleMs: number, outer: Abor
   const watched = (body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> => {
     const reader = body.getReader()
     let cancelled = false
+    let drained = false
+    // An SDK that stops at its end marker (ollama-js) leaves the rest unread: finish() lets the connection go.
+    release = () => {
+      if (cancelled || drained) return
+      cancelled = true
+      void reader.cancel().catch(() => undefined)
+    }
     return new ReadableStream<Uint8Array>({
       async pull(stream) {
         try {
           const { done, value } = await reader.read()
           if (cancelled) return
           if (done) {
+            drained = true
             stopTimer()
             verdict ??= check.end()
             stream.close()
@@ -117,6 +126,7 @@ export function startAttempt(protocol: WireProtocol, idleMs: number, outer: Abor
     finish: () => {
       finished = true
       stopTimer()
+      release()
     },
   }
 }

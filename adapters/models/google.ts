@@ -4,13 +4,14 @@ import type { ChatReply, ChatRequest, ModelAdapter, ModelDetails } from './model
 import { ProviderError } from './model-adapter.ts'
 import { askWithRetries, retryPolicy, type Transport } from './ask-with-retries.ts'
 import type { Attempt } from './attempt.ts'
+import { endpointSlots } from './endpoint-slots.ts'
 import { providerConcurrency } from './knobs.ts'
-import { limitConcurrency } from './limit-concurrency.ts'
+import { baseUrlOf, providerRow, requireApiKey } from './providers.ts'
 import { splitSystem } from './split-system.ts'
 import { preflightFetch } from './preflight-fetch.ts'
 import { isConnectionFailure, requestFailed, statusOf, unreachable } from './provider-errors.ts'
 
-const HOW_TO_FIX = 'Check your network, GEMINI_API_KEY, or GOOGLE_GEMINI_BASE_URL.'
+const ROW = providerRow('google')
 
 /** Gemini through @google/genai's generateContentStream (server-sent events). */
 export class GoogleAdapter implements ModelAdapter {
@@ -22,18 +23,17 @@ export class GoogleAdapter implements ModelAdapter {
   private readonly transport: Transport
 
   constructor(model: string, env: NodeJS.ProcessEnv = process.env) {
-    const apiKey = env.GEMINI_API_KEY?.trim() || env.GOOGLE_API_KEY?.trim()
-    if (!apiKey) throw new ProviderError('Gemini needs an API key: set GEMINI_API_KEY.')
+    const apiKey = requireApiKey(ROW, env)
     this.model = model
     this.label = `google:${model}`
     this.apiKey = apiKey
-    this.baseUrl = env.GOOGLE_GEMINI_BASE_URL?.trim() || 'https://generativelanguage.googleapis.com'
+    this.baseUrl = baseUrlOf(ROW, env)
     this.transport = {
       protocol: 'gemini',
       name: 'Gemini',
       endpoint: this.baseUrl,
-      howToFix: HOW_TO_FIX,
-      slots: limitConcurrency(providerConcurrency('google', env)),
+      howToFix: ROW.howToFix,
+      slots: endpointSlots(this.baseUrl, providerConcurrency('google', env)),
       policy: retryPolicy(env),
     }
   }
@@ -47,7 +47,7 @@ export class GoogleAdapter implements ModelAdapter {
       const info = await this.clientWith(preflightFetch()).models.get({ model: this.model })
       return info.version ? { version: info.version } : {}
     } catch (error) {
-      if (isConnectionFailure(error)) throw unreachable('Gemini', this.baseUrl, error, HOW_TO_FIX)
+      if (isConnectionFailure(error)) throw unreachable('Gemini', this.baseUrl, error, ROW.howToFix)
       if (statusOf(error) === 404) throw new ProviderError(`Gemini has no model "${this.model}" (HTTP 404 from ${this.baseUrl}).`)
       throw requestFailed('Gemini', 'the model check', error)
     }

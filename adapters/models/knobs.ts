@@ -12,7 +12,7 @@ export const modelKnobs: KnobGroup = {
     { name: 'TESTBENCH_CACHE_DIR', kind: 'path', default: '.testbench/cache', accepted: 'a writable directory', readme: 'replies, downloaded datasets, calibrations' },
     { name: 'TESTBENCH_CACHE', kind: 'choice', default: 'on', accepted: 'on, off or refresh', readme: '`on` reuses stored replies, `refresh` asks again and overwrites, `off` neither reads nor writes' },
     { name: 'TESTBENCH_REQUEST_TIMEOUT', kind: 'integer', default: '600', accepted: 'seconds, a whole number ≥ 1', readme: 'seconds one model request may take, retries included' },
-    { name: 'TESTBENCH_IDLE_TIMEOUT', kind: 'number', default: '120', accepted: 'seconds, a number above 0', readme: 'seconds an attempt may go without receiving a byte before it is given up and retried' },
+    { name: 'TESTBENCH_IDLE_TIMEOUT', kind: 'number', default: '300', accepted: 'seconds, a number above 0', readme: 'seconds an attempt may go without receiving a byte before it is given up and retried' },
     { name: 'TESTBENCH_RETRIES', kind: 'integer', default: '8', accepted: 'a whole number ≥ 0', readme: 'retries after any transport failure (no connection, a reply broken, malformed, stalled or cut short, 408, 429, 5xx)' },
     { name: 'TESTBENCH_RETRY_DELAY', kind: 'number', default: '0.5', accepted: 'seconds, a number ≥ 0', readme: 'first backoff delay (doubling, with jitter); `Retry-After` wins' },
     { name: 'TESTBENCH_CONCURRENCY', kind: 'integer', default: '2 for Ollama, 8 otherwise', accepted: 'a whole number ≥ 1', readme: 'model requests in flight per provider and test file' },
@@ -39,7 +39,7 @@ export function requestTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
 
 /** How long one attempt may go without receiving a byte before it is given up as stalled. */
 export function idleTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
-  return seconds(env, 'TESTBENCH_IDLE_TIMEOUT', 120, { zeroAllowed: false }) * 1000
+  return seconds(env, 'TESTBENCH_IDLE_TIMEOUT', 300, { zeroAllowed: false }) * 1000
 }
 
 export function maxRetries(env: NodeJS.ProcessEnv = process.env): number {

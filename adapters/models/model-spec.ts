@@ -1,7 +1,8 @@
 /** The grammar of MODEL: a comma list of `provider:model`, a bare Ollama model, `ollama:*`, `reference`, `replay:<file>`. */
+import { editDistance } from '../knob.ts'
+import { HOSTED_PROVIDERS, PROVIDERS, type HostedProvider } from './providers.ts'
 
-export const HOSTED_PROVIDERS = ['ollama', 'openai', 'anthropic', 'google', 'openrouter'] as const
-export type HostedProvider = (typeof HOSTED_PROVIDERS)[number]
+export { HOSTED_PROVIDERS, type HostedProvider } from './providers.ts'
 export type Provider = HostedProvider | 'reference' | 'replay'
 
 export interface ModelSpec {
@@ -13,13 +14,9 @@ export interface ModelSpec {
 }
 
 const ACCEPTED = [
-  'qwen2.5 (an Ollama model)',
-  'ollama:qwen2.5:7b',
+  'qwen2.5 or mistral:7b (an Ollama model, with or without its tag)',
   'ollama:* (every local Ollama model)',
-  'openai:gpt-4o (also any OpenAI-compatible server via OPENAI_BASE_URL)',
-  'anthropic:claude-sonnet-4-5',
-  'google:gemini-2.5-flash',
-  'openrouter:meta-llama/llama-3.3-70b-instruct',
+  ...PROVIDERS.map((row) => row.example),
   'reference (the dataset\'s known-correct answers)',
   'replay:answers.jsonl (answers produced elsewhere)',
 ]
@@ -41,7 +38,18 @@ export function parseModelList(value: string | undefined): ModelSpec[] {
   return specs
 }
 
-export function parseModel(entry: string, whole = entry): ModelSpec {
+/**
+ * An Ollama tag: a size (`7b`, `1.5b`, `8x7b`, `e2b`), `latest`, a quantization (`q4_K_M`, `fp16`) or a
+ * version (`v0.3`), each optionally followed by more (`7b-instruct-q4_K_M`). No hosted model is named like
+ * that, so `mistral:7b` stays Ollama's even where a provider is named like the model family.
+ */
+const OLLAMA_TAG = /^(latest|e?\d+(\.\d+)?[bmk]|\d+x\d+(\.\d+)?b|i?q\d\w*|fp16|f16|bf16|v\d[\w.]*)([-_.].*)?$/i
+
+export function looksLikeOllamaTag(name: string): boolean {
+  return OLLAMA_TAG.test(name)
+}
+
+export function parseModel(entry: string, whole = entry, providers: readonly string[] = HOSTED_PROVIDERS): ModelSpec {
   if (entry === '') throw new ModelSpecError(`MODEL=${whole} has an empty entry (two commas, or a comma at an end).\n${acceptedList()}`)
   if (/\s/.test(entry)) throw new ModelSpecError(`MODEL entry "${entry}" contains white space.\n${acceptedList()}`)
   if (entry === 'reference') return { provider: 'reference', model: 'reference', label: 'reference' }
@@ -55,14 +63,14 @@ export function parseModel(entry: string, whole = entry): ModelSpec {
     if (name === '') throw new ModelSpecError(`MODEL=${entry}: replay needs a file, for example replay:answers.jsonl.`)
     return { provider: 'replay', model: name, label: entry }
   }
-  if (isHostedProvider(prefix)) {
+  if (prefix === 'ollama' || (isHostedProvider(prefix, providers) && !looksLikeOllamaTag(name))) {
     if (name === '') throw new ModelSpecError(`MODEL=${entry}: the model name after "${prefix}:" is missing.\n${acceptedList()}`)
     if (name === '*' && prefix !== 'ollama') {
       throw new ModelSpecError(`MODEL=${entry}: "*" (every model) works only for ollama:*.`)
     }
     return { provider: prefix, model: name, label: entry }
   }
-  const suggestion = closestProvider(prefix)
+  const suggestion = looksLikeOllamaTag(name) ? undefined : closestProvider(prefix)
   if (suggestion !== undefined) {
     throw new ModelSpecError(
       `MODEL=${entry}: unknown provider "${prefix}"; did you mean ${suggestion}:${name}? ` +
@@ -73,8 +81,8 @@ export function parseModel(entry: string, whole = entry): ModelSpec {
   return { provider: 'ollama', model: entry, label: `ollama:${entry}` }
 }
 
-function isHostedProvider(value: string): value is HostedProvider {
-  return (HOSTED_PROVIDERS as readonly string[]).includes(value)
+function isHostedProvider(value: string, providers: readonly string[]): value is HostedProvider {
+  return providers.includes(value)
 }
 
 function acceptedList(): string {
@@ -85,17 +93,4 @@ function acceptedList(): string {
 function closestProvider(prefix: string): string | undefined {
   const candidates = [...HOSTED_PROVIDERS, 'replay', 'reference']
   return candidates.find((candidate) => editDistance(prefix.toLowerCase(), candidate) <= 1)
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j)
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i]
-    for (let j = 1; j <= b.length; j++) {
-      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1)
-      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution))
-    }
-    previous = current
-  }
-  return previous[b.length] ?? 0
 }

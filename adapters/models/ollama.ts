@@ -3,10 +3,11 @@ import type { ChatReply, ChatRequest, ModelAdapter, ModelDetails } from './model
 import { ProviderError } from './model-adapter.ts'
 import { askWithRetries, retryPolicy, type Transport } from './ask-with-retries.ts'
 import type { Attempt } from './attempt.ts'
+import { endpointSlots } from './endpoint-slots.ts'
 import { providerConcurrency } from './knobs.ts'
-import { limitConcurrency } from './limit-concurrency.ts'
 import { preflightFetch } from './preflight-fetch.ts'
 import { isConnectionFailure, unreachable } from './provider-errors.ts'
+import { providerRow } from './providers.ts'
 
 /** Ollama's address from OLLAMA_HOST as its own CLI reads it: `host`, `host:port` or a URL; default 127.0.0.1:11434. */
 export function ollamaHost(env: NodeJS.ProcessEnv = process.env): string {
@@ -18,9 +19,7 @@ export function ollamaHost(env: NodeJS.ProcessEnv = process.env): string {
   return url.origin
 }
 
-const HOW_TO_FIX =
-  'Start Ollama with `ollama serve` (or the desktop app), set OLLAMA_HOST to where it runs, ' +
-  'or pick another provider, e.g. MODEL=openai:gpt-4o or MODEL=reference.'
+const HOW_TO_FIX = providerRow('ollama').howToFix
 
 /** Every model the local Ollama has, for `ollama:*`. */
 export async function listOllamaModels(env: NodeJS.ProcessEnv = process.env): Promise<string[]> {
@@ -53,7 +52,7 @@ export class OllamaAdapter implements ModelAdapter {
       name: 'Ollama',
       endpoint: this.host,
       howToFix: HOW_TO_FIX,
-      slots: limitConcurrency(providerConcurrency('ollama', env)),
+      slots: endpointSlots(this.host, providerConcurrency('ollama', env)),
       policy: retryPolicy(env),
     }
   }

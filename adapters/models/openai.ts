@@ -4,11 +4,12 @@ import type { ChatParams, ChatReply, ChatRequest, ModelAdapter, ModelDetails } f
 import { ProviderError } from './model-adapter.ts'
 import { askWithRetries, retryPolicy, type Transport } from './ask-with-retries.ts'
 import type { Attempt } from './attempt.ts'
+import { endpointSlots } from './endpoint-slots.ts'
 import { providerConcurrency } from './knobs.ts'
-import { limitConcurrency } from './limit-concurrency.ts'
 import { preflightFetch } from './preflight-fetch.ts'
 import { lastUserText } from './ollama.ts'
 import { isConnectionFailure, requestFailed, statusOf, unreachable } from './provider-errors.ts'
+import { apiKeyOf, baseUrlOf, missingKey, providerRow, type ProviderRow } from './providers.ts'
 
 /** Where an OpenAI-compatible endpoint is and how to reach it. */
 export interface OpenAIEndpoint {
@@ -21,23 +22,25 @@ export interface OpenAIEndpoint {
   howToFix: string
   /** The official API wants `max_completion_tokens`; compatible servers know `max_tokens`. */
   officialApi: boolean
+  /** The provider's row in the table, for the variable a missing key names. */
+  row: ProviderRow
 }
 
-const OPENAI_API = 'https://api.openai.com/v1'
-
 export function openaiEndpoint(env: NodeJS.ProcessEnv = process.env): OpenAIEndpoint {
-  const baseURL = env.OPENAI_BASE_URL?.trim() || OPENAI_API
-  const officialApi = baseURL === OPENAI_API
+  const row = providerRow('openai')
+  const baseURL = baseUrlOf(row, env)
+  const officialApi = baseURL === row.defaultBaseUrl
   return {
-    provider: 'openai',
-    name: officialApi ? 'OpenAI' : 'The OpenAI-compatible server',
+    provider: row.prefix,
+    name: officialApi ? row.name : 'The OpenAI-compatible server',
     baseURL,
     // Local servers (llama-server, vLLM, LM Studio) accept any key.
-    apiKey: env.OPENAI_API_KEY?.trim() || (officialApi ? undefined : 'none'),
+    apiKey: apiKeyOf(row, env) ?? (officialApi ? undefined : 'none'),
     howToFix: officialApi
-      ? 'Check your network, or set OPENAI_BASE_URL to an OpenAI-compatible server.'
+      ? row.howToFix
       : 'Start the server (llama-server, vLLM, LM Studio…), or fix OPENAI_BASE_URL; it must end in /v1 for most servers.',
     officialApi,
+    row,
   }
 }
 
@@ -51,11 +54,7 @@ export class OpenAIAdapter implements ModelAdapter {
   private readonly transport: Transport
 
   constructor(model: string, endpoint: OpenAIEndpoint = openaiEndpoint(), env: NodeJS.ProcessEnv = process.env) {
-    if (endpoint.apiKey === undefined) {
-      throw new ProviderError(
-        `${endpoint.name} needs an API key: set ${endpoint.provider === 'openai' ? 'OPENAI_API_KEY' : 'OPENROUTER_API_KEY'}.`,
-      )
-    }
+    if (endpoint.apiKey === undefined) throw missingKey(endpoint.row)
     this.provider = endpoint.provider
     this.model = model
     this.label = `${endpoint.provider}:${model}`
@@ -66,7 +65,7 @@ export class OpenAIAdapter implements ModelAdapter {
       name: endpoint.name,
       endpoint: endpoint.baseURL,
       howToFix: endpoint.howToFix,
-      slots: limitConcurrency(providerConcurrency(endpoint.provider, env)),
+      slots: endpointSlots(endpoint.baseURL, providerConcurrency(endpoint.provider, env)),
       policy: retryPolicy(env),
     }
   }

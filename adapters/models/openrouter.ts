@@ -1,15 +1,10 @@
 import { OpenAIAdapter, type OpenAIEndpoint } from './openai.ts'
+import { apiKeyOf, baseUrlOf, providerRow } from './providers.ts'
 
 /** OpenRouter is an OpenAI-compatible API with its own address and key. */
 export function openrouterEndpoint(env: NodeJS.ProcessEnv = process.env): OpenAIEndpoint {
-  return {
-    provider: 'openrouter',
-    name: 'OpenRouter',
-    baseURL: env.OPENROUTER_BASE_URL?.trim() || 'https://openrouter.ai/api/v1',
-    apiKey: env.OPENROUTER_API_KEY?.trim() || undefined,
-    howToFix: 'Check your network and OPENROUTER_API_KEY.',
-    officialApi: false,
-  }
+  const row = providerRow('openrouter')
+  return { provider: row.prefix, name: row.name, baseURL: baseUrlOf(row, env), apiKey: apiKeyOf(row, env), howToFix: row.howToFix, officialApi: false, row }
 }
 
 export function openrouterAdapter(model: string, env: NodeJS.ProcessEnv = process.env): OpenAIAdapter {

@@ -40,3 +40,12 @@ export function connectionErrorText(error: unknown): string {
   }
   return error.message
 }
+
+/** A connection failure that says nothing listens there (refused, unknown host, no route), unlike a reset by a server that accepted it. */
+export function nobodyListens(error: unknown): boolean {
+  const parts: string[] = []
+  for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
+    parts.push(cause.message, 'code' in cause ? String(cause.code) : '')
+  }
+  return /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH/.test(parts.join(' '))
+}

@@ -9,7 +9,9 @@ import { ProviderError } from './model-adapter.ts'
  * - `{"task_id", "completion"}`: human-eval samples, continued from the prompt;
  * - `{"task_id", "solution"}`: evalplus samples, whole programs;
  * - `{"instance_id", "model_patch"}`: SWE-bench predictions.
- * Lines for the same item without a `sample` are its samples 0, 1, 2… in file order.
+ * One rule for repeated ids, in every form: lines for the same item without a `sample` are its samples
+ * 0, 1, 2… in file order (counting on from the last one given); two lines for the same item, variant and
+ * sample are an error naming both lines, never one dropped silently.
  */
 export interface ReplayAnswer {
   itemId: string
@@ -64,6 +66,7 @@ export function parseReplayFile(file: string): ReplayAnswer[] {
   }
   const answers: ReplayAnswer[] = []
   const nextSample = new Map<string, number>()
+  const lineOf = new Map<string, number>()
   text.split('\n').forEach((line, index) => {
     if (line.trim() === '') return
     const where = `${file}:${index + 1}`
@@ -76,7 +79,15 @@ export function parseReplayFile(file: string): ReplayAnswer[] {
     const answer = toAnswer(parsed, where)
     const key = `${answer.variant ?? ''}\u0000${answer.itemId}`
     const sample = answer.sample ?? nextSample.get(key) ?? 0
-    nextSample.set(key, sample + 1)
+    nextSample.set(key, Math.max(sample + 1, nextSample.get(key) ?? 0))
+    const earlier = lineOf.get(`${key}\u0000${sample}`)
+    if (earlier !== undefined) {
+      const variant = answer.variant === undefined ? '' : ` (${answer.variant})`
+      throw new ProviderError(
+        `${where} answers item ${answer.itemId}${variant} sample ${sample} again (line ${earlier} did already): remove one, or give each a different "sample".`,
+      )
+    }
+    lineOf.set(`${key}\u0000${sample}`, index + 1)
     answers.push({ ...answer, sample })
   })
   return answers
@@ -101,4 +112,37 @@ function toAnswer(value: unknown, where: string): Omit<ReplayAnswer, 'sample'> &
   // SWE-bench's harness reads `"model_patch": null` as an empty patch.
   if (typeof row.model_patch === 'string' || row.model_patch === null) return { ...base, text: row.model_patch ?? '', form: 'solution' }
   throw new ProviderError(`${where} has no answer: give "reply", "completion", "solution" or "model_patch".`)
+}
+
+/** What a replay file means for one suite's items: an error when it answers none of them, warnings for what it holds that the run will not use. */
+export interface ReplayCoverage {
+  error?: string
+  warnings: string[]
+}
+
+export function replayCoverage(file: string, suite: string, itemIds: readonly string[], samples: number): ReplayCoverage {
+  const answers = parseReplayFile(file)
+  const expected = new Set(itemIds)
+  const matching = answers.filter((answer) => expected.has(answer.itemId))
+  if (itemIds.length > 0 && matching.length === 0) {
+    const fileIds = [...new Set(answers.map((answer) => answer.itemId))]
+    return {
+      error:
+        `MODEL=replay:${file}: none of its ${answers.length} answers is for an item of ${suite}. ` +
+        `Its ids look like ${examples(fileIds)}; ${suite} expects ids like ${examples(itemIds)}. ` +
+        'Replay the file with the suite it was made for, or rewrite its ids.',
+      warnings: [],
+    }
+  }
+  const most = Math.max(0, ...matching.map((answer) => answer.sample + 1))
+  const warnings =
+    most > samples
+      ? [`MODEL=replay:${file} has up to ${most} samples per item of ${suite}, but SAMPLES=${samples} scores only the first ${samples}: set SAMPLES=${most} to score them all.`]
+      : []
+  return { warnings }
+}
+
+function examples(ids: readonly string[]): string {
+  const shown = ids.slice(0, 3).map((id) => JSON.stringify(id)).join(', ') || 'none'
+  return ids.length > 3 ? `${shown} (${ids.length} in all)` : shown
 }

@@ -113,6 +113,24 @@ export const badInputs: BadInput[] = [
     message: /a\.jsonl:1 has no item id: give "id"/,
     once: 'has no item id',
   },
+  {
+    name: 'replay file whose ids match no item of the suite',
+    prepare: (dir) => (
+      writeFileSync(join(dir, 'a.jsonl'), '{"task_id": "HumanEval/0", "completion": "x"}\n{"task_id": "HumanEval/1", "completion": "y"}\n'),
+      { MODEL: `replay:${join(dir, 'a.jsonl')}` }
+    ),
+    message: /replay:.*a\.jsonl: none of its 2 answers is for an item of demo\. Its ids look like "HumanEval\/0", "HumanEval\/1"; demo expects ids like "sum-2\+3"/,
+    once: 'none of its 2 answers',
+  },
+  {
+    name: 'replay file that answers one item and sample twice',
+    prepare: (dir) => (
+      writeFileSync(join(dir, 'a.jsonl'), '{"id": "sum-2+3", "reply": "5", "sample": 0}\n{"id": "sum-2+3", "reply": "6", "sample": 0}\n'),
+      { MODEL: `replay:${join(dir, 'a.jsonl')}` }
+    ),
+    message: /a\.jsonl:2 answers item sum-2\+3 sample 0 again \(line 1 did already\): remove one/,
+    once: 'again (line 1',
+  },
   { name: 'gate config that does not exist', env: { TESTBENCH_GATE_CONFIG: '/nonexistent/gate.json' }, message: /\/nonexistent\/gate\.json/, once: 'GateConfigError' },
   {
     name: 'gate config that is not JSON',

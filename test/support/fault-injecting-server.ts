@@ -43,6 +43,9 @@ export interface FaultyServer extends LoopbackServer {
   injected: Record<FaultKind, number>
   /** The most generation requests that were open at once. */
   mostInFlight: number
+  /** Generation requests' time open, summed (ms), and the span from the first one's start to the last one's end. */
+  busyMs: number
+  spanMs: number
 }
 
 /** A model server on 127.0.0.1 that speaks one wire protocol for real, and breaks a share of its replies on purpose. */
@@ -50,13 +53,19 @@ export async function startFaultyModelServer(options: FaultyServerOptions): Prom
   const { protocol, model, faults, latencyMs = 0 } = options
   const random = mulberry32(faults?.seed ?? 1)
   const injected = Object.fromEntries(FAULT_KINDS.map((kind) => [kind, 0])) as Record<FaultKind, number>
-  const state = { whole: 0, inFlight: 0, mostInFlight: 0 }
+  const state = { whole: 0, inFlight: 0, mostInFlight: 0, busyMs: 0, firstAt: 0, lastAt: 0 }
   const server = await startLoopbackServer(async (request, response) => {
     if (answerUpFrontCheck(protocol, model, request, response)) return
     if (!isGeneration(protocol, request.path)) return sendJson(response, 404, { error: { message: `no route ${request.path}` } })
+    const openedAt = performance.now()
+    if (state.firstAt === 0) state.firstAt = openedAt
     state.inFlight++
     state.mostInFlight = Math.max(state.mostInFlight, state.inFlight)
-    response.on('close', () => state.inFlight--)
+    response.on('close', () => {
+      state.inFlight--
+      state.lastAt = performance.now()
+      state.busyMs += state.lastAt - openedAt
+    })
     if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs))
     const shape = options.finishReason === undefined ? {} : { finishReason: options.finishReason }
     const reply = streamedReply(protocol, request.path, options.answer(promptOf(protocol, request)), shape)
@@ -77,6 +86,12 @@ export async function startFaultyModelServer(options: FaultyServerOptions): Prom
     },
     get mostInFlight() {
       return state.mostInFlight
+    },
+    get busyMs() {
+      return state.busyMs
+    },
+    get spanMs() {
+      return state.lastAt - state.firstAt
     },
   }
 }

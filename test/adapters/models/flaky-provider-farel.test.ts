@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { afterEach, describe, expect, test } from 'vitest'
@@ -8,6 +7,7 @@ import type { ItemRecord } from '../../../harness/item-record.ts'
 import { scoreFarel } from '../../../suites/farel/score.ts'
 import { clientEnv, FAULT_KINDS, startFaultyModelServer, type FaultyServer } from '../../support/fault-injecting-server.ts'
 import { runSuiteForRecords } from '../../support/run-vitest.ts'
+import { steadyFarelModel as steadyModel } from '../../support/steady-model.ts'
 
 /**
  * A flaky provider never changes a score (issue 14): FaRel through each wire protocol, clean and with
@@ -17,7 +17,7 @@ import { runSuiteForRecords } from '../../support/run-vitest.ts'
 
 const PROTOCOLS: WireProtocol[] = ['openai', 'ollama', 'anthropic', 'gemini']
 const SMALL_RUN = { TESTBENCH_FAREL_PER_CLASS: '8' } // 72 quizzes, every class
-const FAST_RETRIES = { TESTBENCH_IDLE_TIMEOUT: '0.5', TESTBENCH_RETRY_DELAY: '0.01', TESTBENCH_RETRIES: '8' }
+const FAST_RETRIES = { TESTBENCH_IDLE_TIMEOUT: '1', TESTBENCH_RETRY_DELAY: '0.01', TESTBENCH_RETRIES: '8' }
 
 const servers: FaultyServer[] = []
 const runDirs: string[] = []
@@ -25,14 +25,6 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()))
   for (const dir of runDirs.splice(0)) rmSync(dir, { recursive: true, force: true })
 })
-
-/** A model that is right on some quizzes, wrong on others and gives no answer on a few: the same every time it is asked. */
-export function steadyModel(quiz: string): string {
-  const hash = createHash('sha256').update(quiz).digest()
-  if (hash[4]! % 9 === 0) return 'I cannot tell from these statements.'
-  const options = quiz.match(/^\d+\. /gm)?.length ?? 1
-  return `Let me think it through. <ANSWER>${(hash.readUInt32BE(0) % options) + 1}</ANSWER>`
-}
 
 async function runFarel(protocol: WireProtocol, faults: boolean) {
   const server = await startFaultyModelServer({

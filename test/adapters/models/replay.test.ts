@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { ReplayAdapter, parseReplayFile } from '../../../adapters/models/replay.ts'
+import { ReplayAdapter, parseReplayFile, replayCoverage } from '../../../adapters/models/replay.ts'
 import { chatRequest } from '../../support/chat-request.ts'
 
 function replayFile(lines: string[]): string {
@@ -54,5 +54,35 @@ describe('replay', () => {
 
   test('a missing file says where it looked', () => {
     expect(() => parseReplayFile('/nonexistent/answers.jsonl')).toThrow(/cannot read \/nonexistent\/answers\.jsonl/)
+  })
+})
+
+describe('replay: one rule for repeated ids, and files that do not fit the suite', () => {
+  test.for([
+    ['plain', (sample?: number) => ({ id: 'a', reply: 'r', ...(sample === undefined ? {} : { sample }) })],
+    ['human-eval', (sample?: number) => ({ task_id: 'a', completion: 'c', ...(sample === undefined ? {} : { sample }) })],
+    ['evalplus', (sample?: number) => ({ task_id: 'a', solution: 's', ...(sample === undefined ? {} : { sample }) })],
+    ['SWE-bench', (sample?: number) => ({ instance_id: 'a', model_patch: 'p', ...(sample === undefined ? {} : { sample }) })],
+  ] as const)('%s: repeats without a sample count on as samples; the same sample twice is an error naming both lines', ([, line]) => {
+    expect(parseReplayFile(replayFile([line(), line(), line(5), line()].map((each) => JSON.stringify(each)))).map((answer) => answer.sample)).toEqual([0, 1, 5, 6])
+    expect(() => parseReplayFile(replayFile([line(), line(0)].map((each) => JSON.stringify(each))))).toThrow(/answers\.jsonl:2 answers item a sample 0 again \(line 1 did already\)/)
+  })
+
+  test('a file that answers none of the suite\'s items is one error naming the file and ids on both sides', () => {
+    const file = replayFile([JSON.stringify({ task_id: 'HumanEval/0', completion: 'x' })])
+    const coverage = replayCoverage(file, 'mbpp', ['Mbpp/2', 'Mbpp/3', 'Mbpp/4', 'Mbpp/5'], 1)
+    expect(coverage.error).toBe(
+      `MODEL=replay:${file}: none of its 1 answers is for an item of mbpp. Its ids look like "HumanEval/0"; mbpp expects ids like "Mbpp/2", "Mbpp/3", "Mbpp/4" (4 in all). ` +
+        'Replay the file with the suite it was made for, or rewrite its ids.',
+    )
+    expect(replayCoverage(file, 'humaneval', ['HumanEval/0', 'HumanEval/1'], 1)).toEqual({ warnings: [] })
+  })
+
+  test('more samples than SAMPLES asks for is warned about', () => {
+    const file = replayFile(['r0', 'r1', 'r2'].map((reply) => JSON.stringify({ id: 'a', reply })))
+    expect(replayCoverage(file, 'demo', ['a'], 1).warnings).toEqual([
+      `MODEL=replay:${file} has up to 3 samples per item of demo, but SAMPLES=1 scores only the first 1: set SAMPLES=3 to score them all.`,
+    ])
+    expect(replayCoverage(file, 'demo', ['a'], 3).warnings).toEqual([])
   })
 })
