@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
 import { PartSequencer } from './reporters/part-sequencer.ts'
 import { testbench } from './reporters/testbench-plugin.ts'
@@ -26,7 +27,15 @@ export default defineConfig({
           globalSetup: ['harness/global-setup.ts'],
           // Items wait on models and sandboxes, which bound themselves; a test's own limit is the request timeout.
           testTimeout: 0,
-          maxConcurrency: 32,
+          // Every item of a part file may wait for its turn at once: TESTBENCH_CONCURRENCY bounds the requests
+          // in flight across workers (harness/run-slots.ts) and the sandbox bounds the programs, so no hidden cap here.
+          maxConcurrency: Number.MAX_SAFE_INTEGER,
+          // Parts of one suite run at once, so that one part's last requests overlap the next part's first ones.
+          maxWorkers: Math.max(2, availableParallelism() - 1),
+          // Part files of a suite share one worker's modules: datasets, the warm Python fork server, connections.
+          isolate: false,
+          // Projects with their own maxWorkers need their own group; the harness's tests (group 0) come first.
+          sequence: { groupOrder: 1 },
         },
       },
     ],

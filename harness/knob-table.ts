@@ -13,7 +13,7 @@ export const harnessKnobs: KnobGroup = {
     { name: 'TESTBENCH_HTML_DIR', kind: 'path', default: '—', accepted: 'a writable directory', readme: "also write Vitest's single-file html report to `<dir>/index.html`" },
     { name: 'TESTBENCH_REQUEST_TIMEOUT', kind: 'integer', default: '600', accepted: 'seconds, a whole number ≥ 1', readme: 'seconds one model request may take, retries included' },
     { name: 'TESTBENCH_RETRIES', kind: 'integer', default: '4', accepted: 'a whole number ≥ 0', readme: 'retries after a connection error, 429 or 5xx' },
-    { name: 'TESTBENCH_CONCURRENCY', kind: 'integer', default: '2 for Ollama, 8 otherwise', accepted: 'a whole number ≥ 1', readme: 'model requests in flight per provider and test file' },
+    { name: 'TESTBENCH_CONCURRENCY', kind: 'integer', default: '2 for Ollama, 8 otherwise', accepted: 'a whole number ≥ 1', readme: 'model requests in flight per provider, across all the workers of a run (of a machine, in a sharded run)' },
     { name: 'TESTBENCH_PROMPT_MODE', kind: 'choice', default: 'chat', accepted: 'chat or completion (base models)', readme: 'prompt form of the Python code suites' },
     { name: 'TESTBENCH_GATE_CONFIG', kind: 'path', default: 'testbench.gate.json if present', accepted: 'a gate config file, or off', readme: "the model gate's config" },
   ],

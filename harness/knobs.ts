@@ -36,7 +36,7 @@ export function maxRetries(env: NodeJS.ProcessEnv = process.env): number {
   return nonNegativeInteger(env, 'TESTBENCH_RETRIES', 4)
 }
 
-/** Requests in flight per provider and worker; the default suits a local server or a hosted API. */
+/** Requests in flight per provider across the run's workers (harness/run-slots.ts); the default suits a local server or a hosted API. */
 export function providerConcurrency(provider: string, env: NodeJS.ProcessEnv = process.env): number {
   return positiveInteger(env, 'TESTBENCH_CONCURRENCY', provider === 'ollama' ? 2 : 8)
 }

@@ -3,7 +3,9 @@ import { createAdapter } from '../adapters/models/create-adapter.ts'
 import type { ModelSpec } from '../adapters/models/model-spec.ts'
 import { limitConcurrency } from '../adapters/models/limit-concurrency.ts'
 import { ReplyCache } from '../adapters/models/reply-cache.ts'
+import { inject } from 'vitest'
 import { cacheDir, cacheMode, providerConcurrency } from './knobs.ts'
+import { runWideLimiter } from './run-slots.ts'
 
 /** A model from MODEL after the up-front check: what the provider said about it comes along. */
 export interface ResolvedModel extends ModelSpec {
@@ -20,14 +22,21 @@ export type Asker = (request: ChatRequest) => Promise<ChatReply>
 
 const askers = new Map<string, Asker>()
 
-/** One asker per model and worker: the provider's adapter behind the reply cache and the in-flight limit. */
+/**
+ * One asker per model and worker: the provider's adapter behind the reply cache and the in-flight limit,
+ * TESTBENCH_CONCURRENCY requests per provider across the run's workers (in this worker alone when the
+ * run has no slot server, as in the harness's own tests).
+ */
 export function askerFor(model: ResolvedModel): Asker {
   const existing = askers.get(model.label)
   if (existing) return existing
   const adapter = createAdapter(model)
-  const limited = limitConcurrency(providerConcurrency(model.provider))
-  const ask: Asker = (request) => limited(() => adapter.chat(request))
+  const limit = providerConcurrency(model.provider)
   const answersFromData = model.provider === 'reference' || model.provider === 'replay'
+  // Answers read from data cost the model nothing: no need to share their limit across workers.
+  const slots = answersFromData ? undefined : inject('runSlots')
+  const limited = slots === undefined ? limitConcurrency(limit) : runWideLimiter(slots, `provider:${model.provider}`, limit)
+  const ask: Asker = (request) => limited(() => adapter.chat(request), request.signal)
   const asker = answersFromData ? ask : new ReplyCache(cacheDir(), cacheMode()).wrap(model, ask)
   askers.set(model.label, asker)
   return asker
