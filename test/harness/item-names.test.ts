@@ -36,4 +36,18 @@ describe('item names', () => {
     expect(names.filter((name) => name.startsWith('reference > farel > sibling #1 '))).toEqual([0, 1, 2, 3, 4].map((sample) => `reference > farel > sibling #1 sample ${sample}`))
     expect(names.filter((name) => / #\d+ #\d+$/.test(name))).toEqual([])
   })
+
+  test('a selection smaller than the parts: the empty part files say so in a skipped test, and the run passes and is complete', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'item-names-'))
+    const { code, output } = await startVitestRun(['--project', 'suites', 'suites/farel'], {
+      MODEL: 'reference',
+      TESTBENCH_FAREL_LENGTH: '1',
+      TESTBENCH_FAREL_PER_CLASS: '1',
+      TESTBENCH_REPORT_DIR: join(dir, 'reports'),
+    }).done
+    expect(code, output).toBe(0)
+    expect(output).toMatch(/2 passed \| 4 skipped/)
+    expect(output).toContain('FaRel-1 = 100.00 (solved 2/2)')
+    expect(output).not.toContain('PARTIAL')
+  })
 })
