@@ -17,7 +17,8 @@ import { generateQuizzes } from '../suites/farel/quiz.ts'
 
 const ITEMS = 450
 const REPLY_MS = 200
-const CONCURRENCIES = [8, 32, 64]
+/** BENCH_CONCURRENCIES=64 measures one level only; BENCH_ROUNDS=1 one round. */
+const CONCURRENCIES = (process.env.BENCH_CONCURRENCIES ?? '8,32,64').split(',').map(Number)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 /** BENCH_TRACE=1 prints, after each run, the requests in flight every 100 ms (where a run loses time). */
 const TRACE = process.env.BENCH_TRACE === '1'
@@ -28,6 +29,8 @@ interface Window {
   /** `seconds:in flight` every 100 ms, with BENCH_TRACE=1. */
   trace: string[]
   requests: number
+  /** TCP connections opened for them: reuse keeps this near the concurrency, not the request count. */
+  connections: number
   firstMs: number
   lastMs: number
   maxInFlight: number
@@ -35,7 +38,7 @@ interface Window {
 
 /** The server: `/v1/models`, and chat completions streamed after REPLY_MS; it times each run's window. */
 function startServer(): Promise<BenchServer> {
-  let window: Window = { trace: [], requests: 0, firstMs: 0, lastMs: 0, maxInFlight: 0 }
+  let window: Window = { trace: [], requests: 0, connections: 0, firstMs: 0, lastMs: 0, maxInFlight: 0 }
   let inFlight = 0
   const sampler = TRACE ? setInterval(() => window.requests > 0 && window.trace.push(`${((performance.now() - window.firstMs) / 1000).toFixed(1)}:${inFlight}`), 100) : undefined
   sampler?.unref()
@@ -56,13 +59,14 @@ function startServer(): Promise<BenchServer> {
     })
   })
   server.keepAliveTimeout = 60_000
+  server.on('connection', () => window.connections++)
   return new Promise((resolve) =>
     server.listen(0, '127.0.0.1', () =>
       resolve({
         url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
         take: () => {
           const taken = window
-          window = { trace: [], requests: 0, firstMs: 0, lastMs: 0, maxInFlight: 0 }
+          window = { trace: [], requests: 0, connections: 0, firstMs: 0, lastMs: 0, maxInFlight: 0 }
           return taken
         },
         close: () => server.close(),
@@ -92,6 +96,7 @@ function streamAnswer(response: ServerResponse, answer: number): void {
 }
 
 interface Measure {
+  connections: number
   windowMs: number
   wallMs: number
   maxInFlight: number
@@ -115,7 +120,7 @@ async function runCommand(command: string[], env: NodeJS.ProcessEnv, server: Ben
   if (code !== 0) throw new Error(`${what} exited with ${code}:\n${stderr.slice(-3000)}`)
   if (window.requests !== ITEMS) throw new Error(`${what} sent ${window.requests} chat requests, not ${ITEMS}.`)
   if (TRACE) console.log(`${what}: ${window.trace.join(' ')}`)
-  return { windowMs: window.lastMs - window.firstMs, wallMs, maxInFlight: window.maxInFlight }
+  return { windowMs: window.lastMs - window.firstMs, wallMs, maxInFlight: window.maxInFlight, connections: window.connections }
 }
 
 function farelRun(server: BenchServer, concurrency: number): Promise<Measure> {
@@ -146,7 +151,7 @@ try {
         record(`${kind}\u0000${concurrency}`, measure)
         const ideal = (ITEMS * REPLY_MS) / concurrency
         console.log(
-          `round ${round}  c=${String(concurrency).padStart(2)}  ${kind.padEnd(11)}  ${(measure.windowMs / 1000).toFixed(2)} s requests (${(ideal / measure.windowMs).toFixed(2)} of ideal), ${(measure.wallMs / 1000).toFixed(2)} s whole command, max ${measure.maxInFlight} in flight`,
+          `round ${round}  c=${String(concurrency).padStart(2)}  ${kind.padEnd(11)}  ${(measure.windowMs / 1000).toFixed(2)} s requests (${(ideal / measure.windowMs).toFixed(2)} of ideal), ${(measure.wallMs / 1000).toFixed(2)} s whole command, max ${measure.maxInFlight} in flight over ${measure.connections} connections`,
         )
       }
     }
