@@ -107,6 +107,29 @@ export function benchmark<Item extends BenchItem, Scoring extends object = FactR
   }
 }
 
+/** The error each suite's part files met while declaring their items, in this worker. */
+const declarationErrors = new Map<string, string>()
+
+/**
+ * Declares a part file's items with `declare` (load the dataset, check the toolchain, call benchmark()).
+ * When the part files of a suite that run in one worker all fail the same way (a missing dataset), the
+ * first shows the whole error and the others one line each, not the same stack six or twelve times.
+ */
+export async function declarePart(suite: string, part: Part, declare: () => Promise<void>): Promise<void> {
+  try {
+    await declare()
+  } catch (error) {
+    if (!(error instanceof Error)) throw error
+    if (declarationErrors.get(suite) !== error.message) {
+      declarationErrors.set(suite, error.message)
+      throw error
+    }
+    const again = new Error(`${suite} part ${part.index} of ${part.count}, as the part before it: ${error.message.split('\n')[0]}`)
+    again.stack = `${error.name}: ${again.message}`
+    throw again
+  }
+}
+
 /** Part `index` of `count` of the items: contiguous slices whose sizes differ by one at most. */
 export function itemsOfPart<Item>(items: readonly Item[], { index, count }: Part): readonly Item[] {
   if (!Number.isInteger(count) || count < 1 || !Number.isInteger(index) || index < 1 || index > count) {

@@ -5,7 +5,7 @@
  * The items are declared in part files (`swebench-<k>.test.ts`), so that `--shard` spreads them evenly.
  */
 import { inject } from 'vitest'
-import { benchmark, type Part } from '../../harness/benchmark.ts'
+import { benchmark, declarePart, type Part } from '../../harness/benchmark.ts'
 import { runWideLimiter } from '../../harness/run-slots.ts'
 import { loadInstances } from './dataset.ts'
 import { swebenchOptions } from './options.ts'
@@ -27,16 +27,18 @@ function run(): SwebenchRun {
 }
 
 /** Declares part `part` of the instances. */
-export async function declareSwebench(part: Part): Promise<void> {
-  await assertEngineReachable(options)
-  const runs = run()
-  benchmark({
-    suite: 'swebench',
-    items: (await loadInstances({ datasetFile: options.datasetFile, instances: options.instances })).map(swebenchItem),
-    part,
-    ...(options.instances === undefined ? {} : { narrowedBy: `TESTBENCH_SWEBENCH_INSTANCES=${process.env.TESTBENCH_SWEBENCH_INSTANCES}` }),
-    scoring: swebenchFacts,
-    concurrent: true,
-    run: (item, bench) => runItem(item, bench, runs),
+export function declareSwebench(part: Part): Promise<void> {
+  return declarePart('swebench', part, async () => {
+    await assertEngineReachable(options)
+    const runs = run()
+    benchmark({
+      suite: 'swebench',
+      items: (await loadInstances({ datasetFile: options.datasetFile, instances: options.instances })).map(swebenchItem),
+      part,
+      ...(options.instances === undefined ? {} : { narrowedBy: `TESTBENCH_SWEBENCH_INSTANCES=${process.env.TESTBENCH_SWEBENCH_INSTANCES}` }),
+      scoring: swebenchFacts,
+      concurrent: true,
+      run: (item, bench) => runItem(item, bench, runs),
+    })
   })
 }
