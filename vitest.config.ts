@@ -27,9 +27,7 @@ export default defineConfig({
           globalSetup: ['harness/global-setup.ts'],
           // Items wait on models and sandboxes, which bound themselves; a test's own limit is the request timeout.
           testTimeout: 0,
-          // Every item of a part file may wait for its turn at once: TESTBENCH_CONCURRENCY bounds the requests
-          // in flight across workers (harness/run-slots.ts) and the sandbox bounds the programs, so no hidden cap here.
-          maxConcurrency: Number.MAX_SAFE_INTEGER,
+          maxConcurrency: itemsAtOnce(process.env),
           // Parts of one suite run at once, so that one part's last requests overlap the next part's first ones.
           maxWorkers: Math.max(2, availableParallelism() - 1),
           // Part files of a suite share one worker's modules: datasets, the warm Python fork server, connections.
@@ -41,3 +39,14 @@ export default defineConfig({
     ],
   },
 })
+
+/**
+ * Items of one part file started at once. TESTBENCH_CONCURRENCY bounds the model requests in flight across
+ * workers (harness/run-slots.ts) and the sandbox bounds its programs; this only keeps 10,000 items from all
+ * waiting in memory at once, and is 4 times what either may run, so that it never caps them.
+ */
+function itemsAtOnce(env: NodeJS.ProcessEnv): number {
+  const requests = Number(env.TESTBENCH_CONCURRENCY) || 8
+  const programs = Number(env.TESTBENCH_SANDBOX_CONCURRENCY) || availableParallelism()
+  return 4 * Math.max(requests, programs, 8)
+}
