@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
 import { PartSequencer } from './reporters/part-sequencer.ts'
 import { testbench } from './reporters/testbench-plugin.ts'
@@ -26,9 +27,26 @@ export default defineConfig({
           globalSetup: ['harness/global-setup.ts'],
           // Items wait on models and sandboxes, which bound themselves; a test's own limit is the request timeout.
           testTimeout: 0,
-          maxConcurrency: 32,
+          maxConcurrency: itemsAtOnce(process.env),
+          // Parts of one suite run at once, so that one part's last requests overlap the next part's first ones.
+          maxWorkers: Math.max(2, availableParallelism() - 1),
+          // Part files of a suite share one worker's modules: datasets, the warm Python fork server, connections.
+          isolate: false,
+          // Projects with their own maxWorkers need their own group; the harness's tests (group 0) come first.
+          sequence: { groupOrder: 1 },
         },
       },
     ],
   },
 })
+
+/**
+ * Items of one part file started at once. TESTBENCH_CONCURRENCY bounds the model requests in flight across
+ * workers (harness/run-slots.ts) and the sandbox bounds its programs; this only keeps 10,000 items from all
+ * waiting in memory at once, and is 4 times what either may run, so that it never caps them.
+ */
+function itemsAtOnce(env: NodeJS.ProcessEnv): number {
+  const requests = Number(env.TESTBENCH_CONCURRENCY) || 8
+  const programs = Number(env.TESTBENCH_SANDBOX_CONCURRENCY) || availableParallelism()
+  return 4 * Math.max(requests, programs, 8)
+}

@@ -76,6 +76,12 @@ export function benchmark<Item extends BenchItem, Scoring extends object = FactR
   const cases: Array<Case<Item>> = items.flatMap((item) =>
     Array.from({ length: samples }, (_, sample) => ({ name: caseName(item, sample, samples), item, sample })),
   )
+  if (cases.length === 0 && definition.part && definition.items.length > 0) {
+    // Vitest fails a file that declares no test: a part left empty by a small selection says so instead.
+    const { index, count } = definition.part
+    test.skip(`${definition.suite}${definition.variant ? ` ${definition.variant}` : ''}: part ${index} of ${count} holds none of the ${definition.items.length} items`)
+    return
+  }
   const declare = definition.concurrent ? test.concurrent : test
   for (const model of inject('benchModels')) {
     if (model.provider === 'replay') checkReplayFile(model.model, definition.suite, definition.items, samples)
@@ -90,8 +96,6 @@ export function benchmark<Item extends BenchItem, Scoring extends object = FactR
         }
         // One `test` per case rather than `test.for`, whose `$name` Vitest cuts at 40 characters.
         const declareCases = () => {
-          // A part file whose slice is empty (3 problems over 6 parts) would be an error: "No test found in suite".
-          if (cases.length === 0) test.skip(`no item of this selection is in ${definition.part ? `part ${definition.part.index} of ${definition.part.count}` : 'this file'}`)
           for (const { name, item, sample } of cases) {
             declare(name, { meta: { declared } }, async (context) => {
               await runCase(definition, model, item, sample, context)
@@ -113,6 +117,29 @@ function checkReplayFile(file: string, suite: string, items: readonly BenchItem[
   const error = new ProviderError(coverage.error)
   error.stack = `ReplayError: ${coverage.error}`
   throw error
+}
+
+/** The error each suite's part files met while declaring their items, in this worker. */
+const declarationErrors = new Map<string, string>()
+
+/**
+ * Declares a part file's items with `declare` (load the dataset, check the toolchain, call benchmark()).
+ * When the part files of a suite that run in one worker all fail the same way (a missing dataset), the
+ * first shows the whole error and the others one line each, not the same stack six or twelve times.
+ */
+export async function declarePart(suite: string, part: Part, declare: () => Promise<void>): Promise<void> {
+  try {
+    await declare()
+  } catch (error) {
+    if (!(error instanceof Error)) throw error
+    if (declarationErrors.get(suite) !== error.message) {
+      declarationErrors.set(suite, error.message)
+      throw error
+    }
+    const again = new Error(`${suite} part ${part.index} of ${part.count}, as the part before it: ${error.message.split('\n')[0]}`)
+    again.stack = `${error.name}: ${again.message}`
+    throw again
+  }
 }
 
 /** Part `index` of `count` of the items: contiguous slices whose sizes differ by one at most. */

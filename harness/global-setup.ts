@@ -2,9 +2,20 @@ import type { TestProject } from 'vitest/node'
 import { ModelSpecError } from '../adapters/models/model-spec.ts'
 import { ProviderError } from '../adapters/models/model-adapter.ts'
 import { resolveModels } from './resolve-models.ts'
+import { startSlotServer } from './run-slots.ts'
 
-/** Runs once before the benchmark suites: resolves MODEL and checks every model, then hands them to the test files. */
-export default async function setup(project: TestProject): Promise<void> {
+declare module 'vitest' {
+  interface ProvidedContext {
+    /** The address of the run's slot server (harness/run-slots.ts), which bounds model requests across workers. */
+    runSlots: string
+  }
+}
+
+/**
+ * Runs once before the benchmark suites: resolves MODEL and checks every model, then hands them to the test files;
+ * starts the slot server that bounds requests in flight across the workers running the suites' part files.
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   try {
     project.provide('benchModels', await resolveModels(process.env.MODEL))
   } catch (error) {
@@ -12,4 +23,7 @@ export default async function setup(project: TestProject): Promise<void> {
     if (error instanceof ProviderError || error instanceof ModelSpecError) error.stack = `${error.name}: ${error.message}`
     throw error
   }
+  const slots = await startSlotServer()
+  project.provide('runSlots', slots.address)
+  return () => slots.close()
 }

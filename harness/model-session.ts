@@ -2,7 +2,9 @@ import type { ChatReply, ChatRequest, ModelDetails } from '../adapters/models/mo
 import { createAdapter } from '../adapters/models/create-adapter.ts'
 import type { ModelSpec } from '../adapters/models/model-spec.ts'
 import { ReplyCache } from '../adapters/models/reply-cache.ts'
-import { cacheDir, cacheMode } from './knobs.ts'
+import { inject } from 'vitest'
+import { cacheDir, cacheMode, providerConcurrency } from '../adapters/models/knobs.ts'
+import { runWideLimiter } from './run-slots.ts'
 
 /** A model from MODEL after the up-front check: what the provider said about it comes along. */
 export interface ResolvedModel extends ModelSpec {
@@ -19,13 +21,21 @@ export type Asker = (request: ChatRequest) => Promise<ChatReply>
 
 const askers = new Map<string, Asker>()
 
-/** One asker per model and worker: the provider's adapter (which keeps its own in-flight limit, retries included) behind the reply cache. */
+/**
+ * One asker per model and worker: the provider's adapter behind the reply cache and the in-flight limit,
+ * TESTBENCH_CONCURRENCY requests per provider across the run's workers (in this worker alone when the
+ * run has no slot server, as in the harness's own tests).
+ */
 export function askerFor(model: ResolvedModel): Asker {
   const existing = askers.get(model.label)
   if (existing) return existing
   const adapter = createAdapter(model)
-  const ask: Asker = (request) => adapter.chat(request)
   const answersFromData = model.provider === 'reference' || model.provider === 'replay'
+  // The adapter keeps this worker's in-flight limit per attempt; the slot server holds it across the run's workers.
+  // Answers read from data cost the model nothing: no need to share their limit.
+  const slots = answersFromData ? undefined : inject('runSlots')
+  const runWide = slots === undefined ? undefined : runWideLimiter(slots, `provider:${model.provider}`, providerConcurrency(model.provider))
+  const ask: Asker = runWide === undefined ? (request) => adapter.chat(request) : (request) => runWide(() => adapter.chat(request), request.signal)
   const asker = answersFromData ? ask : new ReplyCache(cacheDir(), cacheMode()).wrap(model, ask)
   askers.set(model.label, asker)
   return asker

@@ -4,6 +4,7 @@ import { knobGroupProblems, unknownKnobWarnings } from './all-knobs.ts'
 import { GateConfigError, gateConfigFile, loadGateConfig } from './gate-config.ts'
 import { GateReporter } from './gate-reporter.ts'
 import { itemNamePattern, rawTestNamePattern } from './item-name-pattern.ts'
+import { ProgressReporter } from './progress-reporter.ts'
 import { ScoreReporter } from './score-reporter.ts'
 import { SuiteDatasets } from './suite-datasets.ts'
 import { checkSettings } from '../harness/validate-settings.ts'
@@ -19,6 +20,7 @@ export interface TestbenchPluginOptions {
  * and before Vitest builds them, so the gate and the reports cannot be dropped by accident.
  * - the score reporter (scores, JSON/JSONL/text reports), and the one that fetches and checks each suite's
  *   dataset once before any file starts (reporters/suite-datasets.ts);
+ * - without a terminal, the progress reporter (done/total, score so far and time left per suite, every 5 % or 10 s);
  * - the gate reporter, when a gate config is found (TESTBENCH_GATE_CONFIG, else `testbench.gate.json`);
  *   a config with a mistake stops the run before any item is asked; on GitHub Actions it annotates
  *   by its verdict, in place of Vitest's `github-actions` reporter (which makes every wrong answer an error);
@@ -34,7 +36,7 @@ export function testbench(options: TestbenchPluginOptions = {}): Vite.Plugin {
       // Called once per project: add the reporters once.
       if (reporters.some((reporter) => reporter instanceof ScoreReporter)) return
       selectItemsAsTyped(vitest.config)
-      reporters.push(new ScoreReporter(), new SuiteDatasets())
+      reporters.push(new ScoreReporter(), new SuiteDatasets(), new ProgressReporter())
       const gate = gateReporter(vitest.config.root, options.benchmarkProjects)
       if (gate) {
         reporters.push(gate)

@@ -8,7 +8,7 @@
 import { inject } from 'vitest'
 import type { ChatMessage } from '../../adapters/models/model-adapter.ts'
 import { sandbox } from '../../adapters/sandbox/index.ts'
-import { benchmark, type BenchItem, type ItemContext, type Part } from '../../harness/benchmark.ts'
+import { benchmark, declarePart, type BenchItem, type ItemContext, type Part } from '../../harness/benchmark.ts'
 import { reportDir, sampleCount } from '../../harness/knobs.ts'
 import { renderMessages } from '../../harness/render-messages.ts'
 import { eulerProblems } from './data-source.ts'
@@ -31,16 +31,18 @@ const results = new ResultsFile(resultsFile(reportDir()))
 const statedSize = { ...(options.parameters === undefined ? {} : { parameters: options.parameters }), ...(options.bits === undefined ? {} : { bits: options.bits }) }
 
 /** Declares part `part` of the items of every language (the part files `euler-<k>.test.ts` split them for --shard). */
-export async function declareEuler(part: Part): Promise<void> {
-  const problems = await eulerProblems(options)
-  for (const language of options.languages.map((id) => LANGUAGES[id])) {
-    const unavailable = await sandbox().unavailable(language.id)
-    if (unavailable !== undefined) {
-      throw new Error(`PE-Bench: ${unavailable} Install it, or leave ${language.id} out with TESTBENCH_EULER_LANGUAGES (now ${options.languages.join(',')}).`)
+export function declareEuler(part: Part): Promise<void> {
+  return declarePart('euler', part, async () => {
+    const problems = await eulerProblems(options)
+    for (const language of options.languages.map((id) => LANGUAGES[id])) {
+      const unavailable = await sandbox().unavailable(language.id)
+      if (unavailable !== undefined) {
+        throw new Error(`PE-Bench: ${unavailable} Install it, or leave ${language.id} out with TESTBENCH_EULER_LANGUAGES (now ${options.languages.join(',')}).`)
+      }
+      if (part.index === 1) announceStoredResults(language, problems)
+      declareLanguage(language, problems, part)
     }
-    if (part.index === 1) announceStoredResults(language, problems)
-    declareLanguage(language, problems, part)
-  }
+  })
 }
 
 function declareLanguage(language: Language, problems: readonly EulerProblem[], part: Part): void {

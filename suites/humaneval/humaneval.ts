@@ -4,7 +4,7 @@
  * `MODEL=qwen2.5-coder npx vitest run suites/humaneval`
  * The items are declared in part files (`humaneval-<k>.test.ts`), so that `--shard` spreads them evenly.
  */
-import { benchmark, type Part } from '../../harness/benchmark.ts'
+import { benchmark, declarePart, type Part } from '../../harness/benchmark.ts'
 import { sampleCount } from '../../harness/knobs.ts'
 import { codeSuiteOptions } from '../../harness/python-tasks/options.ts'
 import { pythonTaskFacts, runItem } from '../../harness/python-tasks/run-item.ts'
@@ -15,16 +15,18 @@ const options = codeSuiteOptions('HUMANEVAL', HUMANEVAL_VARIANTS, HUMANEVAL_VARI
 const policy = timeLimitPolicy(options)
 
 /** Declares part `part` of every variant's tasks. */
-export async function declareHumanEval(part: Part): Promise<void> {
-  for (const variant of options.variants) {
-    benchmark({
-      suite: 'humaneval',
-      variant,
-      scoring: pythonTaskFacts,
-      items: await loadHumanEval(variant),
-      part,
-      concurrent: true,
-      run: (task, bench) => runItem(task, bench, options, policy),
-    })
-  }
+export function declareHumanEval(part: Part): Promise<void> {
+  return declarePart('humaneval', part, async () => {
+    for (const variant of options.variants) {
+      benchmark({
+        suite: 'humaneval',
+        variant,
+        scoring: pythonTaskFacts,
+        items: await loadHumanEval(variant),
+        part,
+        concurrent: true,
+        run: (task, bench) => runItem(task, bench, options, policy),
+      })
+    }
+  })
 }

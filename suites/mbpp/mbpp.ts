@@ -4,7 +4,7 @@
  * `MODEL=qwen2.5-coder npx vitest run suites/mbpp`
  * The items are declared in part files (`mbpp-<k>.test.ts`), so that `--shard` spreads them evenly.
  */
-import { benchmark, type Part } from '../../harness/benchmark.ts'
+import { benchmark, declarePart, type Part } from '../../harness/benchmark.ts'
 import { sampleCount } from '../../harness/knobs.ts'
 import { codeSuiteOptions } from '../../harness/python-tasks/options.ts'
 import { pythonTaskFacts, runItem } from '../../harness/python-tasks/run-item.ts'
@@ -15,16 +15,18 @@ const options = codeSuiteOptions('MBPP', MBPP_VARIANTS, MBPP_DEFAULT_VARIANTS, s
 const policy = timeLimitPolicy(options)
 
 /** Declares part `part` of every variant's tasks. */
-export async function declareMbpp(part: Part): Promise<void> {
-  for (const variant of options.variants) {
-    benchmark({
-      suite: 'mbpp',
-      variant,
-      scoring: pythonTaskFacts,
-      items: await loadMbpp(variant),
-      part,
-      concurrent: true,
-      run: (task, bench) => runItem(task, bench, options, policy),
-    })
-  }
+export function declareMbpp(part: Part): Promise<void> {
+  return declarePart('mbpp', part, async () => {
+    for (const variant of options.variants) {
+      benchmark({
+        suite: 'mbpp',
+        variant,
+        scoring: pythonTaskFacts,
+        items: await loadMbpp(variant),
+        part,
+        concurrent: true,
+        run: (task, bench) => runItem(task, bench, options, policy),
+      })
+    }
+  })
 }

@@ -91,7 +91,11 @@ export class RepoCache {
     process.stderr.write(`swebench: cloning ${url} into ${target} (once; later runs reuse it)…\n`)
     try {
       await run('git', ['clone', '--bare', '--quiet', url, partial])
-      await rename(partial, target)
+      await rename(partial, target).catch(async (error: unknown) => {
+        // Another worker of the run (part files run at once) cloned it first.
+        if (!existsSync(target)) throw error
+        await rm(partial, { recursive: true, force: true })
+      })
     } catch (error) {
       await rm(partial, { recursive: true, force: true })
       throw new Error(

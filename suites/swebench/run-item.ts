@@ -39,10 +39,14 @@ export interface SwebenchRun {
   options: SwebenchOptions
 }
 
+/** Runs at most so many tasks at once: a Limiter, or one shared by the run's workers (harness/run-slots.ts). */
+export interface TaskLimiter {
+  run<T>(task: () => Promise<T>): Promise<T>
+}
+
 /** The judges and the clone cache of one run; containers are bounded by TESTBENCH_SWEBENCH_CONCURRENCY. */
-export function swebenchRun(options: SwebenchOptions, env: NodeJS.ProcessEnv = process.env): SwebenchRun {
+export function swebenchRun(options: SwebenchOptions, env: NodeJS.ProcessEnv = process.env, limiter: TaskLimiter = new Limiter(options.concurrency)): SwebenchRun {
   const repos = new RepoCache(join(cacheDir(env), 'swebench', 'repos'), options.reposDir)
-  const limiter = new Limiter(options.concurrency)
   const judges: Judges = {}
   if (options.context !== 'none' || options.reposDir !== undefined) {
     judges.check = (instance, patch) => repos.checkPatch(instance.repo, instance.baseCommit, patch)

@@ -4,25 +4,41 @@
  * Lite by default: `MODEL=qwen2.5-coder npx vitest run suites/swebench`
  * The items are declared in part files (`swebench-<k>.test.ts`), so that `--shard` spreads them evenly.
  */
-import { benchmark, type Part } from '../../harness/benchmark.ts'
+import { inject } from 'vitest'
+import { benchmark, declarePart, type Part } from '../../harness/benchmark.ts'
+import { runWideLimiter } from '../../harness/run-slots.ts'
 import { loadInstances } from './dataset.ts'
 import { swebenchOptions } from './options.ts'
-import { assertEngineReachable, runItem, swebenchItem, swebenchRun } from './run-item.ts'
+import { assertEngineReachable, runItem, swebenchItem, swebenchRun, type SwebenchRun } from './run-item.ts'
 import { swebenchFacts } from './score.ts'
 
 const options = swebenchOptions()
+let shared: SwebenchRun | undefined
+
+/**
+ * One run for the part files of a worker; its containers (TESTBENCH_SWEBENCH_CONCURRENCY) are
+ * counted across the workers that run other parts at the same time.
+ */
+function run(): SwebenchRun {
+  if (shared) return shared
+  const slots = inject('runSlots')
+  if (slots === undefined) return (shared = swebenchRun(options))
+  return (shared = swebenchRun(options, process.env, { run: runWideLimiter(slots, 'swebench:containers', options.concurrency) }))
+}
 
 /** Declares part `part` of the instances. */
-export async function declareSwebench(part: Part): Promise<void> {
-  await assertEngineReachable(options)
-  const run = swebenchRun(options)
-  benchmark({
-    suite: 'swebench',
-    items: (await loadInstances({ datasetFile: options.datasetFile, instances: options.instances })).map(swebenchItem),
-    part,
-    ...(options.instances === undefined ? {} : { narrowedBy: `TESTBENCH_SWEBENCH_INSTANCES=${process.env.TESTBENCH_SWEBENCH_INSTANCES}` }),
-    scoring: swebenchFacts,
-    concurrent: true,
-    run: (item, bench) => runItem(item, bench, run),
+export function declareSwebench(part: Part): Promise<void> {
+  return declarePart('swebench', part, async () => {
+    await assertEngineReachable(options)
+    const runs = run()
+    benchmark({
+      suite: 'swebench',
+      items: (await loadInstances({ datasetFile: options.datasetFile, instances: options.instances })).map(swebenchItem),
+      part,
+      ...(options.instances === undefined ? {} : { narrowedBy: `TESTBENCH_SWEBENCH_INSTANCES=${process.env.TESTBENCH_SWEBENCH_INSTANCES}` }),
+      scoring: swebenchFacts,
+      concurrent: true,
+      run: (item, bench) => runItem(item, bench, runs),
+    })
   })
 }

@@ -14,7 +14,10 @@ export interface BadInput {
   once?: string
 }
 
+// One part file of a split suite: each part file that cannot load its items reports it on its own.
 const FAREL = 'suites/farel/farel-1.test.ts'
+const HUMANEVAL = 'suites/humaneval/humaneval-1.test.ts'
+const EULER = 'suites/euler/euler-1.test.ts'
 
 /** A regular file, so that any directory under it can never be created. */
 function fileAt(dir: string): string {
@@ -154,7 +157,7 @@ export const badInputs: BadInput[] = [
   },
   {
     name: 'dataset dir without the dataset',
-    suite: 'suites/humaneval',
+    suite: HUMANEVAL,
     prepare: (dir) => (mkdirSync(join(dir, 'datasets')), { TESTBENCH_DATA_DIR: join(dir, 'datasets') }),
     message: /humaneval\/HumanEval\.jsonl\.gz is not in TESTBENCH_DATA_DIR=.*Put the file there/,
     // Each missing file is named once (HumanEval's and HumanEval+'s), however many part files the suite has.
@@ -162,7 +165,7 @@ export const badInputs: BadInput[] = [
   },
   {
     name: 'dataset file whose bytes are not the pinned ones',
-    suite: 'suites/humaneval',
+    suite: HUMANEVAL,
     prepare: (dir) => {
       mkdirSync(join(dir, 'datasets', 'humaneval'), { recursive: true })
       writeFileSync(join(dir, 'datasets', 'humaneval', 'HumanEval.jsonl.gz'), 'not the dataset')
@@ -173,7 +176,7 @@ export const badInputs: BadInput[] = [
   },
   {
     name: 'Euler answers (solutions.json) that are not the pinned ones',
-    suite: 'suites/euler',
+    suite: EULER,
     prepare: (dir) => {
       mkdirSync(join(dir, 'datasets', 'euler'), { recursive: true })
       writeFileSync(join(dir, 'datasets', 'euler', 'solutions.json'), '{"0001": {"title": "x", "solved_by": 1, "solution": "1"}}')

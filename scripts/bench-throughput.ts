@@ -1,0 +1,180 @@
+// npm run bench:throughput: how close a model-bound suite comes to the model's limit. FaRel's 450
+// quizzes against an OpenAI-compatible server on 127.0.0.1 that takes 200 ms per reply, at
+// TESTBENCH_CONCURRENCY = 8, 32, 64, run after run interleaved with a bare `openai` client loop
+// (scripts/bare-openai-loop.ts: the same 450 streamed requests, c at a time, nothing else).
+// Each run is timed by the server, from the first request to the last reply: the ideal is
+// 450 · 0.2 s / c; no schedule can beat ⌈450 / c⌉ · 0.2 s (the last round), so that floor is shown too.
+// The server answers each quiz right (it draws the same quizzes), so the run does what a good model's run does.
+// The whole command's wall time (start-up, collection and reports included) is printed beside it.
+import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { farelOptions } from '../suites/farel/options.ts'
+import { generateQuizzes } from '../suites/farel/quiz.ts'
+
+const ITEMS = 450
+const REPLY_MS = 200
+/** BENCH_CONCURRENCIES=64 measures one level only; BENCH_ROUNDS=1 one round. */
+const CONCURRENCIES = (process.env.BENCH_CONCURRENCIES ?? '8,32,64').split(',').map(Number)
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
+/** BENCH_TRACE=1 prints, after each run, the requests in flight every 100 ms (where a run loses time). */
+const TRACE = process.env.BENCH_TRACE === '1'
+const GOAL = 0.9
+const CORRECT = new Map(generateQuizzes(farelOptions({})).map((quiz) => [quiz.prompt, quiz.correct]))
+
+interface Window {
+  /** `seconds:in flight` every 100 ms, with BENCH_TRACE=1. */
+  trace: string[]
+  requests: number
+  /** TCP connections opened for them: reuse keeps this near the concurrency, not the request count. */
+  connections: number
+  firstMs: number
+  lastMs: number
+  maxInFlight: number
+}
+
+/** The server: `/v1/models`, and chat completions streamed after REPLY_MS; it times each run's window. */
+function startServer(): Promise<BenchServer> {
+  let window: Window = { trace: [], requests: 0, connections: 0, firstMs: 0, lastMs: 0, maxInFlight: 0 }
+  let inFlight = 0
+  const sampler = TRACE ? setInterval(() => window.requests > 0 && window.trace.push(`${((performance.now() - window.firstMs) / 1000).toFixed(1)}:${inFlight}`), 100) : undefined
+  sampler?.unref()
+  const server = createServer((request, response) => {
+    let body = ''
+    request.setEncoding('utf8')
+    request.on('data', (chunk: string) => (body += chunk))
+    request.on('end', () => {
+      if (request.url === '/v1/models') return sendJson(response, { object: 'list', data: [{ id: 'bench', object: 'model', created: 0, owned_by: 'bench' }] })
+      if (request.url !== '/v1/chat/completions') return sendJson(response, { error: { message: `no route ${request.url}` } }, 404)
+      if (window.requests++ === 0) window.firstMs = performance.now()
+      window.maxInFlight = Math.max(window.maxInFlight, ++inFlight)
+      setTimeout(() => {
+        streamAnswer(response, answerTo(body))
+        inFlight--
+        window.lastMs = performance.now()
+      }, REPLY_MS)
+    })
+  })
+  server.keepAliveTimeout = 60_000
+  server.on('connection', () => window.connections++)
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+        take: () => {
+          const taken = window
+          window = { trace: [], requests: 0, connections: 0, firstMs: 0, lastMs: 0, maxInFlight: 0 }
+          return taken
+        },
+        close: () => server.close(),
+      }),
+    ),
+  )
+}
+
+function sendJson(response: ServerResponse, body: unknown, status = 200): void {
+  response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body))
+}
+
+/** The right option for a FaRel quiz, and 1 for anything else (the bare loop's questions). */
+function answerTo(body: string): number {
+  const { messages } = JSON.parse(body) as { messages: Array<{ content: string }> }
+  return CORRECT.get(messages.at(-1)?.content ?? '') ?? 1
+}
+
+function streamAnswer(response: ServerResponse, answer: number): void {
+  const base = { id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 0, model: 'bench' }
+  const events = [
+    { ...base, choices: [{ index: 0, delta: { role: 'assistant', content: `<ANSWER>${answer}</ANSWER>` }, finish_reason: 'stop' }] },
+    { ...base, choices: [], usage: { prompt_tokens: 100, completion_tokens: 5, total_tokens: 105 } },
+  ]
+  response.writeHead(200, { 'content-type': 'text/event-stream' })
+  response.end(`${events.map((event) => `data: ${JSON.stringify(event)}\n\n`).join('')}data: [DONE]\n\n`)
+}
+
+interface Measure {
+  connections: number
+  windowMs: number
+  wallMs: number
+  maxInFlight: number
+}
+
+interface BenchServer {
+  url: string
+  take: () => Window
+  close: () => void
+}
+
+async function runCommand(command: string[], env: NodeJS.ProcessEnv, server: BenchServer, what: string): Promise<Measure> {
+  server.take()
+  const started = performance.now()
+  const child = spawn(process.execPath, command, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] })
+  let stderr = ''
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve))
+  const wallMs = performance.now() - started
+  const window = server.take()
+  if (code !== 0) throw new Error(`${what} exited with ${code}:\n${stderr.slice(-3000)}`)
+  if (window.requests !== ITEMS) throw new Error(`${what} sent ${window.requests} chat requests, not ${ITEMS}.`)
+  if (TRACE) console.log(`${what}: ${window.trace.join(' ')}`)
+  return { windowMs: window.lastMs - window.firstMs, wallMs, maxInFlight: window.maxInFlight, connections: window.connections }
+}
+
+function farelRun(server: BenchServer, concurrency: number): Promise<Measure> {
+  const dir = mkdtempSync(join(tmpdir(), 'testbench-bench-throughput-'))
+  const env = { MODEL: 'openai:bench', OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'bench', TESTBENCH_CONCURRENCY: String(concurrency), TESTBENCH_CACHE: 'off', TESTBENCH_REPORT_DIR: dir }
+  const measured = runCommand(['node_modules/vitest/vitest.mjs', 'run', '--project', 'suites', 'suites/farel', '--reporter=dot'], env, server, `FaRel at c = ${concurrency}`)
+  return measured.finally(() => rmSync(dir, { recursive: true, force: true }))
+}
+
+function bareRun(server: BenchServer, concurrency: number): Promise<Measure> {
+  return runCommand(['scripts/bare-openai-loop.ts', server.url, String(ITEMS), String(concurrency)], {}, server, `the bare loop at c = ${concurrency}`)
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2
+}
+
+const server = await startServer()
+const results = new Map<string, Measure[]>()
+const record = (key: string, measure: Measure) => results.set(key, [...(results.get(key) ?? []), measure])
+try {
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const concurrency of CONCURRENCIES) {
+      for (const [kind, run] of [['testbench', farelRun], ['bare openai', bareRun]] as const) {
+        const measure = await run(server, concurrency)
+        record(`${kind}\u0000${concurrency}`, measure)
+        const ideal = (ITEMS * REPLY_MS) / concurrency
+        console.log(
+          `round ${round}  c=${String(concurrency).padStart(2)}  ${kind.padEnd(11)}  ${(measure.windowMs / 1000).toFixed(2)} s requests (${(ideal / measure.windowMs).toFixed(2)} of ideal), ${(measure.wallMs / 1000).toFixed(2)} s whole command, max ${measure.maxInFlight} in flight over ${measure.connections} connections`,
+        )
+      }
+    }
+  }
+} finally {
+  server.close()
+}
+
+console.log(`\nmedians over ${ROUNDS} rounds; ideal = ${ITEMS} · ${REPLY_MS / 1000} s / c; floor = ⌈${ITEMS} / c⌉ · ${REPLY_MS / 1000} s; fraction = ideal / time, goal ≥ ${GOAL}`)
+for (const concurrency of CONCURRENCIES) {
+  const ideal = (ITEMS * REPLY_MS) / concurrency
+  const floor = Math.ceil(ITEMS / concurrency) * REPLY_MS
+  const line = (['testbench', 'bare openai'] as const).map((kind) => {
+    const runs = results.get(`${kind}\u0000${concurrency}`) ?? []
+    const windowMs = median(runs.map((each) => each.windowMs))
+    const wallMs = median(runs.map((each) => each.wallMs))
+    return { kind, windowMs, wallMs, fraction: ideal / windowMs, wallFraction: ideal / wallMs, inFlight: Math.max(...runs.map((each) => each.maxInFlight)) }
+  })
+  const [bench, bare] = line
+  if (!bench || !bare) continue
+  console.log(
+    `c=${String(concurrency).padStart(2)}: testbench ${bench.fraction.toFixed(2)} of ideal (${(floor / bench.windowMs).toFixed(2)} of the floor; whole command ${bench.wallFraction.toFixed(2)}), max ${bench.inFlight} in flight` +
+      ` · bare openai loop ${bare.fraction.toFixed(2)} (floor ${(floor / bare.windowMs).toFixed(2)}; whole ${bare.wallFraction.toFixed(2)}) · ` +
+      `ratio ${(bench.fraction / bare.fraction).toFixed(2)} · goal ${bench.fraction >= GOAL ? 'met' : floor / bench.windowMs >= GOAL ? 'met against the floor' : 'NOT met'}`,
+  )
+}

@@ -1,0 +1,102 @@
+/**
+ * The run's slot server bounds tasks across workers: several limiters (as in several workers, each
+ * with its own) never run more than the limit at once together, and use it fully while tasks wait.
+ */
+import { afterEach, describe, expect, test } from 'vitest'
+import { firstInRun, runWideLimiter, startSlotServer, type SlotServer } from '../../harness/run-slots.ts'
+
+let server: SlotServer | undefined
+afterEach(async () => {
+  await server?.close()
+  server = undefined
+})
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+describe('run-wide slots', () => {
+  test('three workers with 40 tasks each at limit 5: never more than 5 at once, 5 most of the time, every task done', async () => {
+    server = await startSlotServer()
+    const address = server.address
+    let running = 0
+    let most = 0
+    const counts: number[] = []
+    const workers = [1, 2, 3].map(() => runWideLimiter(address, 'provider:openai', 5))
+    const task = async (): Promise<number> => {
+      running++
+      most = Math.max(most, running)
+      counts.push(running)
+      await pause(5)
+      running--
+      return 1
+    }
+    const done = await Promise.all(workers.flatMap((limited) => Array.from({ length: 40 }, () => limited(task))))
+    expect(done).toHaveLength(120)
+    expect(most).toBe(5)
+    // Slots pass from task to task without waiting for the server: nearly every task starts with the others running.
+    expect(counts.filter((count) => count >= 4).length).toBeGreaterThan(100)
+  })
+
+  test('keys are counted apart; a task that fails gives its slot back', async () => {
+    server = await startSlotServer()
+    const a = runWideLimiter(server.address, 'provider:openai', 1)
+    const b = runWideLimiter(server.address, 'provider:anthropic', 1)
+    let both = false
+    let inA = false
+    await Promise.all([
+      a(async () => {
+        inA = true
+        await pause(30)
+        inA = false
+      }),
+      b(async () => {
+        await pause(10)
+        both = inA
+      }),
+    ])
+    expect(both).toBe(true)
+    await expect(a(() => Promise.reject(new Error('the model broke')))).rejects.toThrow('the model broke')
+    await expect(a(() => Promise.resolve('next'))).resolves.toBe('next')
+  })
+
+  test('a task aborted while it waits leaves the queue, and the others still run', async () => {
+    server = await startSlotServer()
+    const limited = runWideLimiter(server.address, 'provider:openai', 1)
+    const controller = new AbortController()
+    const first = limited(() => pause(30).then(() => 'first'))
+    const aborted = limited(() => Promise.resolve('never'), controller.signal)
+    const third = limited(() => Promise.resolve('third'))
+    controller.abort(new Error('item cancelled'))
+    await expect(aborted).rejects.toThrow('item cancelled')
+    await expect(Promise.all([first, third])).resolves.toEqual(['first', 'third'])
+  })
+
+  test('with no server, the task fails with an error that names the slot server, and never runs', async () => {
+    const closed = await startSlotServer()
+    await closed.close()
+    let ran = false
+    const limited = runWideLimiter(closed.address, 'provider:openai', 2)
+    await expect(limited(async () => (ran = true))).rejects.toThrow(/slot server at .* is not reachable/)
+    expect(ran).toBe(false)
+  })
+
+  test('first in run: one process does the first thing; the others go on only after it is done, and later askers are not first', async () => {
+    server = await startSlotServer()
+    const address = server.address
+    const events: string[] = []
+    const ask = (who: string) =>
+      firstInRun(address, 'file:/reports/x.jsonl', async () => {
+        events.push(`${who} starts the file`)
+        await pause(30)
+        events.push(`${who} has started it`)
+      }).then((first) => {
+        if (!first) events.push(`${who} appends`)
+        return first
+      })
+    const answers = await Promise.all([ask('a'), ask('b'), ask('c')])
+    expect(answers.filter(Boolean)).toHaveLength(1)
+    expect(events.slice(0, 2)).toEqual([expect.stringMatching(/starts the file$/), expect.stringMatching(/has started it$/)])
+    expect(events.slice(2).every((event) => event.endsWith('appends'))).toBe(true)
+    await expect(ask('d')).resolves.toBe(false)
+    await expect(firstInRun(address, 'file:/reports/other.jsonl', () => Promise.resolve())).resolves.toBe(true)
+  })
+})
