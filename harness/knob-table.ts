@@ -20,7 +20,7 @@ export const harnessKnobs: readonly KnobDeclaration[] = [
 /** Suite knobs by name; each suite's options.ts reads and checks its own values. */
 const suiteKnobNames: readonly string[] = [
   ...['HUMANEVAL', 'MBPP', 'BIGCODEBENCH'].flatMap((suite) =>
-    ['VARIANTS', 'PROMPT_MODE', 'TIME_FLOOR', 'TIME_FACTOR', 'MEMORY_MB', 'TEMPERATURE', 'SHA256'].map((knob) => `TESTBENCH_${suite}_${knob}`),
+    ['VARIANTS', 'PROMPT_MODE', 'TIME_FLOOR', 'INPUT_TIME_FLOOR', 'TIME_FACTOR', 'MEMORY_MB', 'TEMPERATURE', 'SHA256'].map((knob) => `TESTBENCH_${suite}_${knob}`),
   ),
   ...['CALIBRATION_TIME_LIMIT', 'SPLIT', 'SUBSET', 'TASKS', 'VERSION'].map((knob) => `TESTBENCH_BIGCODEBENCH_${knob}`),
   ...['ANSWER_IN_CODE', 'ERA', 'LANGUAGES', 'OVERWRITE', 'PROBLEMS', 'RUN_TIMEOUT_MS', 'SCRAPE_DELAY_MS', 'SHA256'].map((knob) => `TESTBENCH_EULER_${knob}`),

@@ -1,0 +1,170 @@
+"""Values as plain data: what crosses the sandbox's boundary in both directions.
+
+JSON with tags for what JSON lacks: a tuple is {"T": [...]}, a set {"S": [...]},
+a frozenset {"Z": [...]}, a dict {"D": [[key, value], ...]}, bytes {"B": base64},
+a complex {"C": [re, im]}, a non-finite float {"F": "inf"}, an int of more than
+BIG_INT_BITS bits {"X": hex} (decimal conversion of big ints is quadratic), a numpy
+value {"N": [dtype, shape, flat items]}. A value whose encoding is longer than
+LARGE characters is sent as its fingerprint {"H": sha256, "n": length} instead
+(HumanEval/15's outputs are megabytes each): a hash of a normal form in which
+values Python holds equal (1, 1.0, True; a set in any order) read the same. Ints, finite floats, strings, booleans,
+None and lists are JSON's own (Python's json keeps int and float apart).
+Only these exact types are encoded: an instance of any other class, or of a
+subclass of a builtin, is refused, so the judge never meets the program's objects.
+"""
+import base64
+import json
+import math
+import sys
+
+import hashlib
+
+MAX_DEPTH = 200
+BIG_INT_BITS = 8000
+LARGE = 256 * 1024
+
+
+class NotPlainData(Exception):
+    """The value holds something that is not a builtin value."""
+
+
+def encode(value, depth=0):
+    if depth > MAX_DEPTH:
+        raise NotPlainData('nested too deeply')
+    kind = type(value)
+    if value is None or kind is bool or kind is str:
+        return value
+    if kind is int:
+        return value if value.bit_length() <= BIG_INT_BITS else {'X': format(value, 'x')}
+    if kind is float:
+        return value if math.isfinite(value) else {'F': repr(value)}
+    if kind is list:
+        return [encode(item, depth + 1) for item in value]
+    if kind is tuple:
+        return {'T': [encode(item, depth + 1) for item in value]}
+    if kind is set:
+        return {'S': [encode(item, depth + 1) for item in value]}
+    if kind is frozenset:
+        return {'Z': [encode(item, depth + 1) for item in value]}
+    if kind is dict:
+        return {'D': [[encode(key, depth + 1), encode(item, depth + 1)] for key, item in value.items()]}
+    if kind is bytes:
+        return {'B': base64.b64encode(value).decode('ascii')}
+    if kind is complex:
+        return {'C': [encode(value.real, depth + 1), encode(value.imag, depth + 1)]}
+    numpy = sys.modules.get('numpy')
+    if numpy is not None and kind.__module__ == 'numpy' and (kind is numpy.ndarray or issubclass(kind, numpy.generic)):
+        array = numpy.asarray(value)
+        if array.dtype.kind not in 'biufc':
+            raise NotPlainData(f'a numpy value of dtype {array.dtype}')
+        items = [encode(item, depth + 1) for item in array.reshape(-1).tolist()]
+        return {'N': [array.dtype.str, list(array.shape) if kind is numpy.ndarray else None, items]}
+    raise NotPlainData(f'an object of type {kind.__module__}.{kind.__qualname__}')
+
+
+def dumps(value):
+    return json.dumps(encode(value), separators=(',', ':'), allow_nan=False)
+
+
+def dumps_bounded(value):
+    """The encoding, or the fingerprint when the encoding is longer than LARGE."""
+    text = dumps(value)
+    if len(text) <= LARGE:
+        return text
+    return json.dumps({'H': fingerprint(value), 'n': len(text)})
+
+
+def fingerprint(value):
+    return hashlib.sha256(normal(value, 0).encode('utf-8', 'surrogatepass')).hexdigest()
+
+
+def normal(value, depth):
+    """A text that two values Python holds equal share (for the kinds value_codec encodes)."""
+    if depth > MAX_DEPTH:
+        raise NotPlainData('nested too deeply')
+    kind = type(value)
+    if value is None:
+        return 'n'
+    if kind is bool or kind is int:
+        return 'i' + format(int(value), 'x')
+    if kind is float:
+        return 'i' + format(int(value), 'x') if value.is_integer() else 'f' + repr(value)
+    if kind is complex:
+        return normal(value.real, depth) if value.imag == 0 else f'c{normal(value.real, depth)},{normal(value.imag, depth)}'
+    if kind is str:
+        return 's' + json.dumps(value)
+    if kind is bytes:
+        return 'b' + value.hex()
+    if kind is list:
+        return 'L[' + ','.join(normal(item, depth + 1) for item in value) + ']'
+    if kind is tuple:
+        return 'T[' + ','.join(normal(item, depth + 1) for item in value) + ']'
+    if kind is set or kind is frozenset:
+        return 'S[' + ','.join(sorted(normal(item, depth + 1) for item in value)) + ']'
+    if kind is dict:
+        return 'D[' + ','.join(sorted(normal(key, depth + 1) + ':' + normal(item, depth + 1) for key, item in value.items())) + ']'
+    numpy = sys.modules.get('numpy')
+    if numpy is not None and kind.__module__ == 'numpy' and (kind is numpy.ndarray or issubclass(kind, numpy.generic)):
+        return 'A' + normal(numpy.asarray(value).tolist(), depth + 1)
+    raise NotPlainData(f'an object of type {kind.__module__}.{kind.__qualname__}')
+
+
+class Fingerprint:
+    """A large value, known by its fingerprint only."""
+
+    def __init__(self, digest):
+        self.digest = digest
+
+
+def decode(data, depth=0):
+    """Only what `encode` writes; anything else is malformed (ValueError)."""
+    if depth > MAX_DEPTH + 2:
+        raise ValueError('nested too deeply')
+    kind = type(data)
+    if data is None or kind is bool or kind is str or kind is int or kind is float:
+        return data
+    if kind is list:
+        return [decode(item, depth + 1) for item in data]
+    if kind is dict and depth == 0 and set(data) == {'H', 'n'} and type(data['H']) is str:
+        return Fingerprint(data['H'])
+    if kind is not dict or len(data) != 1:
+        raise ValueError(f'not a tagged value: {kind.__name__}')
+    (tag, body), = data.items()
+    if tag == 'X' and type(body) is str:
+        return int(body, 16)
+    if tag == 'F' and body in ('inf', '-inf', 'nan'):
+        return float(body)
+    if tag == 'B' and type(body) is str:
+        return base64.b64decode(body, validate=True)
+    if type(body) is not list:
+        raise ValueError(f'tag {tag!r} needs a list')
+    if tag == 'T':
+        return tuple(decode(item, depth + 1) for item in body)
+    if tag == 'S':
+        return {decode(item, depth + 1) for item in body}
+    if tag == 'Z':
+        return frozenset(decode(item, depth + 1) for item in body)
+    if tag == 'D':
+        pairs = [decode_pair(pair, depth + 1) for pair in body]
+        return dict(pairs)
+    if tag == 'C' and len(body) == 2:
+        return complex(decode(body[0], depth + 1), decode(body[1], depth + 1))
+    if tag == 'N' and len(body) == 3:
+        import numpy
+
+        dtype, shape, items = body
+        if type(dtype) is not str or dtype[1:2] not in ('b', 'i', 'u', 'f', 'c') or type(items) is not list:
+            raise ValueError(f'numpy dtype {dtype!r} is not a number')
+        array = numpy.array([decode(item, depth + 1) for item in items], dtype=numpy.dtype(dtype))
+        return array[0] if shape is None and array.size == 1 else array.reshape(shape)
+    raise ValueError(f'unknown tag {tag!r}')
+
+
+def decode_pair(pair, depth):
+    if type(pair) is not list or len(pair) != 2:
+        raise ValueError('a dict entry is not a [key, value] pair')
+    return decode(pair[0], depth), decode(pair[1], depth)
+
+
+def loads(text):
+    return decode(json.loads(text))
