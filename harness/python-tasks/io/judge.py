@@ -101,25 +101,23 @@ def output_of(record):
 
 
 class Oracles:
+    """The answer keys read so far, by file: one file per task, written by the harness."""
+
     def __init__(self):
-        self.files = {}
         self.tasks = {}
 
-    def task(self, path, task_id):
-        key = (path, task_id)
-        if key not in self.tasks:
-            if path not in self.files:
-                with open(path, encoding='utf-8') as file:
-                    self.files[path] = json.load(file)
-            stored = self.files[path]['tasks'][task_id]
+    def task(self, path):
+        if path not in self.tasks:
+            with open(path, encoding='utf-8') as file:
+                stored = json.load(file)
             expected = [output_of(record) for record in json.loads(stored['expected'])]
             expected = [item.flag if isinstance(item, NotNone) else item for item in expected]
-            self.tasks[key] = (stored, value_codec.loads(stored['inputs']), expected)
-        return self.tasks[key]
+            self.tasks[path] = (stored, value_codec.loads(stored['inputs']), expected)
+        return self.tasks[path]
 
 
 def judge(oracles, request):
-    stored, inputs, expected = oracles.task(request['oracle'], request['task'])
+    stored, inputs, expected = oracles.task(request['oracle'])
     kind, entry_point, n_base = request['kind'], stored['entryPoint'], stored['nBase']
     verdict = {'inputs': len(inputs), 'base': n_base, 'checked': 0, 'cpuMs': 0.0, 'wallMs': 0.0, 'setupCpuMs': None}
     failure = None

@@ -8,7 +8,7 @@
 import type { Outcome, Verdict } from '../../outcome.ts'
 import type { RunResult } from '../../../adapters/sandbox/index.ts'
 import { runDriver } from './driver-run.ts'
-import { loadOracle, NOT_NONE_ENTRY_POINTS, type OracleSource, type OracleTask } from './evalplus-oracle.ts'
+import { NOT_NONE_ENTRY_POINTS, oracleEntry, type OracleSource, type OracleTask } from './evalplus-oracle.ts'
 import { judgeOutputs, type JudgeVerdict } from './judge-process.ts'
 
 export interface IoPolicy {
@@ -35,13 +35,12 @@ export function inputLimitsSeconds(task: Pick<OracleTask, 'canonicalCpuMs'>, pol
 }
 
 export async function runIoCheck(taskId: string, source: OracleSource, program: string, policy: IoPolicy): Promise<IoRun> {
-  const oracle = await loadOracle(source, policy.memoryBytes)
-  const broken = oracle.broken.get(taskId)
-  const task = oracle.tasks.get(taskId)
-  if (broken !== undefined || task === undefined) {
-    const reason = `${taskId} cannot be judged: ${broken ?? `it is not in ${source.file.dataset}/${source.file.file}`}.`
+  const entry = await oracleEntry(source, taskId, policy.memoryBytes)
+  if ('broken' in entry) {
+    const reason = `${taskId} cannot be judged: ${entry.broken}.`
     return { outcome: 'infra_error', reason, basePassed: false, output: reason, limitMs: 0, wallMs: 0, cpuMs: undefined }
   }
+  const task = entry.task
   const cpuLimits = inputLimitsSeconds(task, policy)
   const notNone = source.kind === 'mbpp' && NOT_NONE_ENTRY_POINTS.has(task.entryPoint)
   const result = await runDriver({ entryPoint: task.entryPoint, inputs: task.inputs, cpuLimits, notNone }, program, 'candidate', {
@@ -53,7 +52,7 @@ export async function runIoCheck(taskId: string, source: OracleSource, program: 
   if (result.outcome === 'infra_error') {
     return { outcome: 'infra_error', reason: result.reason, basePassed: false, output: describe(result.reason, result, undefined, limitMs), limitMs, wallMs: result.wallMs, cpuMs: result.cpuMs }
   }
-  const verdict = await judgeOutputs({ oracle: oracle.path, task: taskId, kind: source.kind, output: result.stdout.truncated ? '' : result.stdout.text })
+  const verdict = await judgeOutputs({ oracle: entry.path, task: taskId, kind: source.kind, output: result.stdout.truncated ? '' : result.stdout.text })
   const { outcome, reason } = outcomeOf(verdict, result)
   return { outcome, reason, basePassed: verdict.basePassed, output: describe(reason, result, verdict, limitMs), limitMs, wallMs: result.wallMs, cpuMs: result.cpuMs }
 }
