@@ -23,15 +23,25 @@ class OverLimit(BaseException):
     """The input used up its CPU or wall time."""
 
 
+# What to write and where when a program swallows OverLimit: the second signal ends the process.
+give_up = {'fired': 0, 'write': None, 'record': None}
+
+
 def over_limit(signum, frame):
+    give_up['fired'] += 1
+    if give_up['fired'] > 1 and give_up['write'] is not None:
+        give_up['write'](give_up['record'])
+        os._exit(0)
     raise OverLimit()
 
 
-def arm(cpu_seconds, wall_seconds):
+def arm(cpu_seconds, wall_seconds, record=None):
+    give_up['fired'], give_up['record'] = 0, record
     signal.signal(signal.SIGPROF, over_limit)
     signal.signal(signal.SIGALRM, over_limit)
-    signal.setitimer(signal.ITIMER_PROF, cpu_seconds)
-    signal.setitimer(signal.ITIMER_REAL, wall_seconds)
+    # Repeats: a program that catches the first OverLimit gets a second signal, which ends it.
+    signal.setitimer(signal.ITIMER_PROF, cpu_seconds, 0.5)
+    signal.setitimer(signal.ITIMER_REAL, wall_seconds, 1.0)
 
 
 def disarm():
@@ -58,6 +68,7 @@ def main():
         results.write(line + '\n')
         results.flush()
 
+    give_up['write'] = lambda record: send(record) if record is not None else send({'setup': 'timeout'})
     namespace = {'__name__': '__solution__', '__builtins__': __builtins__}
     start = time.process_time()
     try:
@@ -82,7 +93,7 @@ def main():
         cpu_start, wall_start = time.process_time(), time.perf_counter()
         status, error, value = 'ok', None, None
         try:
-            arm(cpu_limit, task['wall_limits'][index])
+            arm(cpu_limit, task['wall_limits'][index], {'i': index, 's': 'timeout', 'e': 'It ran past its time limit and went on after being stopped.'})
             value = function(*arguments)
             disarm()
         except OverLimit:

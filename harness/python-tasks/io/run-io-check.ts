@@ -45,7 +45,7 @@ export async function runIoCheck(taskId: string, source: OracleSource, program: 
   const notNone = source.kind === 'mbpp' && NOT_NONE_ENTRY_POINTS.has(task.entryPoint)
   const result = await runDriver({ entryPoint: task.entryPoint, inputs: task.inputs, cpuLimits, notNone }, program, 'candidate', {
     memoryBytes: policy.memoryBytes,
-    setupCpuSeconds: 20,
+    setupCpuSeconds: 10,
     totalCpuSeconds: 60,
   })
   const limitMs = Math.round(Math.max(...cpuLimits, 0) * 1000)

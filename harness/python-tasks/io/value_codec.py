@@ -109,9 +109,30 @@ def larger_than(value, budget):
 
 
 def fingerprint(value):
+    if plain_sequence_sample(value):
+        # repr runs at C speed (Mbpp/255 returns 1.6 million tuples of 77 strings); for lists, tuples, strs and
+        # ints, equal reprs mean equal values. The normal form is kept for everything else.
+        return 'r' + hashlib.sha256(repr(value).encode('utf-8', 'surrogatepass')).hexdigest()
     digest = hashlib.sha256()
     feed(value, lambda text: digest.update(text.encode('utf-8', 'surrogatepass')), 0)
     return digest.hexdigest()
+
+
+def plain_sequence_sample(value, budget=2000):
+    """Whether a sample of the value's nodes (each container's first and last items, breadth first) holds only lists, tuples, strs and ints."""
+    pending = collections.deque([value])
+    while pending and budget > 0:
+        item = pending.popleft()
+        budget -= 1
+        kind = type(item)
+        if kind is list or kind is tuple:
+            if len(item) <= 4:
+                pending.extend(item)
+            else:
+                pending.extend((item[0], item[1], item[len(item) // 2], item[-2], item[-1]))
+        elif kind is not str and kind is not int:
+            return False
+    return True
 
 
 def normal(value, depth):
