@@ -124,7 +124,7 @@ async function runCanonical(row: TaskRow, kind: OracleKind, memoryBytes: number)
   const task = { entryPoint: row.entryPoint, inputs: row.inputs, cpuLimits: new Array<number>(count).fill(CANONICAL_INPUT_CPU_SECONDS), notNone: kind === 'mbpp' && NOT_NONE_ENTRY_POINTS.has(row.entryPoint) }
   const result = await runDriver(task, row.canonical, 'canonical', { memoryBytes, ...CANONICAL_LIMITS })
   if (result.outcome === 'infra_error') throw new Error(`${row.id}: the canonical solution could not be run: ${result.reason}`)
-  const lines = result.stdout.text.split('\n').filter((line) => line.trim() !== '')
+  const lines = result.stdout.text.split('\n').filter((line) => line.trim() !== '' && line !== '{"driver":"started"}')
   const records = lines.map(parseLine)
   const perInput = records.slice(1, 1 + count)
   const complete = perInput.length === count && perInput.every((record, index) => isRecord(record) && record.i === index && record.s === 'ok')

@@ -68,6 +68,8 @@ def main():
         results.write(line + '\n')
         results.flush()
 
+    # Written before any of the program runs: a program that then claims the sandbox broke down is lying.
+    send({'driver': 'started'})
     give_up['write'] = lambda record: send(record) if record is not None else send({'setup': 'timeout'})
     namespace = {'__name__': '__solution__', '__builtins__': __builtins__}
     start = time.process_time()

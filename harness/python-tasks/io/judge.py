@@ -139,6 +139,8 @@ def judge(oracles, request):
 
 
 def check_records(kind, entry_point, inputs, expected, n_base, atol, records, verdict):
+    if records and records[0].get('driver') == 'started':
+        records = records[1:]
     if not records or records[0].get('setup') is None:
         return {'index': None, 'status': 'missing', 'detail': 'The program ended before its function could be called.'}
     setup = records[0]

@@ -49,7 +49,7 @@ export async function runIoCheck(taskId: string, source: OracleSource, program: 
     totalCpuSeconds: 60,
   })
   const limitMs = Math.round(Math.max(...cpuLimits, 0) * 1000)
-  if (result.outcome === 'infra_error') {
+  if (result.outcome === 'infra_error' && !driverStarted(result.stdout.text)) {
     return { outcome: 'infra_error', reason: result.reason, basePassed: false, output: describe(result.reason, result, undefined, limitMs), limitMs, wallMs: result.wallMs, cpuMs: result.cpuMs }
   }
   const verdict = await judgeOutputs({ oracle: entry.path, task: taskId, kind: source.kind, output: result.stdout.truncated ? '' : result.stdout.text })
@@ -57,12 +57,21 @@ export async function runIoCheck(taskId: string, source: OracleSource, program: 
   return { outcome, reason, basePassed: verdict.basePassed, output: describe(reason, result, verdict, limitMs), limitMs, wallMs: result.wallMs, cpuMs: result.cpuMs }
 }
 
+/**
+ * The driver writes its first line before any of the program runs: once it is there the sandbox
+ * did start the program, and a claim that it broke down (the fork server's message and exit
+ * status, which a program can print) comes from the program.
+ */
+export function driverStarted(stdout: string): boolean {
+  return stdout.startsWith('{"driver":"started"}\n')
+}
+
 /** The judge's verdict, and the sandbox's where the program ended before the judge had every result. */
 export function outcomeOf(verdict: JudgeVerdict, result: Pick<RunResult, 'outcome' | 'reason' | 'stdout'>): Verdict {
   const failure = verdict.failure
   if (failure === null) {
     if (result.outcome === 'passed') return { outcome: 'passed', reason: `Returned the expected output on all ${verdict.inputs} inputs.` }
-    return { outcome: result.outcome, reason: result.reason }
+    return { outcome: result.outcome === 'infra_error' ? 'runtime_error' : result.outcome, reason: result.reason }
   }
   const where = failure.index === null ? '' : ` (input ${failure.index} of ${verdict.inputs}${failure.index < verdict.base ? ', a base input' : ''})`
   if (result.stdout.truncated) return { outcome: 'wrong_answer', reason: 'The results were larger than the output limit.' }
@@ -72,10 +81,10 @@ export function outcomeOf(verdict: JudgeVerdict, result: Pick<RunResult, 'outcom
     malformed: 'wrong_answer',
     timeout: 'timeout',
     error: 'runtime_error',
-    missing: result.outcome === 'passed' ? 'runtime_error' : result.outcome,
+    missing: result.outcome === 'passed' || result.outcome === 'infra_error' ? 'runtime_error' : result.outcome,
   }
   const outcome = byStatus[failure.status]
-  const detail = failure.status === 'missing' && result.outcome !== 'passed' ? `${failure.detail} ${result.reason}` : failure.detail
+  const detail = failure.status === 'missing' && result.outcome !== 'passed' && result.outcome !== 'infra_error' ? `${failure.detail} ${result.reason}` : failure.detail
   return { outcome, reason: `${detail}${where}` }
 }
 
