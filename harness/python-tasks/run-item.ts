@@ -1,7 +1,7 @@
 /** One HumanEval- or MBPP-style item: ask, take the solution from the reply, run the checks, record, assert. */
 import type { ItemContext } from '../benchmark.ts'
 import { optional, scoringFacts, type FactsOf } from '../scoring-facts.ts'
-import { solutionFrom, withImports } from './extract-solution.ts'
+import { solutionFrom, withImports, type ExtractedSolution } from './extract-solution.ts'
 import { runIoCheck } from './io/run-io-check.ts'
 import type { CodeSuiteOptions } from './options.ts'
 import type { PythonTask } from './python-task.ts'
@@ -21,6 +21,11 @@ export const pythonTaskFacts = scoringFacts('python-task', {
 })
 export type PythonTaskFacts = FactsOf<typeof pythonTaskFacts>
 
+/** What EvalPlus runs: a replayed whole program as it is; an extracted function with the prompt's imports it left out. */
+function ioProgram(task: PythonTask, solution: ExtractedSolution): string {
+  return solution.from === 'whole program' ? solution.code : withImports(solution.code, task.preamble)
+}
+
 export async function runItem(task: PythonTask, bench: ItemContext<PythonTaskFacts>, options: CodeSuiteOptions<string>, policy: TimeLimitPolicy): Promise<void> {
   const reply =
     options.mode === 'chat'
@@ -32,7 +37,7 @@ export async function runItem(task: PythonTask, bench: ItemContext<PythonTaskFac
     bench.expect.fail(`${task.id}: the reply holds no code to run.`)
     return
   }
-  const run = task.io ? await runIoCheck(task.id, task.io, withImports(solution.code, task.preamble), policy) : await runTests(task, solution.code, policy)
+  const run = task.io ? await runIoCheck(task.id, task.io, ioProgram(task, solution), policy) : await runTests(task, solution.code, policy)
   const basePassed = 'basePassed' in run && typeof run.basePassed === 'boolean' ? { basePassed: run.basePassed } : {}
   bench.record({
     outcome: run.outcome,
