@@ -46,7 +46,8 @@ export async function runIoCheck(taskId: string, source: OracleSource, program: 
   const result = await runDriver({ entryPoint: task.entryPoint, inputs: task.inputs, cpuLimits, notNone }, program, 'candidate', {
     memoryBytes: policy.memoryBytes,
     setupCpuSeconds: 10,
-    totalCpuSeconds: 60,
+    // EvalPlus gives its base check and its plus check min(60 s, the inputs' limits added up) each.
+    totalCpuSeconds: 120,
   })
   const limitMs = Math.round(Math.max(...cpuLimits, 0) * 1000)
   if (result.outcome === 'infra_error' && !driverStarted(result.stdout.text)) {
