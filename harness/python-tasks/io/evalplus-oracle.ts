@@ -96,7 +96,7 @@ async function readDatasetTasks(source: OracleSource, env: NodeJS.ProcessEnv): P
   const python = new HostToolchain().resolve('python')
   if ('missing' in python) throw new Error(`Cannot read ${datasetPath} for the EvalPlus judge: ${python.missing}.`)
   const script = new URL('evalplus_tasks.py', HERE).pathname
-  const { stdout } = await run(python.path, ['-E', '-s', script, source.kind, datasetPath], { maxBuffer: 512 * 1024 * 1024 })
+  const { stdout } = await run(python.path, ['-B', '-E', '-s', script, source.kind, datasetPath], { maxBuffer: 512 * 1024 * 1024 })
   const rows = stdout.split('\n').filter((line) => line.trim() !== '').map((line) => taskRow(JSON.parse(line) as unknown, datasetPath))
   return { dir, rows: new Map(rows.map((row) => [row.id, row])) }
 }

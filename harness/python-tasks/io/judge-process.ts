@@ -50,7 +50,7 @@ class Judge {
     const python = new HostToolchain().resolve('python')
     if ('missing' in python) throw new Error(`The EvalPlus judge needs Python: ${python.missing}.`)
     const script = new URL('judge.py', import.meta.url).pathname
-    this.#child = spawn(python.path, ['-E', '-s', script], { stdio: ['pipe', 'pipe', 'pipe'] })
+    this.#child = spawn(python.path, ['-B', '-E', '-s', script], { stdio: ['pipe', 'pipe', 'pipe'] })
     this.#child.stderr.on('data', (chunk: Buffer) => {
       this.#stderr = (this.#stderr + chunk.toString()).slice(-4000)
     })

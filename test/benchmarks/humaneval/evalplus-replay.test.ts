@@ -3,11 +3,12 @@
  * asserting what evalplus (v0.3.1, `evalplus.evaluate --dataset humaneval`) makes of it:
  * base and plus status per sample, and the two columns of its leaderboard.
  */
+import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { beforeEach, describe, expect, test } from 'vitest'
 import { scoreHumanEval } from '../../../suites/humaneval/score.ts'
 import { outcomes, runSuite } from '../../support/run-python-suite.ts'
-import { skipWithoutPythonModules, skipWithoutSandbox } from '../../support/sandbox-available.ts'
+import { sandboxPython, skipWithoutPythonModules, skipWithoutSandbox } from '../../support/sandbox-available.ts'
 
 const SAMPLES = fileURLToPath(new URL('../../../fixtures/humaneval/evalplus-samples.jsonl', import.meta.url))
 const HOSTILE = fileURLToPath(new URL('../../../fixtures/humaneval/hostile-evalplus-samples.jsonl', import.meta.url))
@@ -54,6 +55,16 @@ describe('HumanEval+ judged outside the program', () => {
       'HumanEval (base tests of HumanEval+ v0.1.10) pass@1': (1 + 0.5 + 1) / 3,
       'HumanEval (base tests of HumanEval+ v0.1.10) pass@2': 1,
     })
+  })
+
+  test('a machine kept busy changes no verdict: limits are CPU time, so the O(n³) HumanEval/147 still passes', { timeout: 600_000 }, async () => {
+    const burners = [0, 1, 2].map(() => spawn(sandboxPython(), ['-c', 'while True: pass'], { stdio: 'ignore' }))
+    try {
+      const { records, output } = await runSuite('humaneval', { MODEL: `replay:${SAMPLES}`, SAMPLES: '2', TESTBENCH_HUMANEVAL_VARIANTS: 'humaneval+' }, 'HumanEval/(147) ')
+      expect(outcomes(records, 'humaneval+'), output).toEqual({ 'HumanEval/147 #0': 'passed', 'HumanEval/147 #1': 'timeout' })
+    } finally {
+      for (const burner of burners) burner.kill('SIGKILL')
+    }
   })
 
   test('hostile programs (always-equal objects, forged results, frame and file searches, -O re-exec, trace hooks, patched builtins, harness-message forgery, swallowed time limits): none passes, none is an infra_error; the canonical solution passes', { timeout: 600_000 }, async () => {
