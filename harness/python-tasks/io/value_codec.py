@@ -12,6 +12,7 @@ None and lists are JSON's own (Python's json keeps int and float apart).
 Only these exact types are encoded: an instance of any other class, or of a
 subclass of a builtin, is refused, so the judge never meets the program's objects.
 """
+import array
 import base64
 import collections
 import json
@@ -109,6 +110,11 @@ def larger_than(value, budget):
 
 
 def fingerprint(value):
+    numbers = flat_numbers(value)
+    if numbers is not None:
+        # A list of a million numbers (HumanEval/130) at C speed: ints below 2**53 and floats as doubles,
+        # which equal numbers share (2 and 2.0, True and 1).
+        return 'a' + hashlib.sha256(numbers).hexdigest()
     if plain_sequence_sample(value):
         # repr runs at C speed (Mbpp/255 returns 1.6 million tuples of 77 strings); for lists, tuples, strs and
         # ints, equal reprs mean equal values. The normal form is kept for everything else.
@@ -116,6 +122,18 @@ def fingerprint(value):
     digest = hashlib.sha256()
     feed(value, lambda text: digest.update(text.encode('utf-8', 'surrogatepass')), 0)
     return digest.hexdigest()
+
+
+def flat_numbers(value):
+    """The value as packed doubles when it is a list of ints (below 2**53), floats and bools, else None."""
+    if type(value) is not list or not value or not set(map(type, value)) <= {int, float, bool}:
+        return None
+    try:
+        if not (-(2**53) < min(value) and max(value) < 2**53):
+            return None
+        return b'L' + array.array('d', value).tobytes()
+    except (OverflowError, TypeError, ValueError):
+        return None
 
 
 def plain_sequence_sample(value, budget=2000):
@@ -130,7 +148,10 @@ def plain_sequence_sample(value, budget=2000):
                 pending.extend(item)
             else:
                 pending.extend((item[0], item[1], item[len(item) // 2], item[-2], item[-1]))
-        elif kind is not str and kind is not int:
+        elif kind is int:
+            if item.bit_length() > BIG_INT_BITS:
+                return False  # repr of a big int is quadratic, and refused beyond 4300 digits
+        elif kind is not str:
             return False
     return True
 
