@@ -9,7 +9,6 @@ EvalPlus's checker does. Nothing here knows the expected outputs: the comparison
 happens outside, in the judge, so whatever the program does to this process can
 only change the data it sends back.
 """
-import copy
 import json
 import os
 import signal
@@ -89,9 +88,9 @@ def main():
     send({'setup': 'ok', 'cpu': ms(time.process_time() - start)})
 
     canonical = task['mode'] == 'canonical'
+    # Each input was decoded into objects of its own, and the judge keeps its own copy: no deepcopy is needed.
     for index, arguments in enumerate(inputs):
         cpu_limit = task['cpu_limits'][index]
-        arguments = copy.deepcopy(arguments)
         cpu_start, wall_start = time.process_time(), time.perf_counter()
         status, error, value = 'ok', None, None
         try:
