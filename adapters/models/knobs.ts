@@ -15,7 +15,7 @@ export const modelKnobs: KnobGroup = {
     { name: 'TESTBENCH_IDLE_TIMEOUT', kind: 'number', default: '300', accepted: 'seconds, a number above 0', readme: 'seconds an attempt may go without receiving a byte before it is given up and retried' },
     { name: 'TESTBENCH_RETRIES', kind: 'integer', default: '8', accepted: 'a whole number ≥ 0', readme: 'retries after any transport failure (no connection, a reply broken, malformed, stalled or cut short, 408, 429, 5xx)' },
     { name: 'TESTBENCH_RETRY_DELAY', kind: 'number', default: '0.5', accepted: 'seconds, a number ≥ 0', readme: 'first backoff delay (doubling, with jitter); `Retry-After` wins' },
-    { name: 'TESTBENCH_CONCURRENCY', kind: 'integer', default: '2 for Ollama, 8 otherwise', accepted: 'a whole number ≥ 1', readme: 'model requests in flight per provider and test file' },
+    { name: 'TESTBENCH_CONCURRENCY', kind: 'integer', default: '2 for Ollama, 8 otherwise', accepted: 'a whole number ≥ 1', readme: 'model requests in flight per provider, across all the workers of a run (of a machine, in a sharded run)' },
   ],
 }
 

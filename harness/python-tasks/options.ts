@@ -10,6 +10,8 @@ export interface CodeSuiteOptions<Variant extends string> {
   mode: PromptMode
   /** TESTBENCH_<SUITE>_TIME_FLOOR seconds, default 3: the smallest time limit a program gets. */
   timeFloorMs: number
+  /** TESTBENCH_<SUITE>_INPUT_TIME_FLOOR seconds, default 1 (EvalPlus's 2024 releases): the smallest CPU limit one input gets where the check is by inputs and outputs. */
+  inputTimeFloorMs: number
   /** TESTBENCH_<SUITE>_TIME_FACTOR, default 4: the limit is this many times the canonical solution's time, when that is above the floor. */
   timeFactor: number
   /** TESTBENCH_<SUITE>_MEMORY_MB, default 4096: memory per program (MBPP+/255's reference needs 2.2 GB). */
@@ -30,6 +32,7 @@ export function codeSuiteOptions<Variant extends string>(
     variants: parseVariants(`TESTBENCH_${suite}_VARIANTS`, env[`TESTBENCH_${suite}_VARIANTS`], allVariants, defaultVariants),
     mode: parseMode(env, suite),
     timeFloorMs: positiveNumber(env, `TESTBENCH_${suite}_TIME_FLOOR`, 3) * 1000,
+    inputTimeFloorMs: positiveNumber(env, `TESTBENCH_${suite}_INPUT_TIME_FLOOR`, 1) * 1000,
     timeFactor: positiveNumber(env, `TESTBENCH_${suite}_TIME_FACTOR`, 4),
     memoryBytes: positiveNumber(env, `TESTBENCH_${suite}_MEMORY_MB`, 4096) * 1024 * 1024,
     temperature: nonNegativeNumber(env, `TESTBENCH_${suite}_TEMPERATURE`, samples > 1 ? 0.8 : 0),

@@ -1,4 +1,5 @@
 import type { BenchItem } from '../benchmark.ts'
+import type { OracleSource } from './io/evalplus-oracle.ts'
 
 /**
  * A function-writing task judged by running tests (HumanEval, MBPP and their
@@ -24,6 +25,11 @@ export interface PythonTask extends BenchItem {
   tests: string
   /** The canonical solution as a chat model would answer: one fenced python block with the whole function. */
   reference: string
+  /**
+   * Judged by inputs and outputs (EvalPlus's way) instead of `tests`: the function runs on the
+   * inputs in the sandbox and the judge compares its return values outside it.
+   */
+  io?: OracleSource
 }
 
 /** `solution`, then the tests, then the success marker: it is printed only when every check has run. */

@@ -1,20 +1,30 @@
-/** One HumanEval- or MBPP-style item: ask, take the solution from the reply, run the tests, record, assert. */
+/** One HumanEval- or MBPP-style item: ask, take the solution from the reply, run the checks, record, assert. */
 import type { ItemContext } from '../benchmark.ts'
 import { optional, scoringFacts, type FactsOf } from '../scoring-facts.ts'
-import { solutionFrom } from './extract-solution.ts'
+import { solutionFrom, withImports, type ExtractedSolution } from './extract-solution.ts'
+import { runIoCheck } from './io/run-io-check.ts'
 import type { CodeSuiteOptions } from './options.ts'
 import type { PythonTask } from './python-task.ts'
 import { runTests } from './run-tests.ts'
 import type { TimeLimitPolicy } from './time-limit.ts'
 
-/** What a Python-task item records; pass@k needs none of it, people reading a record do. */
+/** What a Python-task item records; pass@k needs `basePassed` for EvalPlus's base column, people reading a record the rest. */
 export const pythonTaskFacts = scoringFacts('python-task', {
   mode: ['chat', 'completion'],
   solutionFrom: optional('string'),
+  /** The time limit: the whole program's, or the largest per-input CPU limit where the check is by inputs and outputs. */
   limitMs: optional('number'),
   wallMs: optional('number'),
+  cpuMs: optional('number'),
+  /** EvalPlus variants: every base input (the original benchmark's tests) passed. */
+  basePassed: optional('boolean'),
 })
 export type PythonTaskFacts = FactsOf<typeof pythonTaskFacts>
+
+/** What EvalPlus runs: a replayed whole program as it is; an extracted function with the prompt's imports it left out. */
+function ioProgram(task: PythonTask, solution: ExtractedSolution): string {
+  return solution.from === 'whole program' ? solution.code : withImports(solution.code, task.preamble)
+}
 
 export async function runItem(task: PythonTask, bench: ItemContext<PythonTaskFacts>, options: CodeSuiteOptions<string>, policy: TimeLimitPolicy): Promise<void> {
   const reply =
@@ -23,17 +33,18 @@ export async function runItem(task: PythonTask, bench: ItemContext<PythonTaskFac
       : await bench.ask(task.completionPrompt, { temperature: options.temperature, stop: task.stop }, { mode: 'completion' })
   const solution = solutionFrom(task, reply, options.mode)
   if (solution === undefined) {
-    bench.record({ outcome: 'no_answer', reason: 'The reply holds no code.', scoring: { mode: options.mode } })
+    bench.record({ outcome: 'no_answer', reason: 'The reply holds no code.', scoring: { mode: options.mode, ...(task.io ? { basePassed: false } : {}) } })
     bench.expect.fail(`${task.id}: the reply holds no code to run.`)
     return
   }
-  const run = await runTests(task, solution.code, policy)
+  const run = task.io ? await runIoCheck(task.id, task.io, ioProgram(task, solution), policy) : await runTests(task, solution.code, policy)
+  const basePassed = 'basePassed' in run && typeof run.basePassed === 'boolean' ? { basePassed: run.basePassed } : {}
   bench.record({
     outcome: run.outcome,
     reason: run.reason,
     extracted: solution.code,
     output: run.output,
-    scoring: { mode: options.mode, solutionFrom: solution.from, limitMs: run.limitMs, wallMs: run.wallMs },
+    scoring: { mode: options.mode, solutionFrom: solution.from, limitMs: run.limitMs, wallMs: run.wallMs, ...(run.cpuMs === undefined ? {} : { cpuMs: run.cpuMs }), ...basePassed },
   })
   bench.expect(run.outcome, `${task.id}: ${run.output}`).toBe('passed')
 }

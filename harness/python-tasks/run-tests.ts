@@ -13,13 +13,14 @@ export interface TestRun extends Verdict {
   /** The limit the last run had. */
   limitMs: number
   wallMs: number
+  cpuMs: number | undefined
 }
 
 export function timeLimitPolicy(
-  options: { timeFloorMs: number; timeFactor: number; memoryBytes: number },
+  options: { timeFloorMs: number; inputTimeFloorMs: number; timeFactor: number; memoryBytes: number },
   env: NodeJS.ProcessEnv = process.env,
 ): TimeLimitPolicy {
-  return { floorMs: options.timeFloorMs, factor: options.timeFactor, memoryBytes: options.memoryBytes, cacheDir: join(cacheDir(env), 'canonical-times') }
+  return { floorMs: options.timeFloorMs, inputFloorMs: options.inputTimeFloorMs, factor: options.timeFactor, memoryBytes: options.memoryBytes, cacheDir: join(cacheDir(env), 'canonical-times') }
 }
 
 /**
@@ -41,7 +42,7 @@ export async function runTests(task: PythonTask, solution: string, policy: TimeL
   }
   const outcome = outcomeOf(result)
   const reason = outcome === 'wrong_answer' ? `A check failed: ${lastLine(result.stderr.text)}` : result.reason
-  return { outcome, reason, output: describeRun(result, limitMs), limitMs, wallMs: result.wallMs }
+  return { outcome, reason, output: describeRun(result, limitMs), limitMs, wallMs: result.wallMs, cpuMs: result.cpuMs }
 }
 
 /** The canonical solution's wall time on this machine, undefined when it does not pass. */
@@ -80,7 +81,7 @@ function lastLine(text: string): string {
 const SHOWN_OUTPUT = 2000
 
 function describeRun(result: RunResult, limitMs: number): string {
-  const parts = [`${result.reason} (${result.wallMs} ms, limit ${limitMs} ms)`]
+  const parts = [`${result.reason} (${result.wallMs} ms wall, ${result.cpuMs ?? '?'} ms CPU, limit ${limitMs} ms)`]
   const stderr = result.stderr.text.trim()
   const stdout = result.stdout.text.trim()
   if (stderr !== '') parts.push(`stderr:\n${tail(stderr)}`)

@@ -13,6 +13,8 @@ import { isRecord } from '../dataset-file.ts'
 
 export interface TimeLimitPolicy {
   floorMs: number
+  /** The per-input floor where the check is by inputs and outputs (CPU time). */
+  inputFloorMs: number
   factor: number
   /** Memory per program, for the canonical run too. */
   memoryBytes: number

@@ -23,6 +23,17 @@ export const HUMANEVAL_FILES: Readonly<Record<HumanEvalVariant, DatasetFile>> = 
 }
 
 /**
+ * HumanEval+ in EvalPlus's own format (v0.1.10): each task's base and plus inputs, which the
+ * judge runs the canonical solution on to get the expected outputs (evalplus/evaluate.py does the same).
+ */
+export const HUMANEVAL_PLUS_NATIVE: DatasetFile = {
+  dataset: 'humanevalplus',
+  file: 'HumanEvalPlus.jsonl.gz',
+  url: 'https://raw.githubusercontent.com/evalplus/humanevalplus_release/200defce9e3429d28ca215b6dd061c0f7f31c18b/HumanEvalPlus.jsonl.gz',
+  sha256: '272720b90ac375502c8ed23cd791c2a93dfb22a911641a494da74a426c09f101',
+}
+
+/**
  * Tasks whose upstream canonical solution fails the task's own tests on this
  * harness: not run, and listed as excluded in the scores (never counted as passed).
  */
@@ -59,6 +70,8 @@ export async function loadHumanEval(variant: HumanEvalVariant, env: NodeJS.Proce
   const file = HUMANEVAL_FILES[variant]
   const rows = await readDatasetJsonLines(file, { env })
   const tasks = rows.map((row, index) => withTestFix(humanEvalTask(row, `${file.dataset}/${file.file} row ${index + 1}`), TEST_FIXES[variant]))
+  // HumanEval+ is judged by inputs and outputs, outside the program; HumanEval keeps openai/human-eval's own check(candidate).
+  if (variant === 'humaneval+') for (const task of tasks) task.io = { kind: 'humaneval', file: HUMANEVAL_PLUS_NATIVE }
   return tasks.filter((task) => EXCLUDED[variant][task.id] === undefined)
 }
 

@@ -1,12 +1,26 @@
-/** HumanEval scores: pass@1 … pass@n per model and variant (`HumanEval pass@1`, `HumanEval+ pass@1`) with a 95% interval. */
+/**
+ * HumanEval scores: pass@1 … pass@n per model and variant (`HumanEval pass@1`, `HumanEval+ pass@1`) with a 95% interval,
+ * and EvalPlus's base column (`HumanEval (base tests of HumanEval+) pass@1`: the original tests' inputs over the HumanEval+ tasks).
+ */
 import { scorePassAtK } from '../../harness/pass-at-k.ts'
+import { withBaseRecords } from '../../harness/python-tasks/base-column.ts'
 import type { Scorer } from '../../harness/score.ts'
 import { excludedTasks } from './dataset.ts'
 
-const NAMES: Record<string, string> = { humaneval: 'HumanEval', 'humaneval+': 'HumanEval+' }
+const NAMES: Record<string, string> = {
+  humaneval: 'HumanEval',
+  'humaneval+': 'HumanEval+',
+  'humaneval+ base': 'HumanEval (base tests of HumanEval+ v0.1.10)',
+}
 
 export const scoreHumanEval: Scorer = (records) =>
   scorePassAtK(
-    records.filter((record) => record.suite === 'humaneval'),
-    { scoreName: (variant) => NAMES[variant ?? 'humaneval'] ?? `HumanEval ${variant}`, excluded: (variant) => excludedTasks(variant ?? 'humaneval') },
+    withBaseRecords(
+      records.filter((record) => record.suite === 'humaneval'),
+      (variant) => (variant === 'humaneval+' ? 'humaneval+ base' : undefined),
+    ),
+    {
+      scoreName: (variant) => NAMES[variant ?? 'humaneval'] ?? `HumanEval ${variant}`,
+      excluded: (variant) => excludedTasks((variant ?? 'humaneval').replace(/ base$/, '')),
+    },
   )

@@ -12,7 +12,8 @@ import {
 import { instructionPrompt } from '../../harness/python-tasks/prompt.ts'
 import { fencedPython, type PythonTask } from '../../harness/python-tasks/python-task.ts'
 
-export const MBPP_VARIANTS = ['mbpp', 'mbpp-sanitized', 'mbpp+'] as const
+/** `mbpp+` is MBPP+ v0.2.0 (378 tasks); `mbpp+v0.1.0` the 399 tasks of v0.1.0, on which most 2024 papers scored. */
+export const MBPP_VARIANTS = ['mbpp', 'mbpp-sanitized', 'mbpp+', 'mbpp+v0.1.0'] as const
 export type MbppVariant = (typeof MBPP_VARIANTS)[number]
 /** What runs when TESTBENCH_MBPP_VARIANTS is unset; the sanitized split is opt-in. */
 export const MBPP_DEFAULT_VARIANTS: readonly MbppVariant[] = ['mbpp', 'mbpp+']
@@ -38,11 +39,11 @@ export const MBPP_FILES = {
     url: 'https://github.com/evalplus/mbppplus_release/releases/download/v0.2.0/MbppPlus.jsonl.gz',
     sha256: 'af43697e8791c4c149bdfd6b489d8b5412507551ac20e28a439f650b8225db63',
   },
-  plusTests: {
+  plusV010: {
     dataset: 'mbppplus',
-    file: 'MbppPlus-OriginFmt.jsonl.gz',
-    url: 'https://github.com/evalplus/mbppplus_release/releases/download/v0.2.0/MbppPlus-OriginFmt.jsonl.gz',
-    sha256: '7a5aec547b134fa297ee6c45f829298aa3f58de02547b8d8a5c3d85d9cb10efc',
+    file: 'MbppPlus-v0.1.0.jsonl.gz',
+    url: 'https://github.com/evalplus/mbppplus_release/releases/download/v0.1.0/MbppPlus.jsonl.gz',
+    sha256: '57d639e77667d88930052b2b07212011c25c0bab94dfc1f19d15e1f7f558bfa9',
   },
 } satisfies Record<string, DatasetFile>
 
@@ -62,6 +63,7 @@ export const EXCLUDED: Readonly<Record<MbppVariant, Readonly<Record<string, stri
   mbpp: {},
   'mbpp-sanitized': {},
   'mbpp+': {},
+  'mbpp+v0.1.0': {},
 }
 
 export function excludedTasks(variant: string): Array<{ itemId: string; reason: string }> {
@@ -91,15 +93,10 @@ async function loadAllMbpp(variant: MbppVariant, env: NodeJS.ProcessEnv): Promis
     const shots = FEW_SHOT_IDS.map((id) => rows.find((row) => row.taskId === id) ?? missing(id, 'mbpp/sanitized-mbpp.json'))
     return rows.filter(inTestSplit).map((row) => mbppTask(row, shots))
   }
-  const [prompts, tests] = await Promise.all([readDatasetJsonLines(MBPP_FILES.plus, { env }), readDatasetJsonLines(MBPP_FILES.plusTests, { env })])
-  const testsById = new Map(tests.map((row, index) => [`Mbpp/${numberField(row, 'task_id', `mbppplus/MbppPlus-OriginFmt.jsonl.gz row ${index + 1}`)}`, row]))
-  return prompts.map((row, index) => {
-    const where = `mbppplus/MbppPlus.jsonl.gz row ${index + 1}`
-    const id = stringField(row, 'task_id', where)
-    const test = testsById.get(id)
-    if (test === undefined) throw new Error(`${where}: ${id} has no tests in mbppplus/MbppPlus-OriginFmt.jsonl.gz; the two files should be the same release.`)
-    return mbppPlusTask(row, test, where)
-  })
+  // MBPP+ is judged as EvalPlus judges it: by its inputs, against the canonical solution's outputs, outside the program.
+  const file = variant === 'mbpp+' ? MBPP_FILES.plus : MBPP_FILES.plusV010
+  const rows = await readDatasetJsonLines(file, { env })
+  return rows.map((row, index) => mbppPlusTask(row, `${file.dataset}/${file.file} row ${index + 1}`, file))
 }
 
 /** One MBPP task in the shape both original files share. */
@@ -167,10 +164,10 @@ export function mbppEntryPoint(row: MbppRow): string {
   return called
 }
 
-export function mbppPlusTask(row: JsonRecord, testRow: JsonRecord, where: string): PythonTask {
+/** One MBPP+ task from EvalPlus's native file: the docstring prompt, the canonical solution, and the inputs the judge reads from the same file. */
+export function mbppPlusTask(row: JsonRecord, where: string, file: DatasetFile): PythonTask {
   const prompt = stringField(row, 'prompt', where)
   const entryPoint = stringField(row, 'entry_point', where)
-  const imports = stringListField(testRow, 'test_imports', where).join('\n')
   return {
     id: stringField(row, 'task_id', where),
     title: entryPoint,
@@ -179,9 +176,10 @@ export function mbppPlusTask(row: JsonRecord, testRow: JsonRecord, where: string
     completionPrompt: prompt,
     stop: MBPP_PLUS_STOP,
     completionPrefix: prompt,
-    preamble: imports,
-    tests: stringField(testRow, 'test', where),
+    preamble: '',
+    tests: '',
     reference: fencedPython(stringField(row, 'canonical_solution', where)),
+    io: { kind: 'mbpp', file },
   }
 }
 

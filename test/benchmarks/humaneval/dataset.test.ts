@@ -67,7 +67,7 @@ describe('the real files', () => {
   test('the fixed HumanEval+/32 check passes the canonical find_zero and fails a wrong one', { timeout: 60_000 }, async () => {
     const task = (await loadHumanEval('humaneval+', SHARED)).find((candidate) => candidate.id === 'HumanEval/32')
     if (task === undefined) throw new Error('HumanEval/32 is missing')
-    const policy = { floorMs: 10_000, factor: 4, memoryBytes: 1024 ** 3, cacheDir: await mkdtemp(join(tmpdir(), 'testbench-times-')) }
+    const policy = { floorMs: 10_000, inputFloorMs: 1000, factor: 4, memoryBytes: 1024 ** 3, cacheDir: await mkdtemp(join(tmpdir(), 'testbench-times-')) }
     const canonical = await runTests(task, extractSolution(task.reference, task.entryPoint)?.code ?? '', policy)
     expect(canonical.outcome, canonical.output).toBe('passed')
     const wrong = await runTests(task, 'def find_zero(xs):\n    return 0.5', policy)

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { MBPP_STOP, loadMbpp, mbppEntryPoint, mbppPlusTask, mbppRow, mbppTask, sanitizedRow } from '../../../suites/mbpp/dataset.ts'
+import { MBPP_FILES, MBPP_STOP, loadMbpp, mbppEntryPoint, mbppPlusTask, mbppRow, mbppTask, sanitizedRow } from '../../../suites/mbpp/dataset.ts'
 import { withDatasets } from '../../support/test-datasets.ts'
 
 const SHARED = withDatasets()
@@ -61,11 +61,10 @@ describe('mbppTask', () => {
 })
 
 describe('mbppPlusTask', () => {
-  test("EvalPlus's prompt, the OriginFmt test, and the test imports as preamble", () => {
+  test("EvalPlus's prompt from the native file, judged by inputs and outputs from the same file, with nothing added before the solution", () => {
     const native = { task_id: 'Mbpp/9', prompt: '"""\nWrite a function to triple.\nassert triple(1) == 3\n"""\n', entry_point: 'triple', canonical_solution: '\ndef triple(n):\n  return 3 * n\n' }
-    const origin = { task_id: 9, test_imports: ['import math'], test: 'inputs = [[1], [2]]\nresults = [3, 6]\nfor inp, exp in zip(inputs, results):\n    assert triple(*inp) == exp\n' }
-    const task = mbppPlusTask(native, origin, 'row')
-    expect(task).toMatchObject({ id: 'Mbpp/9', entryPoint: 'triple', preamble: 'import math', tests: origin.test, completionPrefix: native.prompt })
+    const task = mbppPlusTask(native, 'row', MBPP_FILES.plus)
+    expect(task).toMatchObject({ id: 'Mbpp/9', entryPoint: 'triple', preamble: '', completionPrefix: native.prompt, io: { kind: 'mbpp', file: MBPP_FILES.plus } })
     expect(task.chatPrompt).toContain('Write a function to triple.')
     expect(task.reference).toBe('```python\ndef triple(n):\n  return 3 * n\n```\n')
   })
@@ -79,10 +78,12 @@ describe('the real files', () => {
     expect(tasks.every((task) => !task.reference.includes('\r'))).toBe(true)
   })
 
-  test('sanitized: the 257 test-split tasks; MBPP+ v0.2.0: 378 tasks', async () => {
-    const [sanitized, plus] = await Promise.all([loadMbpp('mbpp-sanitized', SHARED), loadMbpp('mbpp+', SHARED)])
+  test('sanitized: the 257 test-split tasks; MBPP+ v0.2.0: 378 tasks; v0.1.0: 399', async () => {
+    const [sanitized, plus, plusV010] = await Promise.all([loadMbpp('mbpp-sanitized', SHARED), loadMbpp('mbpp+', SHARED), loadMbpp('mbpp+v0.1.0', SHARED)])
     expect(sanitized).toHaveLength(257)
     expect(plus).toHaveLength(378)
     expect(plus[0]?.id).toBe('Mbpp/2')
+    expect(plusV010).toHaveLength(399)
+    expect(plusV010.every((task) => task.io?.file === MBPP_FILES.plusV010)).toBe(true)
   })
 })

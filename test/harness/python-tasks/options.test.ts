@@ -6,7 +6,7 @@ const options = (env: NodeJS.ProcessEnv, samples = 1) => codeSuiteOptions('HUMAN
 
 describe('codeSuiteOptions', () => {
   test('defaults: both variants, chat, 3 s floor, factor 4, 4 GiB, temperature 0', () => {
-    expect(options({})).toEqual({ variants: ['humaneval', 'humaneval+'], mode: 'chat', timeFloorMs: 3000, timeFactor: 4, memoryBytes: 4096 * 1024 * 1024, temperature: 0 })
+    expect(options({})).toEqual({ variants: ['humaneval', 'humaneval+'], mode: 'chat', timeFloorMs: 3000, inputTimeFloorMs: 1000, timeFactor: 4, memoryBytes: 4096 * 1024 * 1024, temperature: 0 })
   })
 
   test('several samples default to a temperature that varies them', () => {
@@ -26,7 +26,7 @@ describe('codeSuiteOptions', () => {
   })
 
   test('time limit knobs', () => {
-    expect(options({ TESTBENCH_HUMANEVAL_TIME_FLOOR: '1.5', TESTBENCH_HUMANEVAL_TIME_FACTOR: '2' })).toMatchObject({ timeFloorMs: 1500, timeFactor: 2 })
+    expect(options({ TESTBENCH_HUMANEVAL_TIME_FLOOR: '1.5', TESTBENCH_HUMANEVAL_TIME_FACTOR: '2', TESTBENCH_HUMANEVAL_INPUT_TIME_FLOOR: '4' })).toMatchObject({ timeFloorMs: 1500, inputTimeFloorMs: 4000, timeFactor: 2 })
     expect(() => options({ TESTBENCH_HUMANEVAL_TIME_FLOOR: 'soon' })).toThrow('TESTBENCH_HUMANEVAL_TIME_FLOOR=soon is not a number of at least 0.')
     expect(() => options({ TESTBENCH_HUMANEVAL_TIME_FACTOR: '0' })).toThrow('TESTBENCH_HUMANEVAL_TIME_FACTOR=0: it must be more than 0.')
   })

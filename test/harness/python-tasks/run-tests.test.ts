@@ -22,7 +22,7 @@ const TASK: PythonTask = {
 }
 
 async function policy(floorMs = 3000): Promise<TimeLimitPolicy> {
-  return { floorMs, factor: 4, memoryBytes: 512 * 1024 * 1024, cacheDir: await mkdtemp(join(tmpdir(), 'testbench-times-')) }
+  return { floorMs, inputFloorMs: 1000, factor: 4, memoryBytes: 512 * 1024 * 1024, cacheDir: await mkdtemp(join(tmpdir(), 'testbench-times-')) }
 }
 
 const RIGHT = 'def halve(xs: List[int]) -> List[int]:\n    return [x // 2 for x in xs]'
