@@ -40,7 +40,7 @@ export class ProcessSandbox implements Sandbox {
 
   /**
    * `warmPython` (default: unless TESTBENCH_PYTHON_WARM is 0, off or false) serves Python from warm fork servers
-   * where we are root with bwrap, so that no run pays interpreter start-up.
+   * wherever bwrap works (as root, or in a user namespace), so that no run pays interpreter start-up.
    */
   constructor(options: { env?: NodeJS.ProcessEnv; protections?: () => HostProtections; warmPython?: boolean } = {}) {
     const env = options.env ?? process.env
@@ -64,8 +64,8 @@ export class ProcessSandbox implements Sandbox {
   }
 
   #warmServers(protections: HostProtections, tools: Toolchain): PythonForkServers | undefined {
-    if (!this.#warmPython || !protections.root || protections.bwrap === undefined) return undefined
-    this.#forkServers ??= new PythonForkServers(tools.python, protections.bwrap)
+    if (!this.#warmPython || protections.bwrap === undefined) return undefined
+    this.#forkServers ??= new PythonForkServers(tools.python, protections.bwrap, { root: protections.root })
     return this.#forkServers
   }
 

@@ -1,16 +1,22 @@
 """A warm Python for the process tier: forks a fresh child per program, so no run pays interpreter start-up.
 
-Runs inside bwrap (no network, read-only root, its own pid namespace) as root with a few
-capabilities, one program at a time. Each child gets a fresh work dir, a throwaway uid, rlimits,
-the request's environment and its own stdio, then runs the program as __main__. Afterwards the
-server kills every process left in the namespace and clears /tmp, /dev/shm and IPC objects, so
-runs cannot see each other.
+Runs inside bwrap (no network, read-only root, its own pid namespace), one program at a time, in
+one of two isolations (TESTBENCH_FORK_ISOLATION):
+- uid (we are root): the server keeps a few capabilities; each child switches to a throwaway uid.
+- userns (an ordinary user): bwrap's user namespace (no nested ones) with CAP_SYS_ADMIN, used once
+  to give the children a pid namespace of their own, whose init is ours: programs cannot see,
+  signal or re-limit the server. Each child drops every capability and sets no_new_privs.
+Each child gets a fresh work dir, rlimits, the request's environment and its own stdio, then runs
+the program as __main__. Afterwards every process the run left is killed and /tmp, /dev/shm and
+IPC objects are cleared, so runs cannot see each other. The server is not dumpable: a program
+cannot read its memory or file descriptors through /proc.
 
 Protocol: one JSON request per line on stdin; frames on stdout, each one byte of kind
 (o = stdout, e = stderr, x = the end, as JSON), a 4-byte big-endian length, then the payload.
 """
 
 import atexit
+import ctypes
 import io
 import json
 import os
@@ -27,6 +33,16 @@ import traceback  # costs tens of ms to import: once here, not in every child
 import types
 
 RUNS = '/tmp/runs'
+USERNS = os.environ.get('TESTBENCH_FORK_ISOLATION') == 'userns'
+# In the userns isolation, the server and our init count against the children's process limit.
+NPROC_OF_OURS = 2 if USERNS else 0
+LIBC = ctypes.CDLL(None, use_errno=True)
+CLONE_NEWPID = 0x20000000
+PR_SET_DUMPABLE = 4
+PR_CAPBSET_DROP = 24
+PR_SET_NO_NEW_PRIVS = 38
+PR_CAP_AMBIENT = 47
+PR_CAP_AMBIENT_CLEAR_ALL = 4
 CONTROL_IN = sys.stdin.buffer
 CONTROL_OUT = sys.stdout.buffer
 
@@ -48,13 +64,18 @@ def child(request, run_dir, stdin_fd, out_w, err_w):
             if name == 'RLIMIT_DATA':
                 # The child starts with the server's heap (and any preloaded modules): that is not the program's.
                 value += data_in_use()
+            if name == 'RLIMIT_NPROC':
+                value += NPROC_OF_OURS
             resource.setrlimit(getattr(resource, name), (value, value))
         cpu = request['cpu_seconds']
         resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-        uid = request['uid']
-        os.setgroups([])
-        os.setgid(uid)
-        os.setuid(uid)
+        if USERNS:
+            drop_capabilities()
+        else:
+            uid = request['uid']
+            os.setgroups([])
+            os.setgid(uid)
+            os.setuid(uid)
         os.chdir(run_dir)
         # As a fresh `python3 main.py` has them: SIGPIPE and SIGXFSZ ignored, Ctrl-C a KeyboardInterrupt.
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
@@ -67,6 +88,83 @@ def child(request, run_dir, stdin_fd, out_w, err_w):
         os.write(2, f'testbench fork server: could not prepare the child: {error!r}\n'.encode())
         os._exit(125)
     run_program(os.path.join(run_dir, request['main']))
+
+
+def libc_call(name, *args):
+    if getattr(LIBC, name)(*args) != 0:
+        error = ctypes.get_errno()
+        raise OSError(error, f'{name}: {os.strerror(error)}')
+
+
+def drop_capabilities():
+    """Ambient, bounding, effective, permitted and inheritable sets emptied; exec can never grant more."""
+    libc_call('prctl', PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
+    last = int(open('/proc/sys/kernel/cap_last_cap').read())
+    for capability in range(last + 1):
+        libc_call('prctl', PR_CAPBSET_DROP, capability, 0, 0, 0)
+    header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this process
+    data = (ctypes.c_uint32 * 6)()
+    libc_call('capset', header, data)
+    libc_call('prctl', PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+
+
+class PidNamespaceInit:
+    """pid 1 of the children's own pid namespace: reaps orphans, and on request kills all that is left."""
+
+    def __init__(self):
+        libc_call('unshare', CLONE_NEWPID)
+        ask_r, self.ask = os.pipe()
+        self.done, done_w = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            os.close(self.ask)
+            os.close(self.done)
+            null = os.open('/dev/null', os.O_RDWR)
+            for fd in (0, 1, 2):
+                os.dup2(null, fd)
+            self.serve(ask_r, done_w)
+        os.close(ask_r)
+        os.close(done_w)
+
+    @staticmethod
+    def serve(ask, done):
+        try:
+            signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+            while True:
+                if select.select([ask], [], [], 0.5)[0]:
+                    if not os.read(ask, 1):
+                        os._exit(0)
+                    kill_all_but_self()
+                    os.write(done, b'k')
+                reap()
+        except BaseException:
+            os._exit(1)
+
+    def kill_leftovers(self):
+        os.write(self.ask, b'k')
+        if os.read(self.done, 1) != b'k':
+            raise RuntimeError('the pid namespace init of the fork server is gone')
+
+
+def reap():
+    while True:
+        try:
+            if os.waitpid(-1, os.WNOHANG)[0] == 0:
+                return
+        except ChildProcessError:
+            return
+
+
+def kill_all_but_self():
+    """kill(-1) counts zombies too: this returns once every process but us (and our parent) has been reaped."""
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        try:
+            os.kill(-1, signal.SIGKILL)
+        except ProcessLookupError:
+            return
+        reap()
+        time.sleep(0.001)
 
 
 def data_in_use():
@@ -138,16 +236,15 @@ def finish(status):
     return status
 
 
+INIT = None
+
+
 def kill_leftovers():
-    """Every process in our namespace but us and bwrap's init belongs to the run that just ended.
-    kill(-1) counts zombies too, so this returns once bwrap's init has reaped them all."""
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline:
-        try:
-            os.kill(-1, signal.SIGKILL)
-        except ProcessLookupError:
-            return
-        time.sleep(0.001)
+    """Every process in the children's namespace (but its init) belongs to the run that just ended."""
+    if INIT is not None:
+        INIT.kill_leftovers()
+    else:
+        kill_all_but_self()
 
 
 def clear_shared_state():
@@ -200,9 +297,10 @@ def serve(request):
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, 'w', encoding='utf-8') as file:
             file.write(content)
-    for directory, dirs, files in os.walk(run_dir):
-        for name in [directory] + [os.path.join(directory, entry) for entry in dirs + files]:
-            os.chown(name, uid, uid)
+    if not USERNS:
+        for directory, dirs, files in os.walk(run_dir):
+            for name in [directory] + [os.path.join(directory, entry) for entry in dirs + files]:
+                os.chown(name, uid, uid)
 
     stdin_path = os.path.join('/tmp', f'.stdin-{request["id"]}')
     with open(stdin_path, 'w', encoding='utf-8') as file:
@@ -273,7 +371,11 @@ def signal_name(number):
 
 
 def main():
+    global INIT
+    libc_call('prctl', PR_SET_DUMPABLE, 0, 0, 0, 0)
     os.makedirs(RUNS, mode=0o711, exist_ok=True)
+    if USERNS:
+        INIT = PidNamespaceInit()
     for module in filter(None, os.environ.get('TESTBENCH_PYTHON_PRELOAD', '').split(',')):
         __import__(module.strip())
     send(b'x', json.dumps({'ready': True}).encode())

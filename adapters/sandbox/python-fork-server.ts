@@ -46,8 +46,13 @@ const RUNS_DIR = '/tmp/runs'
 const GRACE_MS = 5_000
 /** The server's /tmp holds each run's work dir; tmpfs takes memory only for what is written. */
 const TMPFS_BYTES = 1024 ** 3
-/** Capabilities the server needs to set up each child (which drops them all with its uid). */
-const CAPABILITIES = ['CAP_SETUID', 'CAP_SETGID', 'CAP_CHOWN', 'CAP_KILL', 'CAP_DAC_OVERRIDE', 'CAP_FOWNER']
+/** As root: capabilities the server needs to set up each child (which drops them all with its uid). */
+const ROOT_CAPABILITIES = ['CAP_SETUID', 'CAP_SETGID', 'CAP_CHOWN', 'CAP_KILL', 'CAP_DAC_OVERRIDE', 'CAP_FOWNER']
+/**
+ * As an ordinary user, inside bwrap's user namespace only: a pid namespace for the children
+ * (CAP_SYS_ADMIN), and dropping the bounding set in each child (CAP_SETPCAP).
+ */
+const USERNS_CAPABILITIES = ['CAP_SYS_ADMIN', 'CAP_SETPCAP']
 
 /**
  * Warm Python servers, one per concurrent run, each inside its own bwrap. A run that a server
@@ -56,15 +61,21 @@ const CAPABILITIES = ['CAP_SETUID', 'CAP_SETGID', 'CAP_CHOWN', 'CAP_KILL', 'CAP_
 export class PythonForkServers {
   readonly #python: string
   readonly #bwrap: string
+  readonly #root: boolean
   readonly #idle: ForkServer[] = []
   readonly #all = new Set<ForkServer>()
   #nextId = 0
   /** A server that cannot start will not start next time either: stop trying. */
   #cannotStart = false
 
-  constructor(python: string, bwrap: string) {
+  /**
+   * `root`: we are root, and each child switches to a throwaway uid; otherwise the servers run in
+   * bwrap's user namespace (which may create no others) and the children in a pid namespace of their own.
+   */
+  constructor(python: string, bwrap: string, options: { root: boolean }) {
     this.#python = python
     this.#bwrap = bwrap
+    this.#root = options.root
   }
 
   async run(request: WarmRequest): Promise<WarmRun | undefined> {
@@ -88,15 +99,24 @@ export class PythonForkServers {
 
   async #start(): Promise<ForkServer | undefined> {
     if (this.#cannotStart) return undefined
+    const root = this.#root
+    const sandbox = bwrapArgs(this.#bwrap, { root, tmpfsBytes: TMPFS_BYTES, tools: [this.#python], capabilities: root ? ROOT_CAPABILITIES : USERNS_CAPABILITIES })
+    // Sharing the children's uid, bwrap's init would be theirs to reach through /proc (its fds include our
+    // control pipe): the server takes its place, and is not dumpable.
+    if (!root) sandbox.push(...['--disable-userns', '--as-pid-1'].filter((flag) => !sandbox.includes(flag)))
     const argv = [
-      ...bwrapArgs(this.#bwrap, { root: true, tmpfsBytes: TMPFS_BYTES, tools: [this.#python], capabilities: CAPABILITIES }),
+      ...sandbox,
       // Mounted so that the server can see, and remove, the message queues a run leaves.
       '--mqueue', '/dev/mqueue',
       '--chdir', '/tmp',
       '--',
       this.#python, '-c', SERVER_SOURCE,
     ]
-    const server = new ForkServer(argv, { ...sandboxEnvironment('/tmp'), TESTBENCH_PYTHON_PRELOAD: process.env['TESTBENCH_PYTHON_PRELOAD'] ?? '' })
+    const server = new ForkServer(argv, {
+      ...sandboxEnvironment('/tmp'),
+      TESTBENCH_PYTHON_PRELOAD: process.env['TESTBENCH_PYTHON_PRELOAD'] ?? '',
+      TESTBENCH_FORK_ISOLATION: root ? 'uid' : 'userns',
+    })
     if (!(await server.ready)) {
       warnOnce('fork-server', `the warm Python server did not start (${server.diagnostics()}); Python programs start a fresh interpreter each.`)
       server.kill()
