@@ -219,7 +219,6 @@ interface StepOutcome {
 
 function warmResult(ran: WarmRun, spec: LanguageSpec, limits: Limits, marker: string | undefined): RunResult {
   const stderr = ran.stderr.capture()
-  if (ran.exitCode === 125 && stderr.text.startsWith('testbench fork server:')) return infraFailure(stderr.text.trim())
   const ending: Ending = {
     step: 'run',
     exitCode: ran.exitCode,

@@ -52,13 +52,15 @@ def send(kind, payload):
     CONTROL_OUT.flush()
 
 
-def child(request, run_dir, stdin_fd, out_w, err_w):
-    """In the forked child: become the program. Never returns."""
+def child(request, run_dir, stdin_fd, out_w, err_w, setup_w):
+    """In the forked child: become the program. Never returns. Whether setting it up failed goes
+    through setup_w, closed before the program runs: nothing a program prints or returns can say so."""
     try:
         os.dup2(stdin_fd, 0)
         os.dup2(out_w, 1)
         os.dup2(err_w, 2)
-        os.closerange(3, 65536)
+        os.closerange(3, setup_w)
+        os.closerange(setup_w + 1, 65536)
         os.setsid()
         for name, value in request['rlimits'].items():
             if name == 'RLIMIT_DATA':
@@ -85,8 +87,9 @@ def child(request, run_dir, stdin_fd, out_w, err_w):
         os.environ.clear()
         os.environ.update(request['env'])
     except BaseException as error:  # the sandbox, not the program, failed
-        os.write(2, f'testbench fork server: could not prepare the child: {error!r}\n'.encode())
+        os.write(setup_w, f'could not prepare the child: {error!r}'.encode())
         os._exit(125)
+    os.close(setup_w)
     run_program(os.path.join(run_dir, request['main']))
 
 
@@ -309,12 +312,13 @@ def serve(request):
     os.unlink(stdin_path)
     out_r, out_w = os.pipe()
     err_r, err_w = os.pipe()
+    setup_r, setup_w = os.pipe()
     CONTROL_OUT.flush()
     started = time.monotonic()
     pid = os.fork()
     if pid == 0:
-        child(request, run_dir, stdin_fd, out_w, err_w)
-    for fd in (stdin_fd, out_w, err_w):
+        child(request, run_dir, stdin_fd, out_w, err_w, setup_w)
+    for fd in (stdin_fd, out_w, err_w, setup_w):
         os.close(fd)
 
     deadline = started + request['wall_ms'] / 1000
@@ -346,6 +350,7 @@ def serve(request):
     for fd in open_fds:
         os.close(fd)
     status, usage = waited
+    setup_error = read_setup_error(setup_r)
     wall_ms = round((time.monotonic() - started) * 1000)
     kill_leftovers()
     files = collect(run_dir, request.get('collect', []), request.get('collect_bytes', 1 << 20))
@@ -359,8 +364,20 @@ def serve(request):
         'cpu_ms': round((usage.ru_utime + usage.ru_stime) * 1000),
         'peak_memory_bytes': usage.ru_maxrss * 1024,
         'files': files,
+        'setup_error': setup_error,
     }
     send(b'x', json.dumps(end).encode())
+
+
+def read_setup_error(fd):
+    """The child's report of a failed set-up; empty once it closed the pipe to run the program."""
+    os.set_blocking(fd, False)
+    try:
+        return os.read(fd, 4096).decode('utf-8', 'replace') or None
+    except BlockingIOError:  # killed (wall limit) before it finished setting up
+        return None
+    finally:
+        os.close(fd)
 
 
 def signal_name(number):

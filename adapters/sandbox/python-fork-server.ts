@@ -38,6 +38,8 @@ interface ServerEnd {
   cpu_ms: number
   peak_memory_bytes: number
   files: Record<string, string>
+  /** Set when preparing the child failed: the server's fault, never the program's. */
+  setup_error: string | null
 }
 
 const SERVER_SOURCE = readFileSync(new URL('./python-fork-server.py', import.meta.url), 'utf8')
@@ -62,6 +64,8 @@ export class PythonForkServers {
   readonly #python: string
   readonly #bwrap: string
   readonly #root: boolean
+  /** Whom the servers run as, when not as us: root can give them an ordinary user's isolation. */
+  readonly #user: { uid: number; gid: number } | undefined
   readonly #idle: ForkServer[] = []
   readonly #all = new Set<ForkServer>()
   #nextId = 0
@@ -71,11 +75,13 @@ export class PythonForkServers {
   /**
    * `root`: we are root, and each child switches to a throwaway uid; otherwise the servers run in
    * bwrap's user namespace (which may create no others) and the children in a pid namespace of their own.
+   * `user`: the uid and gid the servers run as (root only), e.g. to test an ordinary user's isolation.
    */
-  constructor(python: string, bwrap: string, options: { root: boolean }) {
+  constructor(python: string, bwrap: string, options: { root: boolean; user?: { uid: number; gid: number } }) {
     this.#python = python
     this.#bwrap = bwrap
     this.#root = options.root
+    this.#user = options.user
   }
 
   async run(request: WarmRequest): Promise<WarmRun | undefined> {
@@ -85,6 +91,7 @@ export class PythonForkServers {
     if (result === undefined) {
       server.kill()
       this.#all.delete(server)
+      if (server.setupFailed) this.#cannotStart = true
     } else {
       this.#idle.push(server)
     }
@@ -112,7 +119,7 @@ export class PythonForkServers {
       '--',
       this.#python, '-c', SERVER_SOURCE,
     ]
-    const server = new ForkServer(argv, {
+    const server = new ForkServer(argv, this.#user, {
       ...sandboxEnvironment('/tmp'),
       TESTBENCH_PYTHON_PRELOAD: process.env['TESTBENCH_PYTHON_PRELOAD'] ?? '',
       TESTBENCH_FORK_ISOLATION: root ? 'uid' : 'userns',
@@ -130,15 +137,17 @@ export class PythonForkServers {
 
 class ForkServer {
   readonly ready: Promise<boolean>
+  /** It could not prepare a child: the next server would not either. */
+  setupFailed = false
   readonly #process: ChildProcess
   #buffer: Buffer = Buffer.alloc(0)
   #stderr = ''
   #onFrame: ((kind: string, payload: Buffer) => void) | undefined
   #onExit: (() => void) | undefined
 
-  constructor(argv: string[], env: Record<string, string>) {
+  constructor(argv: string[], user: { uid: number; gid: number } | undefined, env: Record<string, string>) {
     const [file, ...args] = argv
-    this.#process = spawn(file ?? 'bwrap', args, { env, stdio: ['pipe', 'pipe', 'pipe'], detached: true })
+    this.#process = spawn(file ?? 'bwrap', args, { env, stdio: ['pipe', 'pipe', 'pipe'], detached: true, cwd: '/', ...user })
     this.#process.stdout?.on('data', (chunk: Buffer) => this.#receive(chunk))
     this.#process.stderr?.on('data', (chunk: Buffer) => {
       this.#stderr = (this.#stderr + chunk.toString('utf8')).slice(-2000)
@@ -199,6 +208,12 @@ class ForkServer {
         else if (kind === 'e') stderr.push(payload)
         else {
           const end = JSON.parse(payload.toString('utf8')) as ServerEnd
+          if (end.setup_error !== null) {
+            warnOnce('fork-server-setup', `the warm Python server could not prepare a run (${end.setup_error}); that run, and those after it, start a fresh interpreter.`)
+            this.setupFailed = true
+            settle(undefined)
+            return
+          }
           settle({
             stdout,
             stderr,
