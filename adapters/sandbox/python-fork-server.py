@@ -5,7 +5,8 @@ one of two isolations (TESTBENCH_FORK_ISOLATION):
 - uid (we are root): the server keeps a few capabilities; each child switches to a throwaway uid.
 - userns (an ordinary user): bwrap's user namespace (no nested ones) with CAP_SYS_ADMIN, used once
   to give the children a pid namespace of their own, whose init is ours: programs cannot see,
-  signal or re-limit the server. Each child drops every capability and sets no_new_privs.
+  signal or re-limit the server. Then the server drops every capability and sets no_new_privs,
+  which its children inherit.
 Each child gets a fresh work dir, rlimits, the request's environment and its own stdio, then runs
 the program as __main__. Afterwards every process the run left is killed and /tmp, /dev/shm and
 IPC objects are cleared, so runs cannot see each other. The server is not dumpable: a program
@@ -17,6 +18,7 @@ Protocol: one JSON request per line on stdin; frames on stdout, each one byte of
 
 import atexit
 import ctypes
+import gc
 import io
 import json
 import os
@@ -43,6 +45,11 @@ PR_CAPBSET_DROP = 24
 PR_SET_NO_NEW_PRIVS = 38
 PR_CAP_AMBIENT = 47
 PR_CAP_AMBIENT_CLEAR_ALL = 4
+with open('/proc/sys/kernel/cap_last_cap') as last_cap:
+    LAST_CAPABILITY = int(last_cap.read())
+# Pure standard-library modules that most programs import: loaded once here, not in every child.
+# Nothing with state a child could share (random reseeds itself after fork, but is left out anyway).
+PRELOADED = ('typing', 'math', 're', 'collections', 'itertools', 'functools', 'string', 'heapq', 'bisect', 'hashlib', 'fractions', 'decimal')
 CONTROL_IN = sys.stdin.buffer
 CONTROL_OUT = sys.stdout.buffer
 
@@ -71,9 +78,7 @@ def child(request, run_dir, stdin_fd, out_w, err_w, setup_w):
             resource.setrlimit(getattr(resource, name), (value, value))
         cpu = request['cpu_seconds']
         resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-        if USERNS:
-            drop_capabilities()
-        else:
+        if not USERNS:  # (in a user namespace, the server dropped every capability before its first child)
             uid = request['uid']
             os.setgroups([])
             os.setgid(uid)
@@ -102,8 +107,7 @@ def libc_call(name, *args):
 def drop_capabilities():
     """Ambient, bounding, effective, permitted and inheritable sets emptied; exec can never grant more."""
     libc_call('prctl', PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
-    last = int(open('/proc/sys/kernel/cap_last_cap').read())
-    for capability in range(last + 1):
+    for capability in range(LAST_CAPABILITY + 1):
         libc_call('prctl', PR_CAPBSET_DROP, capability, 0, 0, 0)
     header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this process
     data = (ctypes.c_uint32 * 6)()
@@ -132,6 +136,7 @@ class PidNamespaceInit:
     @staticmethod
     def serve(ask, done):
         try:
+            drop_capabilities()
             signal.signal(signal.SIGCHLD, signal.SIG_DFL)
             while True:
                 if select.select([ask], [], [], 0.5)[0]:
@@ -393,8 +398,13 @@ def main():
     os.makedirs(RUNS, mode=0o711, exist_ok=True)
     if USERNS:
         INIT = PidNamespaceInit()
-    for module in filter(None, os.environ.get('TESTBENCH_PYTHON_PRELOAD', '').split(',')):
+        # The pid namespace was all it needed them for: children inherit none, and can never gain one.
+        drop_capabilities()
+    for module in PRELOADED + tuple(filter(None, os.environ.get('TESTBENCH_PYTHON_PRELOAD', '').split(','))):
         __import__(module.strip())
+    # The server's objects never need collecting again: a child's collector then leaves their pages unshared.
+    gc.collect()
+    gc.freeze()
     send(b'x', json.dumps({'ready': True}).encode())
     for line in CONTROL_IN:
         serve(json.loads(line))
