@@ -357,7 +357,8 @@ def serve(request):
     status, usage = waited
     setup_error = read_setup_error(setup_r)
     wall_ms = round((time.monotonic() - started) * 1000)
-    kill_leftovers()
+    if timed_out:  # otherwise done as the child ended, and nothing of the run was left to start more
+        kill_leftovers()
     files = collect(run_dir, request.get('collect', []), request.get('collect_bytes', 1 << 20))
     shutil.rmtree(run_dir, ignore_errors=True)
     clear_shared_state()

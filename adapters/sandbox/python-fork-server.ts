@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import { randomInt } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import type { Socket } from 'node:net'
 import { bwrapArgs } from './bwrap-args.ts'
@@ -46,6 +47,9 @@ const SERVER_SOURCE = readFileSync(new URL('./python-fork-server.py', import.met
 const RUNS_DIR = '/tmp/runs'
 /** How long past a run's wall limit we wait for the server before giving up on it. */
 const GRACE_MS = 5_000
+/** As root, `userns` servers run as a throwaway uid from this range (below the process tier's per-run uids). */
+const SERVER_UID_BASE = 1_400_000_000
+const SERVER_UID_RANGE = 100_000_000
 /** The server's /tmp holds each run's work dir; tmpfs takes memory only for what is written. */
 const TMPFS_BYTES = 1024 ** 3
 /** As root: capabilities the server needs to set up each child (which drops them all with its uid). */
@@ -63,25 +67,33 @@ const USERNS_CAPABILITIES = ['CAP_SYS_ADMIN', 'CAP_SETPCAP']
 export class PythonForkServers {
   readonly #python: string
   readonly #bwrap: string
-  readonly #root: boolean
-  /** Whom the servers run as, when not as us: root can give them an ordinary user's isolation. */
-  readonly #user: { uid: number; gid: number } | undefined
+  /** The isolations to try, best first; the first whose server starts is kept. */
+  readonly #isolations: Isolation[]
   readonly #idle: ForkServer[] = []
   readonly #all = new Set<ForkServer>()
   #nextId = 0
-  /** A server that cannot start will not start next time either: stop trying. */
-  #cannotStart = false
 
   /**
-   * `root`: we are root, and each child switches to a throwaway uid; otherwise the servers run in
-   * bwrap's user namespace (which may create no others) and the children in a pid namespace of their own.
-   * `user`: the uid and gid the servers run as (root only), e.g. to test an ordinary user's isolation.
+   * `userns` isolation: the servers run in bwrap's user namespace (which may create no others), the
+   * children in a pid namespace of their own, without capabilities. Ordinary users get it; root gets
+   * it too, the servers running as a throwaway uid (`user`, else a random one), and falls back to
+   * `uid` isolation (root's servers keep a few capabilities, each child switches to a throwaway uid)
+   * where that cannot start (e.g. a Python that only root can read). `isolation` forces one.
    */
-  constructor(python: string, bwrap: string, options: { root: boolean; user?: { uid: number; gid: number } }) {
+  constructor(python: string, bwrap: string, options: { root: boolean; isolation?: 'userns' | 'uid'; user?: User }) {
     this.#python = python
     this.#bwrap = bwrap
-    this.#root = options.root
-    this.#user = options.user
+    const uid = SERVER_UID_BASE + randomInt(SERVER_UID_RANGE)
+    const user = options.user ?? (options.root ? { uid, gid: uid } : undefined)
+    const userns: Isolation = { kind: 'userns', user }
+    const byUid: Isolation = { kind: 'uid', user: undefined }
+    if (options.isolation !== undefined) this.#isolations = [options.isolation === 'userns' ? userns : byUid]
+    else this.#isolations = options.root ? [userns, byUid] : [userns]
+  }
+
+  /** The isolation the servers run with, once one has started. */
+  get isolation(): 'userns' | 'uid' | undefined {
+    return this.#all.size > 0 ? this.#isolations[0]?.kind : undefined
   }
 
   async run(request: WarmRequest): Promise<WarmRun | undefined> {
@@ -91,7 +103,7 @@ export class PythonForkServers {
     if (result === undefined) {
       server.kill()
       this.#all.delete(server)
-      if (server.setupFailed) this.#cannotStart = true
+      if (server.setupFailed) this.#isolations.length = 0
     } else {
       this.#idle.push(server)
     }
@@ -105,12 +117,29 @@ export class PythonForkServers {
   }
 
   async #start(): Promise<ForkServer | undefined> {
-    if (this.#cannotStart) return undefined
-    const root = this.#root
-    const sandbox = bwrapArgs(this.#bwrap, { root, tmpfsBytes: TMPFS_BYTES, tools: [this.#python], capabilities: root ? ROOT_CAPABILITIES : USERNS_CAPABILITIES })
+    while (this.#isolations.length > 0) {
+      const isolation = this.#isolations[0] as Isolation
+      const server = this.#spawn(isolation)
+      if (await server.ready) {
+        this.#all.add(server)
+        return server
+      }
+      server.kill()
+      // A server that cannot start will not start next time either: the next isolation, or none.
+      if (this.#isolations.length === 1) {
+        warnOnce('fork-server', `the warm Python server did not start (${server.diagnostics()}); Python programs start a fresh interpreter each.`)
+      }
+      this.#isolations.shift()
+    }
+    return undefined
+  }
+
+  #spawn(isolation: Isolation): ForkServer {
+    const userns = isolation.kind === 'userns'
+    const sandbox = bwrapArgs(this.#bwrap, { root: !userns, tmpfsBytes: TMPFS_BYTES, tools: [this.#python], capabilities: userns ? USERNS_CAPABILITIES : ROOT_CAPABILITIES })
     // Sharing the children's uid, bwrap's init would be theirs to reach through /proc (its fds include our
     // control pipe): the server takes its place, and is not dumpable.
-    if (!root) sandbox.push(...['--disable-userns', '--as-pid-1'].filter((flag) => !sandbox.includes(flag)))
+    if (userns) sandbox.push(...['--disable-userns', '--as-pid-1'].filter((flag) => !sandbox.includes(flag)))
     const argv = [
       ...sandbox,
       // Mounted so that the server can see, and remove, the message queues a run leaves.
@@ -119,20 +148,23 @@ export class PythonForkServers {
       '--',
       this.#python, '-c', SERVER_SOURCE,
     ]
-    const server = new ForkServer(argv, this.#user, {
+    return new ForkServer(argv, isolation.user, {
       ...sandboxEnvironment('/tmp'),
       TESTBENCH_PYTHON_PRELOAD: process.env['TESTBENCH_PYTHON_PRELOAD'] ?? '',
-      TESTBENCH_FORK_ISOLATION: root ? 'uid' : 'userns',
+      TESTBENCH_FORK_ISOLATION: isolation.kind,
     })
-    if (!(await server.ready)) {
-      warnOnce('fork-server', `the warm Python server did not start (${server.diagnostics()}); Python programs start a fresh interpreter each.`)
-      server.kill()
-      this.#cannotStart = true
-      return undefined
-    }
-    this.#all.add(server)
-    return server
   }
+}
+
+interface User {
+  uid: number
+  gid: number
+}
+
+interface Isolation {
+  kind: 'userns' | 'uid'
+  /** Whom the server runs as; undefined: as us. */
+  user: User | undefined
 }
 
 class ForkServer {
@@ -145,7 +177,7 @@ class ForkServer {
   #onFrame: ((kind: string, payload: Buffer) => void) | undefined
   #onExit: (() => void) | undefined
 
-  constructor(argv: string[], user: { uid: number; gid: number } | undefined, env: Record<string, string>) {
+  constructor(argv: string[], user: User | undefined, env: Record<string, string>) {
     const [file, ...args] = argv
     this.#process = spawn(file ?? 'bwrap', args, { env, stdio: ['pipe', 'pipe', 'pipe'], detached: true, cwd: '/', ...user })
     this.#process.stdout?.on('data', (chunk: Buffer) => this.#receive(chunk))

@@ -17,6 +17,9 @@ const python = sandboxPython()
 const bwrap = '/usr/bin/bwrap'
 const root = process.getuid?.() === 0
 
+/** As root, the probe runs as nobody, as the servers run as a throwaway uid. */
+const NOBODY = { uid: 65534, gid: 65534 }
+
 /** Why bwrap cannot give an ordinary user's fork server its sandbox here, or undefined. */
 function userNamespacesMissing(): string | undefined {
   if (hostProtections().bwrap === undefined) return 'bwrap is not at /usr/bin/bwrap, or cannot create namespaces here'
@@ -31,20 +34,17 @@ function userNamespacesMissing(): string | undefined {
   return `unprivileged user namespaces with bwrap --disable-userns: ${(probe.stderr || probe.error?.message || `exit status ${probe.status}`).trim().split('\n')[0]}`
 }
 
-/** Root tries an ordinary user's isolation as nobody: as root, the kernel would not count its processes. */
-const NOBODY = { uid: 65534, gid: 65534 }
-
 const isolations = [
-  { name: 'userns (an ordinary user)', root: false, missing: () => userNamespacesMissing(), user: root ? NOBODY : undefined },
-  { name: 'uid (root)', root: true, missing: () => (root ? undefined : 'root, to switch each child to a throwaway uid'), user: undefined },
-]
+  { name: 'userns (ordinary users, and root first)', kind: 'userns', missing: () => userNamespacesMissing() },
+  { name: "uid (root's fallback)", kind: 'uid', missing: () => (root ? undefined : 'root, to switch each child to a throwaway uid') },
+] as const
 
 const PROCESSES = 8
 const limits = { ...DEFAULT_RUN_LIMITS, wallMs: 5_000, processes: PROCESSES }
 let nextUid = 1_600_000_000
 
 describe.each(isolations)('warm Python fork server, $name isolation', (isolation) => {
-  const servers = new PythonForkServers(python, bwrap, { root: isolation.root, ...(isolation.user === undefined ? {} : { user: isolation.user }) })
+  const servers = new PythonForkServers(python, bwrap, { root, isolation: isolation.kind })
   afterAll(() => servers.close())
 
   const skipUnlessAvailable = (context: SkippableContext): void => skipWithoutTool(context, TOOLS.bwrap, isolation.missing())
@@ -58,14 +58,15 @@ describe.each(isolations)('warm Python fork server, $name isolation', (isolation
     skipUnlessAvailable(context)
     const ran = await run('import sys\nprint(__name__, sys.stdin.read().strip())\nsys.exit(3)', 'from stdin')
     expect(ran).toEqual({ exitCode: 3, stdout: '__main__ from stdin\n', stderr: '' })
+    expect(servers.isolation).toBe(isolation.kind)
   })
 
   test('a program holds no capability and cannot gain one, nor create a user namespace', async (context) => {
     skipUnlessAvailable(context)
     const ran = await run(`import ctypes, os
 status = dict(line.split(':\\t') for line in open('/proc/self/status').read().splitlines() if ':\\t' in line)
-print(status['CapEff'], status['CapPrm'], status['CapAmb'], status['NoNewPrivs'] if ${isolation.root ? 'False' : 'True'} else '1')
-print(ctypes.CDLL(None).unshare(0x10000000) if ${isolation.root ? 'False' : 'True'} else -1)`)
+print(status['CapEff'], status['CapPrm'], status['CapAmb'], status['NoNewPrivs'] if ${isolation.kind === 'uid' ? 'False' : 'True'} else '1')
+print(ctypes.CDLL(None).unshare(0x10000000) if ${isolation.kind === 'uid' ? 'False' : 'True'} else -1)`)
     // As root, a throwaway uid can still create a user namespace: closing that is the sandbox issue's (a seccomp filter).
     expect(ran.stdout).toBe('0000000000000000 0000000000000000 0000000000000000 1\n-1\n')
   })
