@@ -7,6 +7,7 @@ export const sandboxKnobs: readonly KnobDeclaration[] = [
   { name: 'TESTBENCH_SANDBOX_CONCURRENCY', kind: 'integer', default: 'cores', accepted: 'a whole number ≥ 1', readme: 'Sandbox runs at once per process.' },
   { name: 'TESTBENCH_SANDBOX_ENV', kind: 'list', default: '', accepted: 'comma-separated variable names', readme: 'Extra variables passed to sandboxed programs (secrets never are).' },
   { name: 'TESTBENCH_PYTHON_WARM', kind: 'boolean', default: 'on', accepted: '1/on/true or 0/off/false', readme: 'Serve Python from warm fork servers.' },
+  { name: 'TESTBENCH_JAVA_WARM', kind: 'boolean', default: 'on', accepted: '1/on/true or 0/off/false', readme: 'Compile Java on warm javac servers.' },
   { name: 'TESTBENCH_PYTHON_PRELOAD', kind: 'list', default: '', accepted: 'comma-separated module names', readme: 'Modules the warm Python server imports up front.' },
   { name: 'TESTBENCH_PYTHON', kind: 'path', default: '/usr/bin/python3', accepted: 'a path to python3', readme: 'Python interpreter.' },
   { name: 'TESTBENCH_NODE', kind: 'path', default: '/usr/bin/node', accepted: 'a path to node', readme: 'Node interpreter for JavaScript tasks.' },
