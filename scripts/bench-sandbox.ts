@@ -2,7 +2,7 @@
 // For each language, the same trivial programs (print a number) run three ways, interleaved round by round:
 // bare (the language's own compile and run commands, spawned directly in a temp dir, no sandbox), cold
 // (the process sandbox, a fresh runtime per program) and warm (the sandbox's warm path, where the
-// language has one). Prints medians and min–max per program and the ratios to bare.
+// language has one: Python's fork server, Java's warm javac). Prints medians and min–max per program and the ratios to bare.
 // BENCH_ROUNDS (default 3), BENCH_PROGRAMS (default 20 per round), BENCH_LANGUAGES (default python,javascript,c,java).
 import { execa } from 'execa'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -27,12 +27,12 @@ const SOURCES: Partial<Record<Language, (n: number) => string>> = {
   go: (n) => `package main\nimport "fmt"\nfunc main() { fmt.Println(${n} * 2) }\n`,
 }
 /** The languages whose runtime the sandbox keeps warm. */
-const WARM: readonly Language[] = ['python']
+const WARM: readonly Language[] = ['python', 'java']
 
 const toolchain = new HostToolchain()
 const dir = mkdtempSync(join(tmpdir(), 'testbench-bench-sandbox-'))
-const cold = new ProcessSandbox({ warmPython: false })
-const warm = new ProcessSandbox({ warmPython: true })
+const cold = new ProcessSandbox({ warmPython: false, warmJava: false })
+const warm = new ProcessSandbox({ warmPython: true, warmJava: true })
 
 function expectOutput(what: string, n: number, stdout: string): void {
   if (stdout.trim() !== String(n * 2)) throw new Error(`${what}: program ${n} printed ${JSON.stringify(stdout.slice(0, 200))}, not ${n * 2}.`)
