@@ -43,7 +43,8 @@ interface ServerEnd {
   setup_error: string | null
 }
 
-const SERVER_SOURCE = readFileSync(new URL('./python-fork-server.py', import.meta.url), 'utf8')
+/** One program: the isolation pieces, then the server. */
+const SERVER_SOURCE = ['./python-fork-isolation.py', './python-fork-server.py'].map((file) => readFileSync(new URL(file, import.meta.url), 'utf8')).join('\n\n')
 const RUNS_DIR = '/tmp/runs'
 /** How long past a run's wall limit we wait for the server before giving up on it. */
 const GRACE_MS = 5_000
