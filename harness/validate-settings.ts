@@ -39,6 +39,7 @@ export async function settingsProblems(env: NodeJS.ProcessEnv = process.env): Pr
   check(() => retryDelayMs(env))
   check(() => providerConcurrency('any', env))
   check(() => readBoolean(env, 'TESTBENCH_PYTHON_WARM', true))
+  check(() => readBoolean(env, 'TESTBENCH_JAVA_WARM', true))
   check(() => positiveInteger(env, 'TESTBENCH_SANDBOX_CONCURRENCY', 1))
   const tier = env['SANDBOX']
   if (tier !== undefined && tier !== '' && tier !== 'process' && tier !== 'docker') {

@@ -1,73 +1,188 @@
-// npm run bench:humaneval: what the suite costs over running the programs bare.
-// MODEL=reference over all 164 HumanEval tasks through the suite (`vitest run`, as a user runs
-// it: start-up, model plumbing, extraction, sandbox, reporters), then the same 164 programs
-// (canonical solution + tests + check call) run one after another by a bare loop with the same
-// interpreter, no sandbox; both in this run. Datasets: TESTBENCH_DATA_DIR, else ../shared/datasets
-// when it exists, else the download cache.
+// npm run bench:humaneval: HumanEval-164 with MODEL=reference through the README's command, next to
+// openai/human-eval's own evaluation of the same 164 canonical solutions, interleaved round by round:
+// - suite, ordinary user: `npx vitest run suites/humaneval` as an ordinary user (as root: BENCH_USER, default nobody);
+// - suite, root: the same as root (when we are root);
+// - human-eval: `python3 -m human_eval.evaluate_functional_correctness` from ../shared/anchors/human-eval with
+//   Debian's /usr/bin/python3 (needs python3-fire, python3-tqdm, python3-numpy);
+// - floor: the same 164 check programs exec'd one after another in one interpreter, no sandbox.
+// Prints medians and min–max of wall time, each suite's execution phase (first item's start to last item's
+// end, from its report), and the ratios. BENCH_ROUNDS (default 3) rounds; datasets from TESTBENCH_DATA_DIR,
+// else ../shared/datasets.
 import { execa } from 'execa'
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { HostToolchain } from '../adapters/sandbox/host-toolchain.ts'
-import { loadHumanEval } from '../suites/humaneval/dataset.ts'
-import { extractSolution, withImports } from '../harness/python-tasks/extract-solution.ts'
-import { testProgram } from '../harness/python-tasks/python-task.ts'
+import { gunzipSync } from 'node:zlib'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
-const shared = join(root, '..', 'shared', 'datasets')
-const dataDir = process.env.TESTBENCH_DATA_DIR ?? (existsSync(shared) ? shared : undefined)
-const env = { ...process.env, ...(dataDir === undefined ? {} : { TESTBENCH_DATA_DIR: dataDir }) }
-const python = new HostToolchain().resolve('python')
-if ('missing' in python) throw new Error(`No Python to run the programs with: ${python.missing}.`)
+const dataDir = process.env.TESTBENCH_DATA_DIR ?? join(root, '..', 'shared', 'datasets')
+const anchor = join(root, '..', 'shared', 'anchors', 'human-eval')
+const problemFile = join(dataDir, 'humaneval', 'HumanEval.jsonl.gz')
+const debianPython = '/usr/bin/python3'
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3)
+const weAreRoot = process.getuid?.() === 0
+if (!existsSync(problemFile)) throw new Error(`No HumanEval data at ${problemFile}: set TESTBENCH_DATA_DIR to the datasets dir.`)
 
-const tasks = await loadHumanEval('humaneval', env)
+interface Problem {
+  task_id: string
+  prompt: string
+  canonical_solution: string
+  test: string
+  entry_point: string
+}
+const problems = gunzipSync(readFileSync(problemFile))
+  .toString('utf8')
+  .split('\n')
+  .filter((line) => line.trim() !== '')
+  .map((line) => JSON.parse(line) as Problem)
+
 const dir = mkdtempSync(join(tmpdir(), 'testbench-bench-humaneval-'))
-try {
-  console.log(`HumanEval, ${tasks.length} tasks, MODEL=reference; bare loop with ${python.path}\n`)
+chmodSync(dir, 0o755)
 
-  const suiteStarted = performance.now()
-  const reportDir = join(dir, 'reports')
-  const suite = await execa(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--project', 'suites', 'suites/humaneval'], {
-    cwd: root,
+/** As root, the ordinary user's run goes through runuser; its home, cache and reports live in a dir it owns. */
+function ordinaryUser(): { uid: number; gid: number; name: string } | undefined {
+  if (!weAreRoot) return undefined
+  const name = process.env.BENCH_USER ?? 'nobody'
+  const ids = spawnSync('id', ['-u', name], { encoding: 'utf8' })
+  const gids = spawnSync('id', ['-g', name], { encoding: 'utf8' })
+  if (ids.status !== 0) throw new Error(`BENCH_USER ${name} does not exist: create one (useradd -m tbuser) or name another.`)
+  return { uid: Number(ids.stdout.trim()), gid: Number(gids.stdout.trim()), name }
+}
+
+const suiteCommand = ['node_modules/vitest/vitest.mjs', 'run', '--configLoader', 'runner', 'suites/humaneval']
+
+/** One run of the README's command; returns wall ms and the execution phase from its report. */
+async function suite(label: string, user: { uid: number; gid: number; name: string } | undefined, round: number): Promise<{ wallMs: number; phaseMs: number }> {
+  const home = join(dir, `${label.replace(/\W+/g, '-')}-${round}`)
+  mkdirSync(home)
+  if (user !== undefined) chownSync(home, user.uid, user.gid)
+  const env = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: home,
+    MODEL: 'reference',
+    SAMPLES: '1',
+    TESTBENCH_HUMANEVAL_VARIANTS: 'humaneval',
+    TESTBENCH_DATA_DIR: dataDir,
+    TESTBENCH_CACHE_DIR: join(home, 'cache'),
+    TESTBENCH_REPORT_DIR: join(home, 'reports'),
+    CI: '1',
+    NO_COLOR: '1',
+  }
+  const [file, args] = user === undefined ? [process.execPath, suiteCommand] : ['runuser', ['-u', user.name, '--', 'env', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), process.execPath, ...suiteCommand]]
+  const started = performance.now()
+  const run = await execa(file, args, { cwd: root, reject: false, env, extendEnv: user === undefined })
+  const wallMs = performance.now() - started
+  const reports = join(home, 'reports', 'humaneval')
+  const rows = existsSync(reports)
+    ? readdirSync(reports)
+        .filter((name) => name.endsWith('.jsonl'))
+        .flatMap((name) => readFileSync(join(reports, name), 'utf8').split('\n'))
+        .filter((line) => line.trim() !== '')
+        .map((line) => JSON.parse(line) as { outcome: string; startedAt: string; durationMs: number })
+    : []
+  const passed = rows.filter((row) => row.outcome === 'passed').length
+  if (run.exitCode !== 0 || passed !== problems.length) {
+    throw new Error(`${label}: the suite run failed (exit ${run.exitCode}, ${passed} of ${problems.length} passed):\n${run.stdout.slice(-2000)}\n${run.stderr.slice(-2000)}`)
+  }
+  const starts = rows.map((row) => Date.parse(row.startedAt))
+  const ends = rows.map((row) => Date.parse(row.startedAt) + row.durationMs)
+  return { wallMs, phaseMs: Math.max(...ends) - Math.min(...starts) }
+}
+
+const samples = join(dir, 'samples.jsonl')
+writeFileSync(samples, problems.map((problem) => JSON.stringify({ task_id: problem.task_id, completion: problem.canonical_solution })).join('\n') + '\n')
+const humanEvalMissing = (() => {
+  const probe = spawnSync(debianPython, ['-c', 'import fire, tqdm, numpy'], { encoding: 'utf8' })
+  if (probe.status !== 0) return `${debianPython} cannot import fire, tqdm, numpy (apt-get install python3-fire python3-tqdm python3-numpy)`
+  return existsSync(join(anchor, 'human_eval')) ? undefined : `no openai/human-eval at ${anchor}`
+})()
+
+async function humanEval(): Promise<number> {
+  const started = performance.now()
+  const run = await execa(debianPython, ['-m', 'human_eval.evaluate_functional_correctness', samples, `--problem_file=${problemFile}`], {
+    env: { PYTHONPATH: anchor },
     reject: false,
-    env: {
-      ...env,
-      MODEL: 'reference',
-      SAMPLES: '1',
-      TESTBENCH_HUMANEVAL_VARIANTS: 'humaneval',
-      TESTBENCH_CACHE_DIR: join(dir, 'cache'),
-      TESTBENCH_REPORT_DIR: reportDir,
-      CI: '1',
-      NO_COLOR: '1',
-    },
   })
-  const suiteMs = performance.now() - suiteStarted
-  const passed = readdirSync(join(reportDir, 'humaneval'))
-    .filter((name) => name.endsWith('.jsonl'))
-    .flatMap((name) => readFileSync(join(reportDir, 'humaneval', name), 'utf8').split('\n'))
-    .filter((line) => line.includes('"outcome":"passed"')).length
-  if (suite.exitCode !== 0 || passed !== tasks.length) {
-    throw new Error(`The suite run failed (exit ${suite.exitCode}, ${passed} of ${tasks.length} passed):\n${suite.stdout.slice(-3000)}\n${suite.stderr.slice(-3000)}`)
-  }
+  const wallMs = performance.now() - started
+  if (!run.stdout.includes("'pass@1': 1.0")) throw new Error(`human-eval did not pass every canonical solution:\n${run.stdout.slice(-2000)}\n${run.stderr.slice(-2000)}`)
+  return wallMs
+}
 
-  const programs = tasks.map((task, index) => {
-    const canonical = extractSolution(task.reference, task.entryPoint)
-    if (canonical === undefined) throw new Error(`${task.id}: its reference reply holds no code.`)
-    const file = join(dir, `p${index}.py`)
-    writeFileSync(file, testProgram(task, withImports(canonical.code, task.preamble), 'print("BARE-LOOP-PASSED")'))
-    return { id: task.id, file }
-  })
-  const bareStarted = performance.now()
-  for (const program of programs) {
-    const result = await execa(python.path, [program.file], { reject: false })
-    if (!result.stdout.endsWith('BARE-LOOP-PASSED')) throw new Error(`${program.id} failed in the bare loop:\n${result.stderr}`)
-  }
-  const bareMs = performance.now() - bareStarted
+// The floor: every check program (prompt, canonical solution, tests, check call) in one interpreter.
+const floorPrograms = join(dir, 'floor.json')
+writeFileSync(floorPrograms, JSON.stringify(problems.map((p) => `${p.prompt}${p.canonical_solution}\n\n${p.test}\n\ncheck(${p.entry_point})\n`)))
+const floorRunner = `import json, sys
+for index, source in enumerate(json.load(open(sys.argv[1]))):
+    exec(compile(source, f'p{index}.py', 'exec'), {'__name__': '__main__'})
+print('FLOOR-PASSED')
+`
+async function floor(): Promise<number> {
+  const started = performance.now()
+  const run = await execa(debianPython, ['-c', floorRunner, floorPrograms], { reject: false })
+  const wallMs = performance.now() - started
+  if (!run.stdout.endsWith('FLOOR-PASSED')) throw new Error(`The one-interpreter floor failed:\n${run.stderr.slice(-2000)}`)
+  return wallMs
+}
 
-  console.log(`through the suite (vitest run, ${passed}/${tasks.length} passed)   ${(suiteMs / 1000).toFixed(2).padStart(7)} s`)
-  console.log(`bare loop, one program after another          ${(bareMs / 1000).toFixed(2).padStart(7)} s`)
-  console.log(`ratio suite / bare                             ${(suiteMs / bareMs).toFixed(2).padStart(7)}×`)
+interface Contestant {
+  name: string
+  run: (round: number) => Promise<number>
+}
+const phases = new Map<string, number[]>()
+const user = ordinaryUser()
+const suiteContestant = (name: string, runAs: typeof user): Contestant => ({
+  name,
+  run: async (round) => {
+    const { wallMs, phaseMs } = await suite(name, runAs, round)
+    phases.set(name, [...(phases.get(name) ?? []), phaseMs])
+    return wallMs
+  },
+})
+const contestants: Contestant[] = [
+  suiteContestant(weAreRoot ? `suite, ordinary user (${user?.name})` : 'suite, ordinary user', user),
+  ...(weAreRoot ? [suiteContestant('suite, root', undefined)] : []),
+  ...(humanEvalMissing === undefined ? [{ name: 'human-eval evaluate_functional_correctness', run: humanEval }] : []),
+  { name: 'floor: one interpreter, no sandbox', run: floor },
+]
+const USER_SUITE = contestants[0]?.name ?? ''
+const ROOT_SUITE = 'suite, root'
+const HUMAN_EVAL = 'human-eval evaluate_functional_correctness'
+const FLOOR = 'floor: one interpreter, no sandbox'
+
+const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? (sorted[middle] ?? NaN) : ((sorted[middle - 1] ?? NaN) + (sorted[middle] ?? NaN)) / 2
+}
+const seconds = (ms: number): string => (ms / 1000).toFixed(2)
+const spread = (values: readonly number[]): string => `${seconds(median(values)).padStart(6)} s  (${seconds(Math.min(...values))}–${seconds(Math.max(...values))})`
+
+try {
+  console.log(`HumanEval, ${problems.length} tasks, MODEL=reference, ${rounds} rounds interleaved`)
+  console.log(`suite command: npx vitest run --configLoader runner suites/humaneval (TESTBENCH_HUMANEVAL_VARIANTS=humaneval)`)
+  if (humanEvalMissing !== undefined) console.log(`human-eval left out: ${humanEvalMissing}`)
+  console.log()
+  const times = new Map<string, number[]>()
+  for (let round = 0; round < rounds; round++) {
+    // A different contestant goes first each round, so that none always meets a cold disk cache or a busy neighbour.
+    const order = contestants.map((_, index) => contestants[(index + round) % contestants.length] as Contestant)
+    for (const contestant of order) times.set(contestant.name, [...(times.get(contestant.name) ?? []), await contestant.run(round)])
+    console.log(`round ${round + 1}: ${order.map((c) => `${c.name} ${seconds(times.get(c.name)?.at(-1) ?? NaN)} s`).join(', ')}`)
+  }
+  console.log()
+  for (const { name } of contestants) console.log(`${name.padEnd(48)} ${spread(times.get(name) ?? [])}`)
+  for (const [name, values] of phases) console.log(`${`  execution phase, ${name}`.padEnd(48)} ${spread(values)}`)
+  console.log()
+  const ratio = (a: string, b: string, aValues = times.get(a), bValues = times.get(b)): void => {
+    if (aValues === undefined || bValues === undefined) return
+    console.log(`${`${a} / ${b}`.padEnd(96)} ${(median(aValues) / median(bValues)).toFixed(2).padStart(6)}×`)
+  }
+  ratio(USER_SUITE, HUMAN_EVAL)
+  ratio(ROOT_SUITE, HUMAN_EVAL)
+  ratio(`execution phase, ${USER_SUITE}`, FLOOR, phases.get(USER_SUITE))
+  ratio(`execution phase, ${ROOT_SUITE}`, FLOOR, phases.get(ROOT_SUITE))
 } finally {
   rmSync(dir, { recursive: true, force: true })
 }

@@ -1,65 +1,107 @@
-// npm run bench:sandbox: what the sandbox costs over running Python bare.
-// 200 trivial programs, one at a time, through a bare execa loop and through the process tier
-// (cold: a fresh interpreter per program; warm: forked from a fork server), with the same
-// interpreter; then through the process tier at its own concurrency.
+// npm run bench:sandbox: what the process sandbox costs over a bare spawn, per language.
+// For each language, the same trivial programs (print a number) run three ways, interleaved round by round:
+// bare (the language's own compile and run commands, spawned directly in a temp dir, no sandbox), cold
+// (the process sandbox, a fresh runtime per program) and warm (the sandbox's warm path, where the
+// language has one: Python's fork server, Java's warm javac). Prints medians and min–max per program and the ratios to bare.
+// BENCH_ROUNDS (default 3), BENCH_PROGRAMS (default 20 per round), BENCH_LANGUAGES (default python,javascript,c,java).
 import { execa } from 'execa'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { sandboxLimiter } from '../adapters/sandbox/concurrency.ts'
+import { sandboxEnvironment } from '../adapters/sandbox/environment.ts'
 import { HostToolchain } from '../adapters/sandbox/host-toolchain.ts'
+import { languageSpec, type Language } from '../adapters/sandbox/languages.ts'
+import { DEFAULT_COMPILE_LIMITS, DEFAULT_RUN_LIMITS } from '../adapters/sandbox/limits.ts'
 import { ProcessSandbox } from '../adapters/sandbox/process-sandbox.ts'
 
-const COUNT = 200
-const programs = Array.from({ length: COUNT }, (_, index) => `print(${index} * 2)\n`)
-const python = new HostToolchain().resolve('python')
-if ('missing' in python) throw new Error(`No Python to benchmark: ${python.missing}.`)
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3)
+const count = Number(process.env.BENCH_PROGRAMS ?? 20)
+const languages = (process.env.BENCH_LANGUAGES ?? 'python,javascript,c,java').split(',') as Language[]
 
-async function timed(label: string, body: () => Promise<void>): Promise<number> {
-  const started = performance.now()
-  await body()
-  const ms = performance.now() - started
-  console.log(`${label.padEnd(44)} ${ms.toFixed(0).padStart(6)} ms  ${(ms / COUNT).toFixed(1).padStart(6)} ms/program`)
-  return ms
+const SOURCES: Partial<Record<Language, (n: number) => string>> = {
+  python: (n) => `print(${n} * 2)\n`,
+  javascript: (n) => `console.log(${n} * 2)\n`,
+  c: (n) => `#include <stdio.h>\nint main(void) { printf("%d\\n", ${n} * 2); return 0; }\n`,
+  cpp: (n) => `#include <iostream>\nint main() { std::cout << ${n} * 2 << std::endl; }\n`,
+  java: (n) => `public class Main { public static void main(String[] args) { System.out.println(${n} * 2); } }\n`,
+  go: (n) => `package main\nimport "fmt"\nfunc main() { fmt.Println(${n} * 2) }\n`,
+}
+/** The languages whose runtime the sandbox keeps warm. */
+const WARM: readonly Language[] = ['python', 'java']
+
+const toolchain = new HostToolchain()
+const dir = mkdtempSync(join(tmpdir(), 'testbench-bench-sandbox-'))
+const cold = new ProcessSandbox({ warmPython: false, warmJava: false })
+const warm = new ProcessSandbox({ warmPython: true, warmJava: true })
+
+function expectOutput(what: string, n: number, stdout: string): void {
+  if (stdout.trim() !== String(n * 2)) throw new Error(`${what}: program ${n} printed ${JSON.stringify(stdout.slice(0, 200))}, not ${n * 2}.`)
 }
 
-function expectOutput(index: number, stdout: string): void {
-  if (stdout.trim() !== String(index * 2)) throw new Error(`Program ${index} printed ${JSON.stringify(stdout)}, not ${index * 2}.`)
+type Way = 'bare' | 'cold' | 'warm'
+
+async function runOnce(language: Language, way: Way, n: number): Promise<void> {
+  const spec = languageSpec(language)
+  const source = SOURCES[language]?.(n) ?? ''
+  if (way !== 'bare') {
+    const result = await (way === 'warm' ? warm : cold).run({ language, files: { [spec.main]: source } })
+    expectOutput(`${language} ${way}`, n, result.stdout.text)
+    return
+  }
+  const found = toolchain.toolchain(spec.tools)
+  if ('missing' in found) throw new Error(found.missing)
+  const work = join(dir, `${language}-${n}-${Math.random().toString(36).slice(2)}`)
+  mkdirSync(work)
+  writeFileSync(join(work, spec.main), source)
+  // The environment the sandbox gives its programs, so that both sides start the same runtime the same way.
+  const env = sandboxEnvironment(work, spec.env?.(work))
+  if (spec.compile !== undefined) {
+    const [compiler, ...flags] = spec.compile(found.tools, spec.main, [spec.main], DEFAULT_COMPILE_LIMITS)
+    await execa(compiler ?? '', flags, { cwd: work, env, extendEnv: false })
+  }
+  const [file, ...args] = spec.run(found.tools, spec.main, DEFAULT_RUN_LIMITS)
+  expectOutput(`${language} bare`, n, (await execa(file ?? '', args, { cwd: work, env, extendEnv: false })).stdout)
+  rmSync(work, { recursive: true, force: true })
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'testbench-bench-'))
-const cold = new ProcessSandbox({ warmPython: false })
-const warm = new ProcessSandbox({ warmPython: true })
+const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? (sorted[middle] ?? NaN) : ((sorted[middle - 1] ?? NaN) + (sorted[middle] ?? NaN)) / 2
+}
+
 try {
-  console.log(`${COUNT} trivial programs with ${python.path}; sandbox concurrency ${sandboxLimiter.limit}\n`)
-  // Warm the disk cache and the sandbox's one-time probes so that neither side pays them in the timing.
-  await execa(python.path, ['-c', 'pass'])
-  await cold.run({ language: 'python', files: { 'main.py': 'pass' } })
-  await warm.run({ language: 'python', files: { 'main.py': 'pass' } })
-
-  const bare = await timed('bare execa, one at a time', async () => {
-    for (const [index, source] of programs.entries()) {
-      const file = join(dir, `p${index}.py`)
-      writeFileSync(file, source)
-      expectOutput(index, (await execa(python.path, [file])).stdout)
+  console.log(`${count} trivial programs per language and round, ${rounds} rounds, bare / cold / warm interleaved\n`)
+  for (const language of languages) {
+    if (SOURCES[language] === undefined) throw new Error(`No benchmark program for ${language}.`)
+    const missing = await cold.unavailable(language)
+    if (missing !== undefined) {
+      console.log(`${language}: left out (${missing})\n`)
+      continue
     }
-  })
-  const oneAtATime = async (sandbox: ProcessSandbox): Promise<void> => {
-    for (const [index, source] of programs.entries()) {
-      const result = await sandbox.run({ language: 'python', files: { 'main.py': source } })
-      expectOutput(index, result.stdout.text)
+    const ways: Way[] = WARM.includes(language) ? ['bare', 'cold', 'warm'] : ['bare', 'cold']
+    // Disk cache, the sandbox's one-time probes and the warm servers' start-up are not what is measured.
+    for (const way of ways) await runOnce(language, way, 0)
+    const perProgram = new Map<Way, number[]>()
+    for (let round = 0; round < rounds; round++) {
+      for (let n = 1; n <= count; n++) {
+        // Program by program, each way in turn, a different one first each time.
+        for (let k = 0; k < ways.length; k++) {
+          const way = ways[(k + n + round) % ways.length] as Way
+          const started = performance.now()
+          await runOnce(language, way, n)
+          perProgram.set(way, [...(perProgram.get(way) ?? []), performance.now() - started])
+        }
+      }
     }
+    const bare = median(perProgram.get('bare') ?? [])
+    for (const way of ways) {
+      const values = perProgram.get(way) ?? []
+      const ratio = way === 'bare' ? '' : `  ${(median(values) / bare).toFixed(2)}× bare`
+      console.log(`${language.padEnd(11)} ${way.padEnd(5)} ${median(values).toFixed(1).padStart(8)} ms/program  (${Math.min(...values).toFixed(1)}–${Math.max(...values).toFixed(1)})${ratio}`)
+    }
+    console.log()
   }
-  const allAtOnce = async (sandbox: ProcessSandbox): Promise<void> => {
-    await Promise.all(
-      programs.map(async (source, index) => expectOutput(index, (await sandbox.run({ language: 'python', files: { 'main.py': source } })).stdout.text)),
-    )
-  }
-  const coldMs = await timed('process sandbox, cold, one at a time', () => oneAtATime(cold))
-  const warmMs = await timed('process sandbox, warm, one at a time', () => oneAtATime(warm))
-  await timed(`process sandbox, cold, ${sandboxLimiter.limit} at a time`, () => allAtOnce(cold))
-  await timed(`process sandbox, warm, ${sandboxLimiter.limit} at a time`, () => allAtOnce(warm))
-  console.log(`\nsandbox / bare, one at a time: cold ${(coldMs / bare).toFixed(2)}×, warm ${(warmMs / bare).toFixed(2)}×`)
 } finally {
   await cold.close()
   await warm.close()

@@ -14,6 +14,8 @@ import { hostProtections, type HostProtections } from './host-protections.ts'
 import { languageSpec, type Language, type LanguageSpec, type Toolchain } from './languages.ts'
 import { DEFAULT_COMPILE_LIMITS, DEFAULT_RUN_LIMITS, withDefaults, type Limits } from './limits.ts'
 import { newMarker } from './marker.ts'
+import { compileJavaWarm } from './jvm-warm-compile.ts'
+import { WarmJavac } from './jvm-warm-javac.ts'
 import { PythonForkServers, type WarmRun } from './python-fork-server.ts'
 import { runCommand, type CommandResult } from './run-command.ts'
 import type { RunRequest, RunResult, Sandbox } from './sandbox.ts'
@@ -37,16 +39,20 @@ export class ProcessSandbox implements Sandbox {
   readonly #protections: () => HostProtections
   readonly #warmPython: boolean
   #forkServers: PythonForkServers | undefined
+  readonly #warmJava: boolean
+  #javacServers: WarmJavac | undefined
 
   /**
    * `warmPython` (default: unless TESTBENCH_PYTHON_WARM is 0, off or false) serves Python from warm fork servers
-   * where we are root with bwrap, so that no run pays interpreter start-up.
+   * wherever bwrap works (as root, or in a user namespace), so that no run pays interpreter start-up.
+   * `warmJava` (default: unless TESTBENCH_JAVA_WARM is 0, off or false) compiles Java on warm javac servers.
    */
-  constructor(options: { env?: NodeJS.ProcessEnv; protections?: () => HostProtections; warmPython?: boolean } = {}) {
+  constructor(options: { env?: NodeJS.ProcessEnv; protections?: () => HostProtections; warmPython?: boolean; warmJava?: boolean } = {}) {
     const env = options.env ?? process.env
     this.#toolchain = new HostToolchain(env)
     this.#protections = options.protections ?? hostProtections
     this.#warmPython = options.warmPython ?? readBoolean(env, 'TESTBENCH_PYTHON_WARM', true)
+    this.#warmJava = options.warmJava ?? readBoolean(env, 'TESTBENCH_JAVA_WARM', true)
   }
 
   async unavailable(language: Language): Promise<string | undefined> {
@@ -61,11 +67,19 @@ export class ProcessSandbox implements Sandbox {
   async close(): Promise<void> {
     this.#forkServers?.close()
     this.#forkServers = undefined
+    this.#javacServers?.close()
+    this.#javacServers = undefined
+  }
+
+  #warmJavac(protections: HostProtections, tools: Toolchain): WarmJavac | undefined {
+    if (!this.#warmJava || protections.bwrap === undefined) return undefined
+    this.#javacServers ??= new WarmJavac(tools.java, protections.bwrap, { root: protections.root })
+    return this.#javacServers
   }
 
   #warmServers(protections: HostProtections, tools: Toolchain): PythonForkServers | undefined {
-    if (!this.#warmPython || !protections.root || protections.bwrap === undefined) return undefined
-    this.#forkServers ??= new PythonForkServers(tools.python, protections.bwrap)
+    if (!this.#warmPython || protections.bwrap === undefined) return undefined
+    this.#forkServers ??= new PythonForkServers(tools.python, protections.bwrap, { root: protections.root })
     return this.#forkServers
   }
 
@@ -106,7 +120,12 @@ export class ProcessSandbox implements Sandbox {
         this.#step(context, spec, argv, limits, phase, phase === 'run' ? request.stdin : undefined, stepMarker)
 
       let compileOutput: string | undefined
-      if (spec.compile !== undefined) {
+      const javac = request.language === 'java' ? this.#warmJavac(protections, found.tools) : undefined
+      const warmCompile = javac === undefined ? undefined : await compileJavaWarm(javac, files.files, main, work, spec, compileLimits, marker)
+      if (warmCompile !== undefined) {
+        compileOutput = warmCompile.compileOutput
+        if (warmCompile.failed !== undefined) return warmCompile.failed
+      } else if (spec.compile !== undefined) {
         const argv = spec.compile(found.tools, main, Object.keys(files.files), compileLimits)
         const compiled = await step(argv, compileLimits, 'compile')
         const { stdout, stderr } = compiled.result
@@ -219,7 +238,6 @@ interface StepOutcome {
 
 function warmResult(ran: WarmRun, spec: LanguageSpec, limits: Limits, marker: string | undefined): RunResult {
   const stderr = ran.stderr.capture()
-  if (ran.exitCode === 125 && stderr.text.startsWith('testbench fork server:')) return infraFailure(stderr.text.trim())
   const ending: Ending = {
     step: 'run',
     exitCode: ran.exitCode,

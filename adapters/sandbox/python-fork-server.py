@@ -1,16 +1,23 @@
 """A warm Python for the process tier: forks a fresh child per program, so no run pays interpreter start-up.
 
-Runs inside bwrap (no network, read-only root, its own pid namespace) as root with a few
-capabilities, one program at a time. Each child gets a fresh work dir, a throwaway uid, rlimits,
-the request's environment and its own stdio, then runs the program as __main__. Afterwards the
-server kills every process left in the namespace and clears /tmp, /dev/shm and IPC objects, so
-runs cannot see each other.
+Runs inside bwrap (no network, read-only root, its own pid namespace), one program at a time, in
+one of two isolations (TESTBENCH_FORK_ISOLATION):
+- uid (we are root): the server keeps a few capabilities; each child switches to a throwaway uid.
+- userns (an ordinary user): bwrap's user namespace (no nested ones) with CAP_SYS_ADMIN, used once
+  to give the children a pid namespace of their own, whose init is ours: programs cannot see,
+  signal or re-limit the server. Then the server drops every capability and sets no_new_privs,
+  which its children inherit.
+Each child gets a fresh work dir, rlimits, the request's environment and its own stdio, then runs
+the program as __main__. Afterwards every process the run left is killed and /tmp, /dev/shm and
+IPC objects are cleared, so runs cannot see each other. The server is not dumpable: a program
+cannot read its memory or file descriptors through /proc.
 
 Protocol: one JSON request per line on stdin; frames on stdout, each one byte of kind
 (o = stdout, e = stderr, x = the end, as JSON), a 4-byte big-endian length, then the payload.
 """
 
 import atexit
+import gc
 import io
 import json
 import os
@@ -27,6 +34,12 @@ import traceback  # costs tens of ms to import: once here, not in every child
 import types
 
 RUNS = '/tmp/runs'
+USERNS = os.environ.get('TESTBENCH_FORK_ISOLATION') == 'userns'
+# In the userns isolation, the server and our init count against the children's process limit.
+NPROC_OF_OURS = 2 if USERNS else 0
+# Pure standard-library modules that most programs import: loaded once here, not in every child.
+# Nothing with state a child could share (random reseeds itself after fork, but is left out anyway).
+PRELOADED = ('typing', 'math', 're', 'collections', 'itertools', 'functools', 'string', 'heapq', 'bisect', 'hashlib', 'fractions', 'decimal')
 CONTROL_IN = sys.stdin.buffer
 CONTROL_OUT = sys.stdout.buffer
 
@@ -36,25 +49,30 @@ def send(kind, payload):
     CONTROL_OUT.flush()
 
 
-def child(request, run_dir, stdin_fd, out_w, err_w):
-    """In the forked child: become the program. Never returns."""
+def child(request, run_dir, stdin_fd, out_w, err_w, setup_w):
+    """In the forked child: become the program. Never returns. Whether setting it up failed goes
+    through setup_w, closed before the program runs: nothing a program prints or returns can say so."""
     try:
         os.dup2(stdin_fd, 0)
         os.dup2(out_w, 1)
         os.dup2(err_w, 2)
-        os.closerange(3, 65536)
+        os.closerange(3, setup_w)
+        os.closerange(setup_w + 1, 65536)
         os.setsid()
         for name, value in request['rlimits'].items():
             if name == 'RLIMIT_DATA':
                 # The child starts with the server's heap (and any preloaded modules): that is not the program's.
                 value += data_in_use()
+            if name == 'RLIMIT_NPROC':
+                value += NPROC_OF_OURS
             resource.setrlimit(getattr(resource, name), (value, value))
         cpu = request['cpu_seconds']
         resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-        uid = request['uid']
-        os.setgroups([])
-        os.setgid(uid)
-        os.setuid(uid)
+        if not USERNS:  # (in a user namespace, the server dropped every capability before its first child)
+            uid = request['uid']
+            os.setgroups([])
+            os.setgid(uid)
+            os.setuid(uid)
         os.chdir(run_dir)
         # As a fresh `python3 main.py` has them: SIGPIPE and SIGXFSZ ignored, Ctrl-C a KeyboardInterrupt.
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
@@ -64,8 +82,9 @@ def child(request, run_dir, stdin_fd, out_w, err_w):
         os.environ.clear()
         os.environ.update(request['env'])
     except BaseException as error:  # the sandbox, not the program, failed
-        os.write(2, f'testbench fork server: could not prepare the child: {error!r}\n'.encode())
+        os.write(setup_w, f'could not prepare the child: {error!r}'.encode())
         os._exit(125)
+    os.close(setup_w)
     run_program(os.path.join(run_dir, request['main']))
 
 
@@ -138,16 +157,15 @@ def finish(status):
     return status
 
 
+INIT = None
+
+
 def kill_leftovers():
-    """Every process in our namespace but us and bwrap's init belongs to the run that just ended.
-    kill(-1) counts zombies too, so this returns once bwrap's init has reaped them all."""
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline:
-        try:
-            os.kill(-1, signal.SIGKILL)
-        except ProcessLookupError:
-            return
-        time.sleep(0.001)
+    """Every process in the children's namespace (but its init) belongs to the run that just ended."""
+    if INIT is not None:
+        INIT.kill_leftovers()
+    else:
+        kill_all_but_self()
 
 
 def clear_shared_state():
@@ -200,9 +218,10 @@ def serve(request):
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, 'w', encoding='utf-8') as file:
             file.write(content)
-    for directory, dirs, files in os.walk(run_dir):
-        for name in [directory] + [os.path.join(directory, entry) for entry in dirs + files]:
-            os.chown(name, uid, uid)
+    if not USERNS:
+        for directory, dirs, files in os.walk(run_dir):
+            for name in [directory] + [os.path.join(directory, entry) for entry in dirs + files]:
+                os.chown(name, uid, uid)
 
     stdin_path = os.path.join('/tmp', f'.stdin-{request["id"]}')
     with open(stdin_path, 'w', encoding='utf-8') as file:
@@ -211,12 +230,13 @@ def serve(request):
     os.unlink(stdin_path)
     out_r, out_w = os.pipe()
     err_r, err_w = os.pipe()
+    setup_r, setup_w = os.pipe()
     CONTROL_OUT.flush()
     started = time.monotonic()
     pid = os.fork()
     if pid == 0:
-        child(request, run_dir, stdin_fd, out_w, err_w)
-    for fd in (stdin_fd, out_w, err_w):
+        child(request, run_dir, stdin_fd, out_w, err_w, setup_w)
+    for fd in (stdin_fd, out_w, err_w, setup_w):
         os.close(fd)
 
     deadline = started + request['wall_ms'] / 1000
@@ -248,8 +268,10 @@ def serve(request):
     for fd in open_fds:
         os.close(fd)
     status, usage = waited
+    setup_error = read_setup_error(setup_r)
     wall_ms = round((time.monotonic() - started) * 1000)
-    kill_leftovers()
+    if timed_out:  # otherwise done as the child ended, and nothing of the run was left to start more
+        kill_leftovers()
     files = collect(run_dir, request.get('collect', []), request.get('collect_bytes', 1 << 20))
     shutil.rmtree(run_dir, ignore_errors=True)
     clear_shared_state()
@@ -261,8 +283,20 @@ def serve(request):
         'cpu_ms': round((usage.ru_utime + usage.ru_stime) * 1000),
         'peak_memory_bytes': usage.ru_maxrss * 1024,
         'files': files,
+        'setup_error': setup_error,
     }
     send(b'x', json.dumps(end).encode())
+
+
+def read_setup_error(fd):
+    """The child's report of a failed set-up; empty once it closed the pipe to run the program."""
+    os.set_blocking(fd, False)
+    try:
+        return os.read(fd, 4096).decode('utf-8', 'replace') or None
+    except BlockingIOError:  # killed (wall limit) before it finished setting up
+        return None
+    finally:
+        os.close(fd)
 
 
 def signal_name(number):
@@ -273,9 +307,18 @@ def signal_name(number):
 
 
 def main():
+    global INIT
+    libc_call('prctl', PR_SET_DUMPABLE, 0, 0, 0, 0)
     os.makedirs(RUNS, mode=0o711, exist_ok=True)
-    for module in filter(None, os.environ.get('TESTBENCH_PYTHON_PRELOAD', '').split(',')):
+    if USERNS:
+        INIT = PidNamespaceInit()
+        # The pid namespace was all it needed them for: children inherit none, and can never gain one.
+        drop_capabilities()
+    for module in PRELOADED + tuple(filter(None, os.environ.get('TESTBENCH_PYTHON_PRELOAD', '').split(','))):
         __import__(module.strip())
+    # The server's objects never need collecting again: a child's collector then leaves their pages unshared.
+    gc.collect()
+    gc.freeze()
     send(b'x', json.dumps({'ready': True}).encode())
     for line in CONTROL_IN:
         serve(json.loads(line))

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import { randomInt } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import type { Socket } from 'node:net'
 import { bwrapArgs } from './bwrap-args.ts'
@@ -38,16 +39,27 @@ interface ServerEnd {
   cpu_ms: number
   peak_memory_bytes: number
   files: Record<string, string>
+  /** Set when preparing the child failed: the server's fault, never the program's. */
+  setup_error: string | null
 }
 
-const SERVER_SOURCE = readFileSync(new URL('./python-fork-server.py', import.meta.url), 'utf8')
+/** One program: the isolation pieces, then the server. */
+const SERVER_SOURCE = ['./python-fork-isolation.py', './python-fork-server.py'].map((file) => readFileSync(new URL(file, import.meta.url), 'utf8')).join('\n\n')
 const RUNS_DIR = '/tmp/runs'
 /** How long past a run's wall limit we wait for the server before giving up on it. */
 const GRACE_MS = 5_000
+/** As root, `userns` servers run as a throwaway uid from this range (below the process tier's per-run uids). */
+const SERVER_UID_BASE = 1_400_000_000
+const SERVER_UID_RANGE = 100_000_000
 /** The server's /tmp holds each run's work dir; tmpfs takes memory only for what is written. */
 const TMPFS_BYTES = 1024 ** 3
-/** Capabilities the server needs to set up each child (which drops them all with its uid). */
-const CAPABILITIES = ['CAP_SETUID', 'CAP_SETGID', 'CAP_CHOWN', 'CAP_KILL', 'CAP_DAC_OVERRIDE', 'CAP_FOWNER']
+/** As root: capabilities the server needs to set up each child (which drops them all with its uid). */
+const ROOT_CAPABILITIES = ['CAP_SETUID', 'CAP_SETGID', 'CAP_CHOWN', 'CAP_KILL', 'CAP_DAC_OVERRIDE', 'CAP_FOWNER']
+/**
+ * As an ordinary user, inside bwrap's user namespace only: a pid namespace for the children
+ * (CAP_SYS_ADMIN), and dropping the bounding set in each child (CAP_SETPCAP).
+ */
+const USERNS_CAPABILITIES = ['CAP_SYS_ADMIN', 'CAP_SETPCAP']
 
 /**
  * Warm Python servers, one per concurrent run, each inside its own bwrap. A run that a server
@@ -56,15 +68,33 @@ const CAPABILITIES = ['CAP_SETUID', 'CAP_SETGID', 'CAP_CHOWN', 'CAP_KILL', 'CAP_
 export class PythonForkServers {
   readonly #python: string
   readonly #bwrap: string
+  /** The isolations to try, best first; the first whose server starts is kept. */
+  readonly #isolations: Isolation[]
   readonly #idle: ForkServer[] = []
   readonly #all = new Set<ForkServer>()
   #nextId = 0
-  /** A server that cannot start will not start next time either: stop trying. */
-  #cannotStart = false
 
-  constructor(python: string, bwrap: string) {
+  /**
+   * `userns` isolation: the servers run in bwrap's user namespace (which may create no others), the
+   * children in a pid namespace of their own, without capabilities. Ordinary users get it; root gets
+   * it too, the servers running as a throwaway uid (`user`, else a random one), and falls back to
+   * `uid` isolation (root's servers keep a few capabilities, each child switches to a throwaway uid)
+   * where that cannot start (e.g. a Python that only root can read). `isolation` forces one.
+   */
+  constructor(python: string, bwrap: string, options: { root: boolean; isolation?: 'userns' | 'uid'; user?: User }) {
     this.#python = python
     this.#bwrap = bwrap
+    const uid = SERVER_UID_BASE + randomInt(SERVER_UID_RANGE)
+    const user = options.user ?? (options.root ? { uid, gid: uid } : undefined)
+    const userns: Isolation = { kind: 'userns', user }
+    const byUid: Isolation = { kind: 'uid', user: undefined }
+    if (options.isolation !== undefined) this.#isolations = [options.isolation === 'userns' ? userns : byUid]
+    else this.#isolations = options.root ? [userns, byUid] : [userns]
+  }
+
+  /** The isolation the servers run with, once one has started. */
+  get isolation(): 'userns' | 'uid' | undefined {
+    return this.#all.size > 0 ? this.#isolations[0]?.kind : undefined
   }
 
   async run(request: WarmRequest): Promise<WarmRun | undefined> {
@@ -74,6 +104,7 @@ export class PythonForkServers {
     if (result === undefined) {
       server.kill()
       this.#all.delete(server)
+      if (server.setupFailed) this.#isolations.length = 0
     } else {
       this.#idle.push(server)
     }
@@ -87,38 +118,69 @@ export class PythonForkServers {
   }
 
   async #start(): Promise<ForkServer | undefined> {
-    if (this.#cannotStart) return undefined
+    while (this.#isolations.length > 0) {
+      const isolation = this.#isolations[0] as Isolation
+      const server = this.#spawn(isolation)
+      if (await server.ready) {
+        this.#all.add(server)
+        return server
+      }
+      server.kill()
+      // A server that cannot start will not start next time either: the next isolation, or none.
+      if (this.#isolations.length === 1) {
+        warnOnce('fork-server', `the warm Python server did not start (${server.diagnostics()}); Python programs start a fresh interpreter each.`)
+      }
+      this.#isolations.shift()
+    }
+    return undefined
+  }
+
+  #spawn(isolation: Isolation): ForkServer {
+    const userns = isolation.kind === 'userns'
+    const sandbox = bwrapArgs(this.#bwrap, { root: !userns, tmpfsBytes: TMPFS_BYTES, tools: [this.#python], capabilities: userns ? USERNS_CAPABILITIES : ROOT_CAPABILITIES })
+    // Sharing the children's uid, bwrap's init would be theirs to reach through /proc (its fds include our
+    // control pipe): the server takes its place, and is not dumpable.
+    if (userns) sandbox.push(...['--disable-userns', '--as-pid-1'].filter((flag) => !sandbox.includes(flag)))
     const argv = [
-      ...bwrapArgs(this.#bwrap, { root: true, tmpfsBytes: TMPFS_BYTES, tools: [this.#python], capabilities: CAPABILITIES }),
+      ...sandbox,
       // Mounted so that the server can see, and remove, the message queues a run leaves.
       '--mqueue', '/dev/mqueue',
       '--chdir', '/tmp',
       '--',
       this.#python, '-c', SERVER_SOURCE,
     ]
-    const server = new ForkServer(argv, { ...sandboxEnvironment('/tmp'), TESTBENCH_PYTHON_PRELOAD: process.env['TESTBENCH_PYTHON_PRELOAD'] ?? '' })
-    if (!(await server.ready)) {
-      warnOnce('fork-server', `the warm Python server did not start (${server.diagnostics()}); Python programs start a fresh interpreter each.`)
-      server.kill()
-      this.#cannotStart = true
-      return undefined
-    }
-    this.#all.add(server)
-    return server
+    return new ForkServer(argv, isolation.user, {
+      ...sandboxEnvironment('/tmp'),
+      TESTBENCH_PYTHON_PRELOAD: process.env['TESTBENCH_PYTHON_PRELOAD'] ?? '',
+      TESTBENCH_FORK_ISOLATION: isolation.kind,
+    })
   }
+}
+
+interface User {
+  uid: number
+  gid: number
+}
+
+interface Isolation {
+  kind: 'userns' | 'uid'
+  /** Whom the server runs as; undefined: as us. */
+  user: User | undefined
 }
 
 class ForkServer {
   readonly ready: Promise<boolean>
+  /** It could not prepare a child: the next server would not either. */
+  setupFailed = false
   readonly #process: ChildProcess
   #buffer: Buffer = Buffer.alloc(0)
   #stderr = ''
   #onFrame: ((kind: string, payload: Buffer) => void) | undefined
   #onExit: (() => void) | undefined
 
-  constructor(argv: string[], env: Record<string, string>) {
+  constructor(argv: string[], user: User | undefined, env: Record<string, string>) {
     const [file, ...args] = argv
-    this.#process = spawn(file ?? 'bwrap', args, { env, stdio: ['pipe', 'pipe', 'pipe'], detached: true })
+    this.#process = spawn(file ?? 'bwrap', args, { env, stdio: ['pipe', 'pipe', 'pipe'], detached: true, cwd: '/', ...user })
     this.#process.stdout?.on('data', (chunk: Buffer) => this.#receive(chunk))
     this.#process.stderr?.on('data', (chunk: Buffer) => {
       this.#stderr = (this.#stderr + chunk.toString('utf8')).slice(-2000)
@@ -179,6 +241,12 @@ class ForkServer {
         else if (kind === 'e') stderr.push(payload)
         else {
           const end = JSON.parse(payload.toString('utf8')) as ServerEnd
+          if (end.setup_error !== null) {
+            warnOnce('fork-server-setup', `the warm Python server could not prepare a run (${end.setup_error}); that run, and those after it, start a fresh interpreter.`)
+            this.setupFailed = true
+            settle(undefined)
+            return
+          }
           settle({
             stdout,
             stderr,
