@@ -1,5 +1,5 @@
 import type { TokenUsage } from '../adapters/models/model-adapter.ts'
-import type { Outcome } from './outcome.ts'
+import type { Outcome } from '../adapters/outcome.ts'
 import type { FactRecord } from './scoring-facts.ts'
 
 /**

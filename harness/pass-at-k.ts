@@ -1,6 +1,6 @@
 import { groupBy } from './group-by.ts'
 import type { ItemRecord } from './item-record.ts'
-import { NOT_THE_MODELS_FAULT, OUTCOMES } from './outcome.ts'
+import { NOT_THE_MODELS_FAULT, OUTCOMES } from '../adapters/outcome.ts'
 import type { Score } from './score.ts'
 
 /**

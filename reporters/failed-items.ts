@@ -1,5 +1,5 @@
 import type { ItemRecord } from '../harness/item-record.ts'
-import { OUTCOMES } from '../harness/outcome.ts'
+import { OUTCOMES } from '../adapters/outcome.ts'
 import { exactNamesPattern } from './item-name-pattern.ts'
 import type { RunReport } from './run-report.ts'
 

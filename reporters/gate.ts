@@ -1,5 +1,5 @@
 import type { ItemRecord } from '../harness/item-record.ts'
-import { NOT_THE_MODELS_FAULT } from '../harness/outcome.ts'
+import { NOT_THE_MODELS_FAULT } from '../adapters/outcome.ts'
 import type { Score } from '../harness/score.ts'
 import { groupBy } from '../harness/group-by.ts'
 import { gateFor, type Baseline, type GateConfig } from './gate-config.ts'

@@ -1,5 +1,5 @@
 import type { ItemRecord } from '../harness/item-record.ts'
-import { OUTCOMES, type Outcome } from '../harness/outcome.ts'
+import { OUTCOMES, type Outcome } from '../adapters/outcome.ts'
 import type { Score } from '../harness/score.ts'
 import { partialText, type PartialRun } from './run-coverage.ts'
 

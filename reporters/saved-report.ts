@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { ItemRecord } from '../harness/item-record.ts'
-import { isOutcome } from '../harness/outcome.ts'
+import { isOutcome } from '../adapters/outcome.ts'
 import type { RunReport } from './run-report.ts'
 
 export class SavedReportError extends Error {

@@ -1,4 +1,4 @@
-import type { Outcome } from '../../harness/outcome.ts'
+import type { Outcome } from '../outcome.ts'
 import type { Language } from './languages.ts'
 import type { Limits } from './limits.ts'
 

@@ -1,6 +1,6 @@
 /** Runs a solution against its task's tests in the sandbox and names the outcome. */
 import { join } from 'node:path'
-import type { Outcome, Verdict } from '../outcome.ts'
+import type { Outcome, Verdict } from '../../adapters/outcome.ts'
 import { cacheDir } from '../knobs.ts'
 import { printMarker, runProgram, type RunResult } from '../../adapters/sandbox/index.ts'
 import { extractSolution, withImports } from './extract-solution.ts'

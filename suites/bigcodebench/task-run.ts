@@ -1,5 +1,5 @@
 /** What the unittest runner reports for one program, and the outcome that follows from it. */
-import type { Verdict } from '../../harness/outcome.ts'
+import type { Verdict } from '../../adapters/outcome.ts'
 
 export type MethodStatus = 'passed' | 'failed' | 'error' | 'skipped'
 

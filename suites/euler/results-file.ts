@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { appendFile, mkdir } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import type { ItemRecord } from '../../harness/item-record.ts'
-import { isOutcome, NOT_THE_MODELS_FAULT } from '../../harness/outcome.ts'
+import { isOutcome, NOT_THE_MODELS_FAULT } from '../../adapters/outcome.ts'
 import type { Era } from './options.ts'
 
 /** What makes two runs of an item the same run. */

@@ -1,5 +1,5 @@
 /** Runs a model's program in the sandbox and judges its output: how one PE-Bench item ends. */
-import type { Verdict } from '../../harness/outcome.ts'
+import type { Verdict } from '../../adapters/outcome.ts'
 import { runProgram, type RunResult } from '../../adapters/sandbox/index.ts'
 import { isAnswer, lastLine } from './judge.ts'
 import type { Language } from './languages.ts'

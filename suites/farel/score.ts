@@ -5,7 +5,7 @@
  * an answer counts as wrong. Computed from the item records alone.
  */
 import type { ItemRecord } from '../../harness/item-record.ts'
-import { NOT_THE_MODELS_FAULT } from '../../harness/outcome.ts'
+import { NOT_THE_MODELS_FAULT } from '../../adapters/outcome.ts'
 import type { Score, Scorer } from '../../harness/score.ts'
 import { numpyRound, pythonFixed, pythonRound } from '../../harness/python-round.ts'
 import { optional, scoringFacts, type FactsOf } from '../../harness/scoring-facts.ts'

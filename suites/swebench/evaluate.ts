@@ -6,7 +6,7 @@
  * limit once started are the patch's `timeout`.
  */
 import type Docker from 'dockerode'
-import type { Verdict } from '../../harness/outcome.ts'
+import type { Verdict } from '../../adapters/outcome.ts'
 import { InfraError, runInContainer } from './container-run.ts'
 import { EVAL_DIR, MARKERS, evalScript } from './eval-script.ts'
 import { gradeInstance, type Grade, type Resolution } from './grading.ts'

@@ -5,7 +5,7 @@
  * prediction (`model_patch`, replayed) is the patch itself, byte for byte, as the
  * official harness takes it: nothing extracted, repaired or normalised.
  */
-import type { Verdict } from '../../harness/outcome.ts'
+import type { Verdict } from '../../adapters/outcome.ts'
 import type { Evaluation, EvaluationStatus } from './evaluate.ts'
 import { extractPatch } from './extract-patch.ts'
 import type { SwebenchInstance } from './instance.ts'

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import type { ItemRecord } from '../../harness/item-record.ts'
-import type { Outcome } from '../../harness/outcome.ts'
+import type { Outcome } from '../../adapters/outcome.ts'
 import type { GateConfig } from '../../reporters/gate-config.ts'
 import { evaluateGate, gateMarkdown, gateText } from '../../reporters/gate.ts'
 import { buildRunReport } from '../../reporters/run-report.ts'

@@ -5,7 +5,7 @@
  * canonical outputs. Each input has its own CPU-time limit, max(floor, factor ×
  * the canonical solution's CPU time on it), so a loaded machine changes no verdict.
  */
-import type { Outcome, Verdict } from '../../outcome.ts'
+import type { Outcome, Verdict } from '../../../adapters/outcome.ts'
 import type { RunResult } from '../../../adapters/sandbox/index.ts'
 import { runDriver } from './driver-run.ts'
 import { NOT_NONE_ENTRY_POINTS, oracleEntry, type OracleSource, type OracleTask } from './evalplus-oracle.ts'

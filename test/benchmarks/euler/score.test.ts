@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import type { ItemRecord } from '../../../harness/item-record.ts'
-import type { Outcome } from '../../../harness/outcome.ts'
+import type { Outcome } from '../../../adapters/outcome.ts'
 import { contextKilo, scoreEuler } from '../../../suites/euler/score.ts'
 
 const POINTS: Record<string, number> = { '0001': 2, '0002': 1, '0003': 13.25386, '0004': 3.313465 }

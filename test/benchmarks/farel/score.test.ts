@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import type { ItemRecord } from '../../../harness/item-record.ts'
-import type { Outcome } from '../../../harness/outcome.ts'
+import type { Outcome } from '../../../adapters/outcome.ts'
 import { farelRuns, macroAverage, scoreFarel, type FarelScoring } from '../../../suites/farel/score.ts'
 
 const PUBLISHED = { maxLength: 2, system: 'none', template: 'default', set: 'python-compat seed 42, 50 per class, shuffled', published: true } as const

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import type { ItemRecord } from '../../../harness/item-record.ts'
-import type { Outcome } from '../../../harness/outcome.ts'
+import type { Outcome } from '../../../adapters/outcome.ts'
 import { scoreHumanEval } from '../../../suites/humaneval/score.ts'
 
 function record(itemId: string, sample: number, outcome: Outcome, variant = 'humaneval', model = 'm'): ItemRecord {

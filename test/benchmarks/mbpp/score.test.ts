@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import type { ItemRecord } from '../../../harness/item-record.ts'
-import type { Outcome } from '../../../harness/outcome.ts'
+import type { Outcome } from '../../../adapters/outcome.ts'
 import { scoreMbpp } from '../../../suites/mbpp/score.ts'
 
 function record(itemId: string, variant: string, outcome: Outcome, basePassed?: boolean): ItemRecord {
