@@ -37,7 +37,6 @@ export async function startSlotServer(): Promise<SlotServer> {
     }
   }
   const granted = new WeakSet<Socket>()
-  const firsts = new Firsts()
   const server = createServer((socket) => {
     let request = ''
     let pool: Pool | undefined
@@ -47,9 +46,7 @@ export async function startSlotServer(): Promise<SlotServer> {
       request += chunk
       const line = request.indexOf('\n')
       if (line < 0) return
-      const message = JSON.parse(request.slice(0, line)) as { key: string; limit: number } | { first: string }
-      if ('first' in message) return firsts.ask(message.first, socket)
-      const { key, limit } = message
+      const { key, limit } = JSON.parse(request.slice(0, line)) as { key: string; limit: number }
       pool = pools.get(key) ?? { active: 0, waiting: [] }
       pools.set(key, pool)
       pool.waiting.push({ socket, limit })
@@ -77,67 +74,6 @@ export async function startSlotServer(): Promise<SlotServer> {
         })
       }),
   }
-}
-
-/**
- * Which process of the run is the first to ask about a key (the one that starts a shared file afresh):
- * it is told so at once and holds its connection while it does what the first one does; every other
- * asker is told that it is not the first only when that connection has closed, so it never acts before it.
- */
-class Firsts {
-  readonly #done = new Set<string>()
-  readonly #pending = new Map<string, Socket[]>()
-
-  ask(key: string, socket: Socket): void {
-    if (this.#done.has(key)) return void socket.end('0\n')
-    const waiting = this.#pending.get(key)
-    if (waiting !== undefined) return void waiting.push(socket)
-    this.#pending.set(key, [])
-    socket.write('1\n')
-    socket.once('close', () => {
-      this.#done.add(key)
-      for (const other of this.#pending.get(key) ?? []) other.end('0\n')
-      this.#pending.delete(key)
-    })
-  }
-}
-
-/**
- * Runs `first` if this process is the run's first to ask about `key`, else waits until the first one's
- * `first` has ended; resolves to whether this process was the first.
- */
-export function firstInRun(address: string, key: string, first: () => Promise<void>): Promise<boolean> {
-  return new Promise((resolve, reject) => {
-    const connection = createConnection(address)
-    let answered = false
-    connection.setEncoding('utf8')
-    connection.once('connect', () => connection.write(`${JSON.stringify({ first: key })}\n`))
-    connection.once('data', (answer: string) => {
-      answered = true
-      if (!answer.startsWith('1')) {
-        connection.destroy()
-        return resolve(false)
-      }
-      first().then(
-        () => {
-          connection.destroy()
-          resolve(true)
-        },
-        (error: unknown) => {
-          connection.destroy()
-          reject(error instanceof Error ? error : new Error(String(error)))
-        },
-      )
-    })
-    const fail = (reason: string) => {
-      if (answered) return
-      answered = true
-      connection.destroy()
-      reject(new Error(`The run's slot server at ${address} (harness/global-setup.ts) ${reason} while asking who is first for ${key}.`))
-    }
-    connection.on('error', (error) => fail(`is not reachable (${error.message})`))
-    connection.once('close', () => fail('closed'))
-  })
 }
 
 /**

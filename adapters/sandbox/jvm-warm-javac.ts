@@ -4,6 +4,7 @@ import { openSync, closeSync } from 'node:fs'
 import type { Socket } from 'node:net'
 import { bwrapArgs } from './bwrap-args.ts'
 import { sandboxEnvironment } from './environment.ts'
+import { WarmServerPool } from './warm-server-pool.ts'
 import { warnOnce } from './warn-once.ts'
 
 /** What the warm javac made of one program's sources. */
@@ -34,8 +35,7 @@ export class WarmJavac {
   readonly #java: string
   readonly #bwrap: string
   readonly #user: { uid: number; gid: number } | undefined
-  readonly #idle: JavacServer[] = []
-  readonly #all = new Set<JavacServer>()
+  readonly #servers = new WarmServerPool(() => this.#start())
   #cannotStart = false
 
   constructor(java: string, bwrap: string, options: { root: boolean }) {
@@ -45,23 +45,12 @@ export class WarmJavac {
     this.#user = options.root ? { uid, gid: uid } : undefined
   }
 
-  async compile(sources: Record<string, string>, wallMs: number): Promise<WarmCompile | undefined> {
-    const server = this.#idle.pop() ?? (await this.#start())
-    if (server === undefined) return undefined
-    const result = await server.compile(sources, wallMs)
-    if (result === undefined) {
-      server.kill()
-      this.#all.delete(server)
-    } else {
-      this.#idle.push(server)
-    }
-    return result
+  compile(sources: Record<string, string>, wallMs: number): Promise<WarmCompile | undefined> {
+    return this.#servers.use((server) => server.compile(sources, wallMs))
   }
 
   close(): void {
-    for (const server of this.#all) server.kill()
-    this.#all.clear()
-    this.#idle.length = 0
+    this.#servers.close()
   }
 
   async #start(): Promise<JavacServer | undefined> {
@@ -75,10 +64,7 @@ export class WarmJavac {
       this.#java, HEAP, '-XX:+UseSerialGC', '-XX:-UsePerfData', '/tmp/JavacServer.java',
     ]
     const server = new JavacServer(argv, this.#user)
-    if (await server.ready) {
-      this.#all.add(server)
-      return server
-    }
+    if (await server.ready) return server
     warnOnce('warm-javac', `the warm javac did not start (${server.diagnostics()}); Java programs are compiled by a fresh javac each.`)
     server.kill()
     this.#cannotStart = true

@@ -7,6 +7,7 @@ import { sandboxEnvironment } from './environment.ts'
 import type { Limits } from './limits.ts'
 import { CappedOutput } from './output.ts'
 import { warnOnce } from './warn-once.ts'
+import { WarmServerPool } from './warm-server-pool.ts'
 
 /** What the fork server says about one run. */
 export interface WarmRun {
@@ -70,8 +71,7 @@ export class PythonForkServers {
   readonly #bwrap: string
   /** The isolations to try, best first; the first whose server starts is kept. */
   readonly #isolations: Isolation[]
-  readonly #idle: ForkServer[] = []
-  readonly #all = new Set<ForkServer>()
+  readonly #servers = new WarmServerPool(() => this.#start())
   #nextId = 0
 
   /**
@@ -94,37 +94,28 @@ export class PythonForkServers {
 
   /** The isolation the servers run with, once one has started. */
   get isolation(): 'userns' | 'uid' | undefined {
-    return this.#all.size > 0 ? this.#isolations[0]?.kind : undefined
+    return this.#servers.size > 0 ? this.#isolations[0]?.kind : undefined
   }
 
-  async run(request: WarmRequest): Promise<WarmRun | undefined> {
-    const server = this.#idle.pop() ?? (await this.#start())
-    if (server === undefined) return undefined
-    const result = await server.run(request, this.#nextId++)
-    if (result === undefined) {
-      server.kill()
-      this.#all.delete(server)
-      if (server.setupFailed) this.#isolations.length = 0
-    } else {
-      this.#idle.push(server)
-    }
-    return result
+  run(request: WarmRequest): Promise<WarmRun | undefined> {
+    return this.#servers.use(
+      (server) => server.run(request, this.#nextId++),
+      // A server that could not prepare a child: the next one would not either, so the warm path stops.
+      (server) => {
+        if (server.setupFailed) this.#isolations.length = 0
+      },
+    )
   }
 
   close(): void {
-    for (const server of this.#all) server.kill()
-    this.#all.clear()
-    this.#idle.length = 0
+    this.#servers.close()
   }
 
   async #start(): Promise<ForkServer | undefined> {
     while (this.#isolations.length > 0) {
       const isolation = this.#isolations[0] as Isolation
       const server = this.#spawn(isolation)
-      if (await server.ready) {
-        this.#all.add(server)
-        return server
-      }
+      if (await server.ready) return server
       server.kill()
       // A server that cannot start will not start next time either: the next isolation, or none.
       if (this.#isolations.length === 1) {

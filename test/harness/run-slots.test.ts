@@ -3,7 +3,7 @@
  * with its own) never run more than the limit at once together, and use it fully while tasks wait.
  */
 import { afterEach, describe, expect, test } from 'vitest'
-import { firstInRun, runWideLimiter, startSlotServer, type SlotServer } from '../../harness/run-slots.ts'
+import { runWideLimiter, startSlotServer, type SlotServer } from '../../harness/run-slots.ts'
 
 let server: SlotServer | undefined
 afterEach(async () => {
@@ -77,26 +77,5 @@ describe('run-wide slots', () => {
     const limited = runWideLimiter(closed.address, 'provider:openai', 2)
     await expect(limited(async () => (ran = true))).rejects.toThrow(/slot server at .* is not reachable/)
     expect(ran).toBe(false)
-  })
-
-  test('first in run: one process does the first thing; the others go on only after it is done, and later askers are not first', async () => {
-    server = await startSlotServer()
-    const address = server.address
-    const events: string[] = []
-    const ask = (who: string) =>
-      firstInRun(address, 'file:/reports/x.jsonl', async () => {
-        events.push(`${who} starts the file`)
-        await pause(30)
-        events.push(`${who} has started it`)
-      }).then((first) => {
-        if (!first) events.push(`${who} appends`)
-        return first
-      })
-    const answers = await Promise.all([ask('a'), ask('b'), ask('c')])
-    expect(answers.filter(Boolean)).toHaveLength(1)
-    expect(events.slice(0, 2)).toEqual([expect.stringMatching(/starts the file$/), expect.stringMatching(/has started it$/)])
-    expect(events.slice(2).every((event) => event.endsWith('appends'))).toBe(true)
-    await expect(ask('d')).resolves.toBe(false)
-    await expect(firstInRun(address, 'file:/reports/other.jsonl', () => Promise.resolve())).resolves.toBe(true)
   })
 })
