@@ -38,6 +38,34 @@ export function readBoolean(env: NodeJS.ProcessEnv, name: string, fallback: bool
   throw new Error(`${name}=${raw} is not understood: use 1, on or true to turn it on, 0, off or false to turn it off.`)
 }
 
+/** Number readers: unset or empty gives `fallback`; anything else must be the kind of number the name says. */
+export function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const value = nonNegativeInteger(env, name, fallback)
+  if (value === 0) throw new Error(`${name}=0: it must be a whole number of at least 1.`)
+  return value
+}
+
+export function nonNegativeInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallback
+  if (!/^\d+$/.test(raw.trim())) throw new Error(`${name}=${raw} is not a whole number.`)
+  return Number(raw.trim())
+}
+
+export function positiveNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const value = nonNegativeNumber(env, name, fallback)
+  if (value === 0) throw new Error(`${name}=0: it must be more than 0.`)
+  return value
+}
+
+export function nonNegativeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name]
+  if (raw === undefined || raw.trim() === '') return fallback
+  const value = Number(raw)
+  if (!Number.isFinite(value) || value < 0) throw new Error(`${name}=${raw} is not a number of at least 0.`)
+  return value
+}
+
 /** The known name closest to `name` by edit distance, when it is close enough to be a likely typo. */
 export function closestName(name: string, known: readonly string[]): string | undefined {
   let best: { name: string; distance: number } | undefined

@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process'
-import { readBoolean } from '../adapters/knob.ts'
+import { positiveInteger, readBoolean } from '../adapters/knob.ts'
 import { parseModelList } from '../adapters/models/model-spec.ts'
 import { ReplayAdapter } from '../adapters/models/replay.ts'
-import { cacheDir, cacheMode, idleTimeoutMs, maxRetries, positiveInteger, providerConcurrency, reportDir, requestTimeoutMs, retryDelayMs, sampleCount } from './knobs.ts'
+import { cacheDir, cacheMode, idleTimeoutMs, maxRetries, providerConcurrency, reportDir, requestTimeoutMs, retryDelayMs, sampleCount } from './knobs.ts'
 
 /** What the caller knows of the knobs beyond the run-wide ones: names that do nothing, and bad suite values. */
 export interface KnobFindings {

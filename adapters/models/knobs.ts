@@ -1,5 +1,5 @@
 import { resolve } from 'node:path'
-import type { KnobGroup } from '../knob.ts'
+import { nonNegativeInteger, nonNegativeNumber, positiveInteger, positiveNumber, type KnobGroup } from '../knob.ts'
 
 /**
  * The environment knobs the model adapters read, one small function per knob,
@@ -34,41 +34,23 @@ export function cacheMode(env: NodeJS.ProcessEnv = process.env): CacheMode {
 
 /** The time limit of one request to a model, every retry included. */
 export function requestTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
-  return wholeNumber(env, 'TESTBENCH_REQUEST_TIMEOUT', 600, 1) * 1000
+  return positiveInteger(env, 'TESTBENCH_REQUEST_TIMEOUT', 600) * 1000
 }
 
 /** How long one attempt may go without receiving a byte before it is given up as stalled. */
 export function idleTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
-  return seconds(env, 'TESTBENCH_IDLE_TIMEOUT', 300, { zeroAllowed: false }) * 1000
+  return positiveNumber(env, 'TESTBENCH_IDLE_TIMEOUT', 300) * 1000
 }
 
 export function maxRetries(env: NodeJS.ProcessEnv = process.env): number {
-  return wholeNumber(env, 'TESTBENCH_RETRIES', 8, 0)
+  return nonNegativeInteger(env, 'TESTBENCH_RETRIES', 8)
 }
 
 export function retryDelayMs(env: NodeJS.ProcessEnv = process.env): number {
-  return seconds(env, 'TESTBENCH_RETRY_DELAY', 0.5, { zeroAllowed: true }) * 1000
+  return nonNegativeNumber(env, 'TESTBENCH_RETRY_DELAY', 0.5) * 1000
 }
 
 /** Requests in flight per provider and process; the default suits a local Ollama or a hosted API. */
 export function providerConcurrency(provider: string, env: NodeJS.ProcessEnv = process.env): number {
-  return wholeNumber(env, 'TESTBENCH_CONCURRENCY', provider === 'ollama' ? 2 : 8, 1)
-}
-
-function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, least: number): number {
-  const raw = env[name]
-  if (raw === undefined || raw.trim() === '') return fallback
-  const value = Number(raw.trim())
-  if (!/^\d+$/.test(raw.trim()) || value < least) throw new Error(`${name}=${raw} is not understood: use a whole number of at least ${least}.`)
-  return value
-}
-
-function seconds(env: NodeJS.ProcessEnv, name: string, fallback: number, { zeroAllowed }: { zeroAllowed: boolean }): number {
-  const raw = env[name]
-  if (raw === undefined || raw.trim() === '') return fallback
-  const value = Number(raw.trim())
-  if (!Number.isFinite(value) || value < 0 || (value === 0 && !zeroAllowed)) {
-    throw new Error(`${name}=${raw} is not understood: use a number of seconds ${zeroAllowed ? 'of at least 0' : 'above 0'}, e.g. ${fallback}.`)
-  }
-  return value
+  return positiveInteger(env, 'TESTBENCH_CONCURRENCY', provider === 'ollama' ? 2 : 8)
 }

@@ -1,5 +1,5 @@
 /** The knobs of the HumanEval and MBPP suites, read in one place. */
-import { positiveNumber, nonNegativeNumber } from '../knobs.ts'
+import { positiveNumber, nonNegativeNumber } from '../../adapters/knob.ts'
 
 export type PromptMode = 'chat' | 'completion'
 

@@ -1,5 +1,5 @@
 /** The knobs of the BigCodeBench suite, all `TESTBENCH_BIGCODEBENCH_*`, read in one place. */
-import { positiveNumber, nonNegativeNumber } from '../../harness/knobs.ts'
+import { positiveNumber, nonNegativeNumber } from '../../adapters/knob.ts'
 import { parseNumberRanges } from '../../harness/number-ranges.ts'
 import { parseVariants, type PromptMode } from '../../harness/python-tasks/options.ts'
 import { bigCodeBenchVersion, SUBSETS, type Subset } from './dataset.ts'

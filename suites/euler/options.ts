@@ -1,6 +1,5 @@
 /** The PE-Bench knobs: every `TESTBENCH_EULER_*` variable, read in one place. */
-import { readBoolean } from '../../adapters/knob.ts'
-import { nonNegativeInteger, positiveInteger, positiveNumber } from '../../harness/knobs.ts'
+import { nonNegativeInteger, positiveInteger, positiveNumber, readBoolean } from '../../adapters/knob.ts'
 import { parseNumberRanges } from '../../harness/number-ranges.ts'
 import { LANGUAGE_IDS, type LanguageId } from './languages.ts'
 

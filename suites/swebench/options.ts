@@ -1,7 +1,6 @@
 /** The knobs of the SWE-bench suite (`TESTBENCH_SWEBENCH_*`), read in one place. */
 import { availableParallelism } from 'node:os'
-import { readBoolean } from '../../adapters/knob.ts'
-import { nonNegativeInteger, positiveInteger } from '../../harness/knobs.ts'
+import { nonNegativeInteger, positiveInteger, readBoolean } from '../../adapters/knob.ts'
 
 export const DATASETS = ['lite', 'verified', 'full'] as const
 export type SwebenchDataset = (typeof DATASETS)[number]
