@@ -9,10 +9,11 @@ import { newMarker } from './marker.ts'
 import { CappedOutput } from './output.ts'
 import type { RunRequest, RunResult, Sandbox } from './sandbox.ts'
 import { infraFailure, sourceFiles } from './source-files.ts'
+import { DEFAULT_BASE_IMAGE, ensureSandboxImage } from './sandbox-image.ts'
 import { packTar, unpackTar } from './tar.ts'
 import { parseTimeReport, TIME_FORMAT } from './time-report.ts'
 
-/** The image `.ci/start-podman.sh` builds from adapters/sandbox/images/Dockerfile. */
+/** The image built from adapters/sandbox/images/Dockerfile (here when missing, or by `.ci/start-podman.sh`). */
 export const DEFAULT_SANDBOX_IMAGE = 'localhost/testbench/sandbox:bookworm'
 const WORK_DIR = '/work'
 /** Programs run as nobody; their files are owned by it. */
@@ -77,12 +78,20 @@ export class DockerSandbox implements Sandbox {
     } catch (error) {
       return { unreachable: `no container engine answers at ${engine} (${(error as Error).message}); start one (.ci/start-podman.sh) and set DOCKER_HOST` }
     }
+    if (this.#image === DEFAULT_SANDBOX_IMAGE) {
+      const base = process.env['TESTBENCH_SANDBOX_BASE_IMAGE'] || DEFAULT_BASE_IMAGE
+      try {
+        await ensureSandboxImage({ docker: this.#docker, image: this.#image, base, log: (line) => process.stderr.write(`${line}\n`) })
+      } catch (error) {
+        return { unreachable: (error as Error).message }
+      }
+    }
     try {
       const image = await this.#docker.getImage(this.#image).inspect()
       const label = image.Config?.Labels?.['testbench.languages'] ?? ''
       return new Set(label.split(',').map((name) => name.trim()).filter(isLanguage))
     } catch (error) {
-      return { unreachable: `image ${this.#image} is missing at ${engine} (${(error as Error).message}); build it with .ci/start-podman.sh` }
+      return { unreachable: `image ${this.#image} is missing at ${engine} (${(error as Error).message}); pull or build it, or unset TESTBENCH_SANDBOX_IMAGE to have the default one built` }
     }
   }
 
