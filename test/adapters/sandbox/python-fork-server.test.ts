@@ -20,9 +20,14 @@ const root = process.getuid?.() === 0
 /** As root, the probe runs as nobody, as the servers run as a throwaway uid. */
 const NOBODY = { uid: 65534, gid: 65534 }
 
+function bwrapMissing(): string | undefined {
+  return hostProtections().bwrap === undefined ? 'bwrap is not at /usr/bin/bwrap, or cannot create namespaces here' : undefined
+}
+
 /** Why bwrap cannot give an ordinary user's fork server its sandbox here, or undefined. */
 function userNamespacesMissing(): string | undefined {
-  if (hostProtections().bwrap === undefined) return 'bwrap is not at /usr/bin/bwrap, or cannot create namespaces here'
+  const missing = bwrapMissing()
+  if (missing !== undefined) return missing
   const flags = ['--unshare-user', '--unshare-pid', '--disable-userns', '--as-pid-1', '--cap-add', 'CAP_SYS_ADMIN', '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev']
   const probe = spawnSync(bwrap, [...flags, '--', python, '-c', 'import ctypes; assert ctypes.CDLL(None).unshare(0x20000000) == 0'], {
     encoding: 'utf8',
@@ -36,7 +41,7 @@ function userNamespacesMissing(): string | undefined {
 
 const isolations = [
   { name: 'userns (ordinary users, and root first)', kind: 'userns', missing: () => userNamespacesMissing() },
-  { name: "uid (root's fallback)", kind: 'uid', missing: () => (root ? undefined : 'root, to switch each child to a throwaway uid') },
+  { name: "uid (root's fallback)", kind: 'uid', missing: () => bwrapMissing() ?? (root ? undefined : 'root, to switch each child to a throwaway uid') },
 ] as const
 
 const PROCESSES = 8

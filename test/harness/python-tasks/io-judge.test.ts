@@ -5,10 +5,11 @@
 import { mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { beforeEach, describe, expect, test } from 'vitest'
+import { spawnSync } from 'node:child_process'
+import { describe, expect, test } from 'vitest'
 import { judgeOutputs, type JudgeVerdict } from '../../../harness/python-tasks/io/judge-process.ts'
 import type { OracleKind } from '../../../harness/python-tasks/io/evalplus-oracle.ts'
-import { skipWithoutPythonModules } from '../../support/sandbox-available.ts'
+import { sandboxPython } from '../../support/sandbox-available.ts'
 
 interface Key {
   entryPoint: string
@@ -35,8 +36,6 @@ async function judge(kind: OracleKind, key: Key, outputs: Array<string | Record<
 }
 
 describe('the EvalPlus judge', () => {
-  beforeEach((context) => skipWithoutPythonModules(context, ['numpy']))
-
   test('exact equality is Python equality: 1 == 1.0 == True, a list is not a tuple', async () => {
     const key = { entryPoint: 'f', inputs: ['[1]', '[2]'], expected: ['1', '{"T":[1,2]}'] }
     expect((await judge('humaneval', key, ['true', '{"T":[1.0,2]}'])).passed).toBe(true)
@@ -106,3 +105,28 @@ async function judgeOutputsRaw(key: Key, lines: string[]): Promise<JudgeVerdict>
   await writeFile(path, JSON.stringify({ entryPoint: key.entryPoint, atol: 0, nBase: key.inputs.length, inputs: `[${key.inputs.join(',')}]`, expected: `[${expected.join(',')}]`, canonicalCpuMs: [1] }))
   return judgeOutputs({ oracle: path, task: key.entryPoint, kind: 'humaneval', output: lines.join('\n') })
 }
+
+test("without numpy the judge's float rule is np.allclose's, in plain Python", () => {
+  // [out, expected, atol, np.allclose(out, expected, rtol=1e-7, atol=atol)]
+  const cases = `[
+    (0.5000004, 0.5, 1e-6, True), ([0.2500001, 0.75], [0.25, 0.75], 1e-6, True), (0.50001, 0.5, 1e-6, False),
+    ([1, 2], [1.0, 2.0], 0, True), (float('inf'), float('inf'), 1e-6, True), (float('inf'), 1e308, 1e-6, False),
+    (float('nan'), float('nan'), 1e-6, False), ([1.0], [1.0, 1.0], 1e-6, True), (2.0, [2.0, 2.0000001], 1e-6, True),
+    ([[1.0, 2.0]], [[1.0, 2.0000001]], 1e-6, True), (1 + 1j, 1 + 1j, 1e-6, True), (True, 1.0, 1e-6, True), (1e10, 1.0001e10, 0, False),
+    (1e10, 1e10 + 999, 0, True), ('x', 1.0, 1e-6, TypeError), (None, 1.0, 1e-6, TypeError), ([1.0, 2.0, 3.0], [1.0, 2.0], 1e-6, ValueError),
+  ]`
+  const script = `import sys
+sys.modules['numpy'] = None
+import close_enough
+assert close_enough.numpy is None
+for out, expected, atol, verdict in ${cases}:
+    try:
+        got = close_enough.allclose(out, expected, 1e-07, atol)
+    except Exception as error:
+        got = type(error)
+    assert got == verdict, (out, expected, atol, got, verdict)
+print('ok')`
+  const ran = spawnSync(sandboxPython(), ['-B', '-E', '-s', '-c', script], { cwd: new URL('../../../harness/python-tasks/io/', import.meta.url).pathname, encoding: 'utf8' })
+  expect(ran.stderr).toBe('')
+  expect(ran.stdout).toBe('ok\n')
+})
