@@ -1,25 +1,37 @@
-import { resolve, dirname, join, relative, sep } from 'node:path'
-import { installPrefix } from './host-toolchain.ts'
+import { dirname, join, normalize } from 'node:path'
 import { bwrapNamespaceFlags } from './host-protections.ts'
+import { rootMounts } from './sandbox-root.ts'
 
-/** Host directories hidden from programs (homes with keys and caches, sockets of daemons). */
-const HIDDEN_DIRS = ['/root', '/home', '/run']
+/** A file copied into the sandbox's own tmpfs from an open file descriptor that bwrap inherits. */
+export interface WorkFile {
+  fd: number
+  /** Relative to the work dir. */
+  path: string
+  executable: boolean
+}
+
+/** The work dir: a host dir bound writable (a compile step, whose output the run needs), or files copied into /tmp's tmpfs. */
+export type WorkDir = { inside: string; host: string } | { inside: string; files: readonly WorkFile[] }
 
 export interface BwrapOptions {
   /** We are root: no user namespace, so the sandbox can switch to throwaway uids with the capabilities below. */
   root: boolean
-  /** Size of the private /tmp and /dev/shm. */
+  /** Size of the private /tmp (which holds a work dir made of `files`) and of the private /dev/shm. */
   tmpfsBytes: number
-  /** Paths of the tools the sandbox runs; any under a hidden dir comes back read-only. */
+  /** Paths of the tools the sandbox runs: their install dirs are bound read-only. */
   tools: readonly string[]
-  /** A host dir mounted writable inside, and the working dir. */
-  work?: { host: string; inside: string }
+  /** Host paths kept out even where a bound dir holds them. */
+  hidden: readonly string[]
+  work?: WorkDir
   capabilities: readonly string[]
+  /** An fd bwrap reads a seccomp filter from, applied to the command and everything it starts. */
+  seccompFd?: number
 }
 
 /**
- * bwrap's argv up to the command: no network, a read-only root, private /tmp and /dev/shm,
- * its own pid namespace (everything dies with it), homes and the project dir hidden.
+ * bwrap's argv up to the command: no network, its own pid, IPC and UTS namespaces (everything
+ * dies with it), a root made of the system's toolchain dirs and a few `/etc` files read-only,
+ * size-capped tmpfs for /tmp and /dev/shm, and the work dir.
  */
 export function bwrapArgs(bwrap: string, options: BwrapOptions): string[] {
   const size = String(options.tmpfsBytes)
@@ -28,31 +40,24 @@ export function bwrapArgs(bwrap: string, options: BwrapOptions): string[] {
     ...bwrapNamespaceFlags(options.root),
     '--die-with-parent',
     '--new-session',
-    '--ro-bind', '/', '/',
+    ...rootMounts(options.tools, options.hidden),
     '--proc', '/proc',
     '--dev', '/dev',
     '--perms', '1777', '--size', size, '--tmpfs', '/dev/shm',
     '--perms', '1777', '--size', size, '--tmpfs', '/tmp',
   ]
-  const hidden = [...HIDDEN_DIRS, projectDir()].filter((dir): dir is string => dir !== undefined)
-  for (const dir of hidden) args.push('--tmpfs', dir)
-  for (const tool of options.tools) {
-    if (!tool.startsWith('/')) continue
-    const prefix = installPrefix(tool)
-    const under = hidden.find((dir) => prefix.startsWith(dir + sep))
-    if (under === undefined) continue
-    const parts = relative(under, dirname(prefix)).split(sep).filter((part) => part !== '')
-    for (let i = 1; i <= parts.length; i++) args.push('--perms', '0755', '--dir', join(under, ...parts.slice(0, i)))
-    args.push('--ro-bind', prefix, prefix)
+  const work = options.work
+  if (work !== undefined && 'host' in work) args.push('--bind', work.host, work.inside)
+  if (work !== undefined && 'files' in work) {
+    const dirs = new Set<string>([work.inside])
+    for (const file of work.files) {
+      for (let dir = dirname(join(work.inside, file.path)); dir.startsWith(work.inside); dir = dirname(dir)) dirs.add(dir)
+    }
+    for (const dir of [...dirs].sort((a, b) => a.length - b.length)) args.push('--perms', '0777', '--dir', dir)
+    for (const file of work.files) args.push('--perms', file.executable ? '0777' : '0666', '--file', String(file.fd), normalize(join(work.inside, file.path)))
   }
-  if (options.work !== undefined) args.push('--bind', options.work.host, options.work.inside, '--chdir', options.work.inside)
+  if (work !== undefined) args.push('--chdir', work.inside)
   for (const capability of options.capabilities) args.push('--cap-add', capability)
+  if (options.seccompFd !== undefined) args.push('--seccomp', String(options.seccompFd))
   return args
-}
-
-/** The harness's own project dir (it may hold .env files and cached replies), unless it holds the system. */
-function projectDir(): string | undefined {
-  const cwd = resolve(process.cwd())
-  const depth = cwd.split(sep).filter((part) => part !== '').length
-  return depth >= 2 && !cwd.startsWith('/usr/') ? cwd : undefined
 }

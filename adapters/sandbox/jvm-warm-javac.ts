@@ -3,6 +3,7 @@ import { randomInt } from 'node:crypto'
 import { openSync, closeSync } from 'node:fs'
 import type { Socket } from 'node:net'
 import { bwrapArgs } from './bwrap-args.ts'
+import { hiddenHostPaths } from './sandbox-root.ts'
 import { sandboxEnvironment } from './environment.ts'
 import { WarmServerPool } from './warm-server-pool.ts'
 import { warnOnce } from './warn-once.ts'
@@ -56,7 +57,7 @@ export class WarmJavac {
   async #start(): Promise<JavacServer | undefined> {
     if (this.#cannotStart) return undefined
     const argv = [
-      ...bwrapArgs(this.#bwrap, { root: false, tmpfsBytes: TMPFS_BYTES, tools: [this.#java], capabilities: [] }),
+      ...bwrapArgs(this.#bwrap, { root: false, tmpfsBytes: TMPFS_BYTES, tools: [this.#java], hidden: hiddenHostPaths(), capabilities: [] }),
       '--disable-userns',
       '--file', '3', '/tmp/JavacServer.java',
       '--chdir', '/tmp',

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process'
 import { randomInt } from 'node:crypto'
-import { chmod, chown, mkdir, mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises'
+import { chmod, chown, mkdir, mkdtemp, open, readFile, rm, writeFile, type FileHandle } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { classify, signalFromStatus, type Ending } from './classify.ts'
@@ -9,6 +9,8 @@ import { sandboxLimiter } from './concurrency.ts'
 import { sandboxEnvironment } from './environment.ts'
 import { readBoolean } from '../knob.ts'
 import { bwrapArgs } from './bwrap-args.ts'
+import { hiddenHostPaths } from './sandbox-root.ts'
+import { seccompFilter } from './seccomp-filter.ts'
 import { HostToolchain } from './host-toolchain.ts'
 import { hostProtections, type HostProtections } from './host-protections.ts'
 import { languageSpec, type Language, type LanguageSpec, type Toolchain } from './languages.ts'
@@ -165,6 +167,8 @@ export class ProcessSandbox implements Sandbox {
       protections.root && protections.setpriv !== undefined
         ? [protections.setpriv, `--reuid=${context.uid}`, `--regid=${context.uid}`, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all', '--no-new-privs', '--', ...limited]
         : limited
+    const filter = protections.bwrap === undefined ? undefined : seccompFilter()
+    const seccomp = filter === undefined ? undefined : await writeAndOpen(join(context.root, `${phase}.seccomp`), filter)
     const sandboxed =
       protections.bwrap === undefined
         ? asUser
@@ -173,9 +177,12 @@ export class ProcessSandbox implements Sandbox {
               root: protections.root,
               tmpfsBytes: Math.max(limits.fileBytes, 16 * MiB),
               tools: Object.values(context.tools).filter((tool) => tool !== ''),
+              hidden: hiddenHostPaths(),
               work: { host: context.work, inside: SANDBOX_WORK_DIR },
               capabilities: protections.root && protections.setpriv !== undefined ? ['CAP_SETUID', 'CAP_SETGID'] : [],
+              ...(seccomp === undefined ? {} : { seccompFd: 5 }),
             }),
+            ...(protections.root ? [] : ['--disable-userns']),
             '--json-status-fd',
             '3',
             '--',
@@ -194,7 +201,8 @@ export class ProcessSandbox implements Sandbox {
       outputBytes: limits.outputBytes,
       marker,
       fd4: stats?.fd,
-    }).finally(() => stats?.close())
+      fd5: seccomp?.fd,
+    }).finally(() => Promise.all([stats?.close(), seccomp?.close()]))
     if (protections.bwrap === undefined && protections.root && protections.setpriv !== undefined) {
       // No pid namespace to take the leftovers with it; the run's own uid finds them all.
       spawnSync(protections.setpriv, [`--reuid=${context.uid}`, `--regid=${context.uid}`, '--clear-groups', '--', 'kill', '-KILL', '-1'], { stdio: 'ignore' })
@@ -216,6 +224,11 @@ export class ProcessSandbox implements Sandbox {
     }
     return { result, ending, infra, verdict: classify(ending, spec, limits) }
   }
+}
+
+async function writeAndOpen(path: string, content: Buffer): Promise<FileHandle> {
+  await writeFile(path, content)
+  return open(path, 'r')
 }
 
 interface StepContext {

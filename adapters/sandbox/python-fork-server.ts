@@ -3,6 +3,7 @@ import { randomInt } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import type { Socket } from 'node:net'
 import { bwrapArgs } from './bwrap-args.ts'
+import { hiddenHostPaths } from './sandbox-root.ts'
 import { sandboxEnvironment } from './environment.ts'
 import type { Limits } from './limits.ts'
 import { CappedOutput } from './output.ts'
@@ -128,7 +129,7 @@ export class PythonForkServers {
 
   #spawn(isolation: Isolation): ForkServer {
     const userns = isolation.kind === 'userns'
-    const sandbox = bwrapArgs(this.#bwrap, { root: !userns, tmpfsBytes: TMPFS_BYTES, tools: [this.#python], capabilities: userns ? USERNS_CAPABILITIES : ROOT_CAPABILITIES })
+    const sandbox = bwrapArgs(this.#bwrap, { root: !userns, tmpfsBytes: TMPFS_BYTES, tools: [this.#python], hidden: hiddenHostPaths(), capabilities: userns ? USERNS_CAPABILITIES : ROOT_CAPABILITIES })
     // Sharing the children's uid, bwrap's init would be theirs to reach through /proc (its fds include our
     // control pipe): the server takes its place, and is not dumpable.
     if (userns) sandbox.push(...['--disable-userns', '--as-pid-1'].filter((flag) => !sandbox.includes(flag)))

@@ -13,6 +13,8 @@ export interface CommandRequest {
   marker: string | undefined
   /** An open file the command gets as fd 4 (where GNU time writes its report). */
   fd4: number | undefined
+  /** An open file the command gets as fd 5 (bwrap's --seccomp reads its filter there). */
+  fd5?: number
 }
 
 export interface CommandResult {
@@ -46,7 +48,7 @@ export function runCommand(request: CommandRequest): Promise<CommandResult> {
     cwd: request.cwd,
     env: request.env,
     detached: true,
-    stdio: ['pipe', 'pipe', 'pipe', 'pipe', request.fd4 ?? 'ignore'],
+    stdio: ['pipe', 'pipe', 'pipe', 'pipe', request.fd4 ?? 'ignore', request.fd5 ?? 'ignore'],
   })
   const killGroup = (): void => {
     if (child.pid === undefined) return
