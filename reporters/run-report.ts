@@ -2,6 +2,7 @@ import type { ItemRecord } from '../harness/item-record.ts'
 import { OUTCOMES, type Outcome } from '../adapters/outcome.ts'
 import type { Score } from '../harness/score.ts'
 import { partialText, type PartialRun } from './run-coverage.ts'
+import { formatInterval } from './score-interval.ts'
 
 /** Everything one run of one suite with one model produced: what the JSON report holds. */
 export interface RunReport {
@@ -73,7 +74,8 @@ export function summaryText(report: RunReport): string {
   const lines = [`${report.benchmark} · ${report.model.label}${shard}${partial}${interrupted}`]
   for (const score of report.scores) {
     const counted = score.counted ? ` (solved ${score.counted.solved}/${score.counted.total})` : ''
-    lines.push(`  ${score.name} = ${score.display}${counted}`)
+    const interval = formatInterval(score)
+    lines.push(`  ${score.name} = ${score.display}${interval ? ` (95% interval ${interval})` : ''}${counted}`)
     if (score.excluded?.length) lines.push(`    excluded: ${score.excluded.length} item(s), not counted as model failures`)
   }
   const outcomes = Object.entries(report.outcomes).filter(([, count]) => count > 0).map(([outcome, count]) => `${outcome} ${count}`)
