@@ -15,12 +15,15 @@ import { resultsTableFor, scorerFor, suiteFilesFor } from './scorers.ts'
 import { withIntervals } from './score-interval.ts'
 import { tagOutcome } from './outcome-tags.ts'
 import { showScoresInItems } from './scores-in-items.ts'
+import { pricesFromEnv, type Prices } from './prices.ts'
 
 export interface ScoreReporterOptions {
   /** Where reports go. Default: TESTBENCH_REPORT_DIR, else `.testbench/reports`. */
   directory?: string
   /** Print the scores and results tables after the run. Default: true. */
   print?: boolean
+  /** Token prices for each run's cost. Default: the file TESTBENCH_PRICES names, if any. */
+  prices?: Prices
 }
 
 /**
@@ -39,13 +42,17 @@ export class ScoreReporter implements Reporter {
   private shard: Shard | undefined
   private selection: RunSelection = {}
   private readonly partial = new Map<string, ItemRecord[]>()
+  private prices: Prices | undefined
 
   constructor(options: ScoreReporterOptions = {}) {
     this.directory = options.directory ?? reportDir()
     this.print = options.print ?? true
+    this.prices = options.prices
   }
 
   onInit(vitest: Vitest): void {
+    // Read here, after the plugin's settings check has stopped a run whose prices file is bad.
+    this.prices ??= pricesFromEnv()
     this.shard = vitest.config.shard
     const pattern = vitest.config.testNamePattern
     const filter = pattern ? (rawTestNamePattern(process.argv) ?? pattern.source) : undefined
@@ -111,7 +118,7 @@ export class ScoreReporter implements Reporter {
     const scorer = first ? scorerFor(first.suite) : undefined
     const scored = scorer ? scorer(records) : []
     const scores = scorer && intervals ? withIntervals(scored, records, scorer) : scored
-    const report = buildRunReport(records, scores, { complete, endedAt: new Date(), ...(this.shard ? { shard: this.shard } : {}), ...(partial ? { partial } : {}) })
+    const report = buildRunReport(records, scores, { complete, endedAt: new Date(), ...(this.shard ? { shard: this.shard } : {}), ...(partial ? { partial } : {}), ...(this.prices ? { prices: this.prices } : {}) })
     writeFileAtomicallySync(`${base}.json`, JSON.stringify(report, null, 2))
     writeFileAtomicallySync(`${base}.txt`, `${summaryText(report)}\n`)
     return report
