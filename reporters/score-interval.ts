@@ -74,10 +74,15 @@ function bootstrap(records: readonly ItemRecord[], scorer: Scorer, options: Inte
  */
 export function formatInterval(score: Score): string | undefined {
   if (score.interval === undefined) return undefined
+  const high = formatLikeScore(score, score.interval.high)
+  return `${formatLikeScore(score, score.interval.low).replace(/%$/, '')}–${high}`
+}
+
+/** A number in the scale and decimals the score's display uses (points of a percentage for pass@k's `61.6% ± 3.8`). */
+export function formatLikeScore(score: Score, value: number): string {
   const shown = /-?\d+(?:\.(\d+))?/.exec(score.display)
   const decimals = shown?.[1]?.length ?? 2
   const number = Number(shown?.[0] ?? Number.NaN)
   const percent = score.display.includes('%') && Number.isFinite(number) && Math.abs(number - score.value * 100) < Math.abs(number - score.value)
-  const scale = percent ? 100 : 1
-  return `${(score.interval.low * scale).toFixed(decimals)}–${(score.interval.high * scale).toFixed(decimals)}${percent ? '%' : ''}`
+  return `${(value * (percent ? 100 : 1)).toFixed(decimals)}${percent ? '%' : ''}`
 }
