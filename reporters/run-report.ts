@@ -82,7 +82,7 @@ export function summaryText(report: RunReport): string {
   for (const score of report.scores) {
     const counted = score.counted ? ` (solved ${score.counted.solved}/${score.counted.total})` : ''
     const interval = formatInterval(score)
-    lines.push(`  ${score.name} = ${score.display}${interval ? ` (95% interval ${interval})` : ''}${counted}`)
+    lines.push(`  ${score.name} = ${score.display}${counted}${interval ? `, 95% interval ${interval}` : ''}`)
     if (score.excluded?.length) lines.push(`    excluded: ${score.excluded.length} item(s), not counted as model failures`)
   }
   const outcomes = Object.entries(report.outcomes).filter(([, count]) => count > 0).map(([outcome, count]) => `${outcome} ${count}`)
