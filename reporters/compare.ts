@@ -2,6 +2,7 @@ import { NOT_THE_MODELS_FAULT, OUTCOMES } from '../adapters/outcome.ts'
 import type { ItemRecord } from '../harness/item-record.ts'
 import type { Score } from '../harness/score.ts'
 import { markdownTable } from './markdown-table.ts'
+import { itemLabel, pairKey } from './gate.ts'
 import { exactMcNemar } from './mcnemar.ts'
 import { costOf, formatCost, type Cost, type Prices } from './prices.ts'
 import { partialText } from './run-coverage.ts'
@@ -211,16 +212,11 @@ function passRate(records: readonly ItemRecord[]): { passed: number; judged: num
 }
 
 function byItem(records: readonly ItemRecord[]): Map<string, ItemRecord> {
-  return new Map(records.map((record) => [JSON.stringify([record.variant ?? '', record.itemId, record.sample]), record]))
+  return new Map(records.map((record) => [pairKey(record), record]))
 }
 
 function isJudged(record: ItemRecord): boolean {
   return record.outcome !== undefined && !NOT_THE_MODELS_FAULT.has(record.outcome)
-}
-
-function itemLabel(record: ItemRecord): string {
-  const variant = record.variant ? `${record.variant} > ` : ''
-  return record.sample > 0 ? `${variant}${record.itemId} (sample ${record.sample})` : `${variant}${record.itemId}`
 }
 
 function signed(text: string): string {
