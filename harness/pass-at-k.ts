@@ -128,6 +128,7 @@ export function scorePassAtK(records: readonly ItemRecord[], options: PassAtKSco
         model: first.model,
         name: `${name} pass@${result.k}`,
         value: result.value,
+        interval: { low: result.low, high: result.high },
         display,
         counted: { solved: counts.filter(({ c }) => c > 0).length, total: counts.length },
         ...(excluded.length > 0 ? { excluded } : {}),

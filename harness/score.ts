@@ -9,6 +9,8 @@ export interface Score {
   value: number
   /** How the benchmark prints it (`32.07`, `61.6% ± 3.8`). */
   display: string
+  /** The 95% interval of `value`, in its scale, when the benchmark's own method gives one (pass@k's standard error). */
+  interval?: { low: number; high: number }
   /** Items that counted (solved k of N…), for the summary line. */
   counted?: { solved: number; total: number }
   /** Extra columns for the suite's results table, in order. */

@@ -1,83 +1,71 @@
-import type { TestAttachment, TestContext } from 'vitest'
+import type { TaskMeta, TestContext } from 'vitest'
+import { NOT_THE_MODELS_FAULT } from '../adapters/outcome.ts'
 import { displayText } from './display-text.ts'
 import type { ItemRecord } from './item-record.ts'
 
-const SHOWN: Array<[keyof ItemRecord, string]> = [
-  ['prompt', 'prompt'],
-  ['reasoning', 'reasoning'],
-  ['reply', 'reply'],
-  ['extracted', 'extracted'],
-  ['output', 'output'],
-]
+/**
+ * What the Vitest UI and the html report list under "Test Meta", in this order: each value a plain
+ * string, which they show in a `<pre>`, line breaks and indentation kept, as text that can be selected,
+ * copied and found with Ctrl-F (an annotation's message is folded onto one line, and a non-image
+ * attachment is only a download link). The raw record (`bench`) follows them.
+ */
+export interface ItemView {
+  /** The suite's scores for the item's model: a placeholder until the run ends (reporters/scores-in-items.ts). */
+  scores?: string
+  /** The outcome and its reason, e.g. `wrong_answer: Answered 3.`; errors that are not the model's fault say so. */
+  outcome?: string
+  prompt?: string
+  reasoning?: string
+  reply?: string
+  extracted?: string
+  output?: string
+}
 
-/** Columns a text image wraps at: 80 monospace columns fit the 600 pixels the UI gives an image. */
-const COLUMNS = 80
-/** Lines a text image shows at most; the JSON report always has the whole text. */
-const MAX_LINES = 400
-/** A one-line text up to this length is shown as it is, without an image. */
-const SHORT = 160
+declare module 'vitest' {
+  interface TaskMeta extends ItemView {}
+}
+
+const TEXTS = ['prompt', 'reasoning', 'reply', 'extracted', 'output'] as const satisfies ReadonlyArray<keyof ItemRecord & keyof ItemView>
+
+/** Characters of one text shown at most; the JSON report always has the whole text. */
+const MAX_CHARACTERS = 100_000
+
+export const SCORES_PENDING = 'The suite’s scores appear here when the run ends (reload the page if it was open during the run).'
 
 /**
- * Shows the item in the Vitest UI, the html report and the terminal: one annotation per part.
- * The UI collapses an annotation's line breaks and indentation, so a text of several lines
- * also gets an image attachment that keeps its layout (the one kind of attachment the UI
- * displays inline); the message stays a one-line preview for the terminal.
+ * Shows the item in the Vitest UI, the html report and the terminal: its texts as meta (above), listed
+ * before the raw record, and one annotation with the outcome and its reason, which the terminal prints
+ * under a failed item.
  */
 export async function showRecord(record: ItemRecord, context: TestContext): Promise<void> {
-  for (const [field, label] of SHOWN) {
+  const meta = context.task.meta
+  const view = itemView(record)
+  // The UI lists meta in insertion order: the texts first, then what was there (the record, the declaration).
+  const before = Object.entries(meta).filter(([key]) => !(key in view))
+  for (const key of Object.keys(meta)) delete meta[key as keyof TaskMeta]
+  Object.assign(meta, view, Object.fromEntries(before))
+  if (view.outcome) await context.annotate(view.outcome, 'outcome')
+}
+
+export function itemView(record: ItemRecord): ItemView {
+  const view: ItemView = { scores: SCORES_PENDING }
+  if (record.outcome) view.outcome = outcomeText(record)
+  for (const field of TEXTS) {
     const raw = record[field]
-    if (typeof raw !== 'string' || raw === '') continue
-    const text = displayText(raw)
-    if (isShort(text)) await context.annotate(text, label)
-    else await context.annotate(preview(text), label, textImage(text))
+    if (typeof raw === 'string' && raw !== '') view[field] = shown(displayText(raw))
   }
-  if (record.outcome) await context.annotate(record.outcome, 'outcome')
+  return view
 }
 
-function isShort(text: string): boolean {
-  return text.length <= SHORT && !text.includes('\n')
+/** `passed`, `wrong_answer: Answered 3.`, `provider_error (not the model's fault): …`. */
+export function outcomeText(record: ItemRecord): string {
+  const outcome = record.outcome ?? 'unfinished'
+  const fault = record.outcome !== undefined && NOT_THE_MODELS_FAULT.has(record.outcome) ? ' (not the model’s fault)' : ''
+  const reason = record.reason ? `: ${displayText(record.reason).replace(/\s*\n\s*/g, ' ')}` : ''
+  return `${outcome}${fault}${reason}`
 }
 
-/** The first non-empty line, cut to fit, and how long the whole text is. */
-export function preview(text: string): string {
-  const lines = text.split('\n')
-  const first = (lines.find((line) => line.trim() !== '') ?? '').trim()
-  const cut = first.length > 120 ? `${first.slice(0, 119)}…` : first
-  return `${cut} … (${lines.length} lines, ${text.length} characters)`
-}
-
-/** The text drawn as an SVG image: monospace, its line breaks and indentation kept, long lines wrapped. */
-export function textImage(text: string): TestAttachment {
-  const wrapped = wrapLines(text, COLUMNS)
-  const shown = wrapped.length > MAX_LINES ? [...wrapped.slice(0, MAX_LINES), `… ${wrapped.length - MAX_LINES} more lines: the JSON report has the whole text`] : wrapped
-  const lineHeight = 16
-  const width = COLUMNS * 7.2 + 16
-  const height = shown.length * lineHeight + 12
-  const tspans = shown.map((line, index) => `<tspan x="8" y="${(index + 1) * lineHeight}">${escapeXml(line)}</tspan>`).join('')
-  const body =
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">` +
-    `<rect width="100%" height="100%" fill="#ffffff" stroke="#d0d7de"/>` +
-    `<text font-family="ui-monospace, 'DejaVu Sans Mono', Menlo, Consolas, monospace" font-size="12" fill="#1f2328" xml:space="preserve">${tspans}</text></svg>`
-  return { contentType: 'image/svg+xml', body, bodyEncoding: 'utf-8' }
-}
-
-/** Lines of at most `columns` characters; tabs become four spaces, a wrapped line continues after `↪`. */
-export function wrapLines(text: string, columns: number): string[] {
-  const lines: string[] = []
-  for (const line of text.replace(/\r\n?/g, '\n').replace(/\t/g, '    ').split('\n')) {
-    const characters = [...line]
-    lines.push(characters.slice(0, columns).join(''))
-    for (let start = columns; start < characters.length; start += columns - 2) {
-      lines.push(`↪ ${characters.slice(start, start + columns - 2).join('')}`)
-    }
-  }
-  return lines
-}
-
-function escapeXml(text: string): string {
-  return text
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '�')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
+function shown(text: string): string {
+  if (text.length <= MAX_CHARACTERS) return text
+  return `${text.slice(0, MAX_CHARACTERS)}\n… ${text.length - MAX_CHARACTERS} more characters: the JSON report has the whole text`
 }

@@ -141,11 +141,13 @@ function isJudged(record: ItemRecord): boolean {
   return record.outcome !== undefined && !NOT_THE_MODELS_FAULT.has(record.outcome)
 }
 
-function pairKey(record: ItemRecord): string {
+/** What pairs an item of one run with the same item of another: its variant, id and sample. */
+export function pairKey(record: ItemRecord): string {
   return JSON.stringify([record.variant ?? '', record.itemId, record.sample])
 }
 
-function itemLabel(record: ItemRecord): string {
+/** `java > 0022 (sample 1)`: an item as flip lists and error lists name it. */
+export function itemLabel(record: ItemRecord): string {
   const variant = record.variant ? `${record.variant} > ` : ''
   return record.sample > 0 ? `${variant}${record.itemId} (sample ${record.sample})` : `${variant}${record.itemId}`
 }

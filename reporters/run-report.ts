@@ -2,6 +2,8 @@ import type { ItemRecord } from '../harness/item-record.ts'
 import { OUTCOMES, type Outcome } from '../adapters/outcome.ts'
 import type { Score } from '../harness/score.ts'
 import { partialText, type PartialRun } from './run-coverage.ts'
+import { formatInterval } from './score-interval.ts'
+import { costOf, formatCost, type Cost, type Prices } from './prices.ts'
 
 /** Everything one run of one suite with one model produced: what the JSON report holds. */
 export interface RunReport {
@@ -20,6 +22,8 @@ export interface RunReport {
   outcomes: Record<Outcome | 'unfinished', number>
   tokens: { prompt: number; completion: number; completionPerSecond: number | undefined }
   latencyMs: { mean: number; p50: number; p95: number } | undefined
+  /** What the tokens cost, when TESTBENCH_PRICES gave the model a price. */
+  cost?: Cost
   items: ItemRecord[]
 }
 
@@ -34,9 +38,11 @@ export interface RunFacts {
   endedAt: Date
   shard?: Shard
   partial?: PartialRun
+  /** Token prices (TESTBENCH_PRICES), for the run's cost. */
+  prices?: Prices
 }
 
-export function buildRunReport(records: readonly ItemRecord[], scores: Score[], { complete, endedAt, shard, partial }: RunFacts): RunReport {
+export function buildRunReport(records: readonly ItemRecord[], scores: Score[], { complete, endedAt, shard, partial, prices }: RunFacts): RunReport {
   const [first] = records
   if (!first) throw new Error('a run report needs at least one item')
   const outcomes = Object.fromEntries([...OUTCOMES, 'unfinished'].map((outcome) => [outcome, 0])) as RunReport['outcomes']
@@ -45,6 +51,7 @@ export function buildRunReport(records: readonly ItemRecord[], scores: Score[], 
   const prompt = sum(records.map((record) => record.tokens?.prompt ?? 0))
   const completion = sum(records.map((record) => record.tokens?.completion ?? 0))
   const generationSeconds = sum(records.map((record) => (record.tokens ? (record.latencyMs ?? 0) : 0))) / 1000
+  const cost = costOf(prices, first.model, { prompt, completion })
   return {
     benchmark: first.suite,
     model: { label: first.model, provider: first.provider, details: first.modelDetails ?? {} },
@@ -61,6 +68,7 @@ export function buildRunReport(records: readonly ItemRecord[], scores: Score[], 
       latencies.length === 0
         ? undefined
         : { mean: Math.round(sum(latencies) / latencies.length), p50: Math.round(quantile(latencies, 0.5)), p95: Math.round(quantile(latencies, 0.95)) },
+    ...(cost ? { cost } : {}),
     items: [...records],
   }
 }
@@ -73,7 +81,8 @@ export function summaryText(report: RunReport): string {
   const lines = [`${report.benchmark} · ${report.model.label}${shard}${partial}${interrupted}`]
   for (const score of report.scores) {
     const counted = score.counted ? ` (solved ${score.counted.solved}/${score.counted.total})` : ''
-    lines.push(`  ${score.name} = ${score.display}${counted}`)
+    const interval = formatInterval(score)
+    lines.push(`  ${score.name} = ${score.display}${counted}${interval ? `, 95% interval ${interval}` : ''}`)
     if (score.excluded?.length) lines.push(`    excluded: ${score.excluded.length} item(s), not counted as model failures`)
   }
   const outcomes = Object.entries(report.outcomes).filter(([, count]) => count > 0).map(([outcome, count]) => `${outcome} ${count}`)
@@ -82,6 +91,7 @@ export function summaryText(report: RunReport): string {
     const speed = report.tokens.completionPerSecond === undefined ? '' : `, ${report.tokens.completionPerSecond} tokens/s`
     lines.push(`  tokens: ${report.tokens.prompt} prompt, ${report.tokens.completion} completion${speed}`)
   }
+  if (report.cost) lines.push(`  cost: ${formatCost(report.cost)} (prompt ${report.cost.input.toFixed(4)}, completion ${report.cost.output.toFixed(4)})`)
   if (report.latencyMs) lines.push(`  latency: mean ${report.latencyMs.mean} ms, p50 ${report.latencyMs.p50} ms, p95 ${report.latencyMs.p95} ms`)
   return lines.join('\n')
 }

@@ -12,12 +12,18 @@ import { buildRunReport, summaryText, type RunReport, type Shard } from './run-r
 import { rawTestNamePattern } from './item-name-pattern.ts'
 import { partialKey, partialRuns, type PartialRun, type RunSelection } from './run-coverage.ts'
 import { resultsTableFor, scorerFor, suiteFilesFor } from './scorers.ts'
+import { withIntervals } from './score-interval.ts'
+import { tagOutcome } from './outcome-tags.ts'
+import { showScoresInItems } from './scores-in-items.ts'
+import { pricesFromEnv, type Prices } from './prices.ts'
 
 export interface ScoreReporterOptions {
   /** Where reports go. Default: TESTBENCH_REPORT_DIR, else `.testbench/reports`. */
   directory?: string
   /** Print the scores and results tables after the run. Default: true. */
   print?: boolean
+  /** Token prices for each run's cost. Default: the file TESTBENCH_PRICES names, if any. */
+  prices?: Prices
 }
 
 /**
@@ -25,7 +31,9 @@ export interface ScoreReporterOptions {
  * writes per suite and model a JSON report, a JSONL file (one line per item,
  * appended as items finish, so a crash keeps what finished) and a text summary.
  * On GitHub Actions the scores tables also go to the job summary. In one shard
- * of a split run the reports are marked as that shard's.
+ * of a split run the reports are marked as that shard's. The Vitest UI and the
+ * html report show the same: each item is tagged with its outcome as it finishes,
+ * and carries its suite's scores when the run ends.
  */
 export class ScoreReporter implements Reporter {
   private readonly directory: string
@@ -34,13 +42,17 @@ export class ScoreReporter implements Reporter {
   private shard: Shard | undefined
   private selection: RunSelection = {}
   private readonly partial = new Map<string, ItemRecord[]>()
+  private prices: Prices | undefined
 
   constructor(options: ScoreReporterOptions = {}) {
     this.directory = options.directory ?? reportDir()
     this.print = options.print ?? true
+    this.prices = options.prices
   }
 
   onInit(vitest: Vitest): void {
+    // Read here, after the plugin's settings check has stopped a run whose prices file is bad.
+    this.prices ??= pricesFromEnv()
     this.shard = vitest.config.shard
     const pattern = vitest.config.testNamePattern
     const filter = pattern ? (rawTestNamePattern(process.argv) ?? pattern.source) : undefined
@@ -58,6 +70,7 @@ export class ScoreReporter implements Reporter {
   onTestCaseResult(testCase: TestCase): void {
     const record = recordOf(testCase)
     if (!record) return
+    tagOutcome(testCase, record)
     const base = this.basePath(record)
     mkdirSync(join(this.directory, record.suite), { recursive: true })
     appendFileSync(`${base}.jsonl`, `${JSON.stringify(record)}\n`)
@@ -79,11 +92,12 @@ export class ScoreReporter implements Reporter {
       const reports = [...groupBy(suiteRecords, (record) => record.model).values()].map((modelRecords) => {
         const [first] = modelRecords
         if (!first) throw new Error('empty group')
-        return this.writeReport(this.basePath(first), modelRecords, reason !== 'interrupted', partialByGroup.get(partialKey(suite, first.model)))
+        return this.writeReport(this.basePath(first), modelRecords, reason !== 'interrupted', partialByGroup.get(partialKey(suite, first.model)), { intervals: true })
       })
       suiteFilesFor(suite)?.(this.directory, suiteRecords)
       output.push(`\n${suite}: scores`, ...reports.map(summaryText))
       const table = markdownTable(resultsTableFor(suite)(rowsByModel(reports.flatMap((report) => report.scores))))
+      showScoresInItems(modules, suite, reports, table)
       if (table) output.push('', table)
       summary.push(`## Scores: ${suite}`, '', ...(table ? [table, ''] : []), '```', ...reports.map(summaryText), '```', '')
     }
@@ -98,10 +112,13 @@ export class ScoreReporter implements Reporter {
     for (const [base, records] of this.partial) this.writeReport(base, records, false)
   }
 
-  private writeReport(base: string, records: readonly ItemRecord[], complete: boolean, partial?: PartialRun): RunReport {
+  /** `intervals`: with each score's 95% interval (a bootstrap for most scores, so only once the run ends). */
+  private writeReport(base: string, records: readonly ItemRecord[], complete: boolean, partial?: PartialRun, { intervals = false } = {}): RunReport {
     const [first] = records
-    const scores = first ? scorerFor(first.suite)(records) : []
-    const report = buildRunReport(records, scores, { complete, endedAt: new Date(), ...(this.shard ? { shard: this.shard } : {}), ...(partial ? { partial } : {}) })
+    const scorer = first ? scorerFor(first.suite) : undefined
+    const scored = scorer ? scorer(records) : []
+    const scores = scorer && intervals ? withIntervals(scored, records, scorer) : scored
+    const report = buildRunReport(records, scores, { complete, endedAt: new Date(), ...(this.shard ? { shard: this.shard } : {}), ...(partial ? { partial } : {}), ...(this.prices ? { prices: this.prices } : {}) })
     writeFileAtomicallySync(`${base}.json`, JSON.stringify(report, null, 2))
     writeFileAtomicallySync(`${base}.txt`, `${summaryText(report)}\n`)
     return report

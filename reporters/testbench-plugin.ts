@@ -4,6 +4,7 @@ import { knobGroupProblems, unknownKnobWarnings } from './all-knobs.ts'
 import { GateConfigError, gateConfigFile, loadGateConfig } from './gate-config.ts'
 import { GateReporter } from './gate-reporter.ts'
 import { itemNamePattern, rawTestNamePattern } from './item-name-pattern.ts'
+import { declareOutcomeTags } from './outcome-tags.ts'
 import { ProgressReporter } from './progress-reporter.ts'
 import { ScoreReporter } from './score-reporter.ts'
 import { SuiteDatasets } from './suite-datasets.ts'
@@ -26,12 +27,15 @@ export interface TestbenchPluginOptions {
  *   by its verdict, in place of Vitest's `github-actions` reporter (which makes every wrong answer an error);
  * - Vitest's html reporter as one self-contained file, `<TESTBENCH_HTML_DIR>/index.html`, when that
  *   variable is set (not in a shard: the run that merges the shards writes it).
- * It also reads `-t` as typed, so that `-t 0001` selects item 0001 only (reporters/item-name-pattern.ts).
+ * It also reads `-t` as typed, so that `-t 0001` selects item 0001 only (reporters/item-name-pattern.ts),
+ * and declares the outcomes as tags, so that the UI and the html report filter items by outcome (`tag:timeout`).
  */
 export function testbench(options: TestbenchPluginOptions = {}): Vite.Plugin {
   return {
     name: 'llm-testbench',
-    async configureVitest({ vitest }: VitestPluginContext) {
+    async configureVitest({ vitest, project }: VitestPluginContext) {
+      declareOutcomeTags(project.config)
+      declareOutcomeTags(vitest.config)
       const reporters = vitest.config.reporters
       // Called once per project: add the reporters once.
       if (reporters.some((reporter) => reporter instanceof ScoreReporter)) return

@@ -2,12 +2,15 @@
  * Regenerates each suite's leaderboard from its saved reports:
  *   node scripts/leaderboard.ts [suite…]
  * writes <TESTBENCH_REPORT_DIR>/<suite>/LEADERBOARD.md (every suite with reports when none is named)
- * and prints it.
+ * and prints it, and writes every one of them, with charts, to <TESTBENCH_REPORT_DIR>/leaderboard.html,
+ * one file that opens from disk. TESTBENCH_PRICES adds each run's cost.
  */
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { reportDir } from '../harness/knobs.ts'
-import { leaderboardMarkdown, type SavedRun } from '../reporters/leaderboard.ts'
+import { leaderboard, leaderboardMarkdown, type Leaderboard, type SavedRun } from '../reporters/leaderboard.ts'
+import { leaderboardPage } from '../reporters/leaderboard-page.ts'
+import { pricesFromEnv, PricesError } from '../reporters/prices.ts'
 import { readSavedReport, savedReportFiles, savedSuites, SavedReportError } from '../reporters/saved-report.ts'
 
 const directory = reportDir()
@@ -17,7 +20,16 @@ if (suites.length === 0) {
   console.error(`No saved reports in ${directory}: run a suite first (MODEL=… npx vitest run suites/<name>), or set TESTBENCH_REPORT_DIR to where the reports are.`)
   process.exit(1)
 }
+let prices
+try {
+  prices = pricesFromEnv()
+} catch (error) {
+  if (!(error instanceof PricesError)) throw error
+  console.error(error.message)
+  process.exit(1)
+}
 let failed = false
+const boards: Leaderboard[] = []
 for (const suite of suites) {
   const runs: SavedRun[] = []
   for (const file of savedReportFiles(directory, suite)) {
@@ -33,9 +45,15 @@ for (const suite of suites) {
     failed = true
     continue
   }
-  const markdown = leaderboardMarkdown(suite, runs)
+  const markdown = leaderboardMarkdown(suite, runs, prices)
   const file = join(directory, suite, 'LEADERBOARD.md')
   writeFileSync(file, markdown)
   console.log(`${markdown}\n→ ${file}\n`)
+  boards.push(leaderboard(suite, runs, prices))
+}
+if (boards.length > 0) {
+  const page = join(directory, 'leaderboard.html')
+  writeFileSync(page, leaderboardPage(boards, new Date()))
+  console.log(`→ ${page} (tables and charts, one file that opens from disk)`)
 }
 process.exitCode = failed ? 1 : 0

@@ -112,6 +112,7 @@ describe('scorePassAtK', () => {
         model: 'm',
         name: 'S-v pass@1',
         value: 1,
+        interval: { low: 1, high: 1 },
         display: '100.0% ± 0.0',
         counted: { solved: 1, total: 1 },
         excluded: [{ itemId: 'b', reason: 'its canonical solution fails its tests' }],

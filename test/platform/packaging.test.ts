@@ -21,8 +21,8 @@ const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8'
 const PRODUCT = ['adapters', 'harness', 'reporters', 'suites', 'vitest.config.ts']
 /** What only the project's own development uses. */
 const DEVELOPMENT = ['test', 'scripts']
-/** Needed by users without an import: `vitest --ui` loads it. */
-const RUN_BY_USERS = ['vitest', '@vitest/ui']
+/** Needed by users without an import: `vitest --ui` loads it; `npm run leaderboard` inlines chart.js's UMD build into its page. */
+const RUN_BY_USERS = ['vitest', '@vitest/ui', 'chart.js']
 
 function sourceFiles(path: string): string[] {
   const full = join(REPO_ROOT, path)

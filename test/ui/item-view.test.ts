@@ -1,36 +1,42 @@
 import { spawn } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs'
+import { existsSync, mkdtempSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { chromium, type BrowserContext, type Page } from 'playwright-core'
+import type { Locator, Page } from 'playwright-core'
 import { afterEach, expect, test } from 'vitest'
-import { reportDir } from '../../harness/knobs.ts'
 import { openaiChatHandler } from '../support/fake-openai.ts'
-import { startLoopbackServer } from '../support/loopback-server.ts'
+import { sendJson, startLoopbackServer } from '../support/loopback-server.ts'
 import { REPO_ROOT, startVitestRun } from '../support/run-vitest.ts'
-import { fileMissing, skipWithoutTool, TOOLS } from '../support/required-tool.ts'
+import { openChromium, screenshotPath, skipWithoutChromium } from './chromium.ts'
 
 /**
- * In a real browser (Debian's Chromium, headless): the html report and `vitest --ui` show an
- * item's prompt and reply readably, line breaks and indentation kept. Screenshots go to
- * <TESTBENCH_REPORT_DIR>/ui/ for a person (and CI's artifacts) to look at.
+ * In a real browser (Debian's Chromium, headless), the single-file html report and `vitest --ui`
+ * of a FaRel run: an item shows the suite's scores (with the 95% interval and counts per outcome,
+ * the numbers the score reporter printed), its prompt, reply and extracted answer as text that the
+ * page's own selection copies and its own find (Ctrl-F) finds, line breaks and indentation kept;
+ * each item carries its outcome as a tag, an error that is not the model's fault says so, and the
+ * UI's `tag:` filter lists only the items of one outcome. Screenshots go to <report dir>/ui/.
  */
 
-const CHROMIUM = '/usr/bin/chromium'
-const ITEM = 'great grandparent #1'
 // A reply of several lines, with indentation that must survive.
-const REPLY = ['Working through the family tree:', '    Christopher is Andrew’s parent,', '    so he is three generations up.', 'So the answer is <ANSWER>3</ANSWER>.'].join('\n')
+const REPLY = ['Working through the family tree:', '    Christopher is Andrew’s parent,', '      so he is three generations up.', 'So the answer is <ANSWER>3</ANSWER>.'].join('\n')
+const CLASSES = 9
 
 const cleanups: Array<() => Promise<void> | void> = []
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
 })
 
-/** FaRel, one quiz per class, asked of a model on 127.0.0.1 that always gives REPLY. */
+/** FaRel, one quiz per class, asked of a model on 127.0.0.1 that gives REPLY, except that the first quiz asked gets a 400 (a provider_error). */
 async function farelRun(dir: string): Promise<Record<string, string>> {
-  const server = await startLoopbackServer(openaiChatHandler(['fake'], () => REPLY))
+  let asked = 0
+  const answer = openaiChatHandler(['fake'], () => REPLY)
+  const server = await startLoopbackServer((request, response) => {
+    if (request.path === '/v1/chat/completions' && asked++ === 0) return sendJson(response, 400, { error: { message: 'this quiz is refused by the fake server' } })
+    return answer(request, response)
+  })
   cleanups.push(() => server.close())
   return {
     MODEL: 'openai:fake',
@@ -42,57 +48,88 @@ async function farelRun(dir: string): Promise<Record<string, string>> {
   }
 }
 
-async function openBrowser(): Promise<BrowserContext> {
-  const context = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'chromium-profile-')), {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport: { width: 1400, height: 1000 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+/** The `<pre>` the UI shows a meta entry's text in, found by its name in the column beside it. */
+function metaText(page: Page, name: string): Locator {
+  return page.locator(`xpath=//pre[preceding-sibling::div[1][normalize-space()="${name}"]]`)
+}
+
+/** Opens an item that the model answered and checks what it shows, with the page's own selection and find. */
+async function checkItemView(page: Page, screenshot: string, scoresLine: string): Promise<void> {
+  await page.getByPlaceholder(/Search/).fill('tag:passed || wrong_answer')
+  const answered = page.locator('[data-testid="explorer-item"][aria-label$="#1"]:visible')
+  // The UI applies a search after a short pause: wait until it lists the answered items only.
+  await expect.poll(() => answered.count(), { timeout: 15_000 }).toBe(CLASSES - 1)
+  await answered.first().click()
+  const reply = metaText(page, 'reply')
+  await expect.poll(() => reply.count(), { timeout: 15_000 }).toBe(1)
+  expect(await reply.innerText()).toBe(REPLY)
+  expect(await metaText(page, 'prompt').innerText()).toMatch(/^Given the family relationships:\n[\s\S]*What is \w+'s relationship to \w+\?/)
+  expect(await metaText(page, 'extracted').innerText()).toBe('3')
+  expect(await metaText(page, 'outcome').innerText()).toMatch(/^(passed|wrong_answer): Answered 3/)
+  // The suite's scores, as the score reporter printed them after the run.
+  const scores = await metaText(page, 'scores').innerText()
+  expect(scores).toContain(scoresLine)
+  expect(scores).toMatch(/outcomes: (passed \d, )?wrong_answer \d, provider_error 1/)
+  expect(scores).toContain('farel: results table\n| Model | FaRel-3 | ')
+  // The page's own selection copies the reply as it is; its own find (Ctrl-F) finds a line of it, indentation and all.
+  const selected = await reply.evaluate((element) => {
+    const selection = window.getSelection()
+    selection?.selectAllChildren(element)
+    return selection?.toString()
   })
-  cleanups.push(() => context.close())
-  return context
+  expect(selected).toBe(REPLY)
+  const found = await reply.evaluate((element) => {
+    window.getSelection()?.removeAllRanges()
+    const hit = (window as unknown as { find(text: string): boolean }).find('    Christopher is Andrew’s parent,')
+    const node = window.getSelection()?.anchorNode
+    return hit && node !== null && node !== undefined && element.contains(node)
+  })
+  expect(found).toBe(true)
+  await page.screenshot({ path: screenshotPath(screenshot), fullPage: true })
 }
 
-/** Opens the item and checks that each part is shown: the prompt and the reply as images of their text, the rest as text. */
-async function checkItemShown(page: Page, screenshot: string): Promise<void> {
-  await page.getByText(ITEM, { exact: true }).first().click()
-  const note = (label: string) => page.getByRole('note').filter({ has: page.getByText(label, { exact: true }) })
-  await expect.poll(() => note('prompt').count(), { timeout: 15_000 }).toBe(1)
-  const promptImage = await imageText(note('prompt'))
-  expect(promptImage).toContain('Given the family relationships:')
-  expect(promptImage).toMatch(/What is \w+'s relationship to \w+\?/)
-  const replyImage = await imageText(note('reply'))
-  expect(replyImage).toContain('Working through the family tree:')
-  expect(replyImage).toContain('    Christopher is Andrew’s parent,')
-  expect(replyImage).toContain('So the answer is &lt;ANSWER&gt;3&lt;/ANSWER&gt;.')
-  await expect.poll(() => note('extracted').innerText()).toMatch(/\n3$/)
-  await expect.poll(() => note('outcome').innerText()).toMatch(/\n(passed|wrong_answer)$/)
-  mkdirSync(join(reportDir(), 'ui'), { recursive: true })
-  await page.screenshot({ path: join(reportDir(), 'ui', screenshot), fullPage: true })
+/** The tag filter shows only the item the provider refused, tagged as not the model's fault, and saying so. */
+async function checkNotTheModelsFault(page: Page, screenshot: string): Promise<void> {
+  await page.getByPlaceholder(/Search/).fill('tag:not_the_models_fault')
+  const items = page.locator('[data-testid="explorer-item"][aria-label$="#1"]:visible')
+  await expect.poll(() => items.count(), { timeout: 15_000 }).toBe(1)
+  await items.first().click()
+  await expect.poll(() => metaText(page, 'outcome').innerText(), { timeout: 15_000 }).toMatch(/^provider_error \(not the model’s fault\): /)
+  const header = page.getByTestId('file-detail')
+  await expect.poll(() => header.getByText('provider_error', { exact: true }).count()).toBeGreaterThan(0)
+  await expect.poll(() => header.getByText('not_the_models_fault', { exact: true }).count()).toBeGreaterThan(0)
+  await page.getByPlaceholder(/Search/).fill('tag:wrong_answer || passed')
+  await expect.poll(() => items.count()).toBe(CLASSES - 1)
+  await page.getByPlaceholder(/Search/).fill('tag:provider_error')
+  await expect.poll(() => items.count()).toBe(1)
+  await page.screenshot({ path: screenshotPath(screenshot), fullPage: true })
 }
 
-/** The SVG text an annotation's image draws, once the browser has drawn it. */
-async function imageText(note: ReturnType<Page['getByRole']>): Promise<string> {
-  const image = note.locator('img')
-  await expect.poll(() => image.evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth > 0)).toBe(true)
-  const source = await image.getAttribute('src')
-  return decodeURIComponent(source ?? '')
+/** The line the score reporter printed for FaRel-3, with its interval, e.g. `FaRel-3 = 44.44 (solved 4/8), 95% interval 11.11–77.78`. */
+function scoresLineOf(output: string): string {
+  const line = /^ {2}FaRel-3 = .*$/m.exec(output)?.[0]
+  expect(line, output).toMatch(/FaRel-3 = \d+\.\d\d \(solved \d\/8\), 95% interval \d+\.\d\d–\d+\.\d\d$/)
+  return line?.trim() ?? ''
 }
 
-test('the html report (one self-contained file) shows an item’s prompt and reply', async (context) => {
-  skipWithoutTool(context, TOOLS.chromium, fileMissing(CHROMIUM))
+test('the html report (one self-contained file) shows the scores, an item’s texts as selectable text, and filters items by outcome', async (context) => {
+  skipWithoutChromium(context)
   const dir = mkdtempSync(join(tmpdir(), 'html-report-'))
   const run = await startVitestRun(['--project', 'suites', 'suites/farel'], { ...(await farelRun(dir)), TESTBENCH_HTML_DIR: join(dir, 'html') }).done
   const report = join(dir, 'html', 'index.html')
   expect(existsSync(report), run.output).toBe(true)
-  const browser = await openBrowser()
-  const page = browser.pages()[0] ?? (await browser.newPage())
+  const scoresLine = scoresLineOf(run.output)
+  const { browser, page, close } = await openChromium()
+  cleanups.push(close)
+  // Offline, as a CI artifact is opened: Vitest's page asks for a web font, and works without it.
+  await browser.route('**/*', (route) => (route.request().url().startsWith('file:') || route.request().url().startsWith('data:') ? route.continue() : route.abort()))
   await page.goto(pathToFileURL(report).href)
-  await checkItemShown(page, 'html-report-item.png')
-}, 90_000)
+  await checkItemView(page, 'html-report-item.png', scoresLine)
+  await checkNotTheModelsFault(page, 'html-report-not-the-models-fault.png')
+}, 120_000)
 
-test('npx vitest --ui shows an item’s prompt and reply', async (context) => {
-  skipWithoutTool(context, TOOLS.chromium, fileMissing(CHROMIUM))
+test('npx vitest --ui shows the scores, an item’s texts as selectable text, and filters items by outcome', async (context) => {
+  skipWithoutChromium(context)
   const dir = mkdtempSync(join(tmpdir(), 'vitest-ui-'))
   const port = await freePort()
   // Without a terminal, the UI needs --watch to stay up.
@@ -106,13 +143,14 @@ test('npx vitest --ui shows an item’s prompt and reply', async (context) => {
     if (ui.pid !== undefined && ui.exitCode === null) process.kill(-ui.pid, 'SIGKILL')
   })
   let output = ''
+  // The page is opened once the run has ended, as a person opening (or reloading) the UI after it would.
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`vitest --ui printed no URL within 60 s:\n${output}`)), 60_000)
+    const timer = setTimeout(() => reject(new Error(`vitest --ui printed no URL and no scores within 90 s:\n${output}`)), 90_000)
     const read = (chunk: Buffer) => {
       output += chunk.toString()
       // Vitest 5's UI wants the token in the URL it prints.
       const found = /UI started at (http:\/\/\S+token=\S+)/.exec(output)?.[1]
-      if (found) {
+      if (found && /^reports: /m.test(output)) {
         clearTimeout(timer)
         resolve(found)
       }
@@ -120,11 +158,12 @@ test('npx vitest --ui shows an item’s prompt and reply', async (context) => {
     ui.stdout.on('data', read)
     ui.stderr.on('data', read)
   })
-  const browser = await openBrowser()
-  const page = browser.pages()[0] ?? (await browser.newPage())
+  const { page, close } = await openChromium()
+  cleanups.push(close)
   await page.goto(url)
-  await checkItemShown(page, 'vitest-ui-item.png')
-}, 90_000)
+  await checkItemView(page, 'vitest-ui-item.png', scoresLineOf(output))
+  await checkNotTheModelsFault(page, 'vitest-ui-not-the-models-fault.png')
+}, 150_000)
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

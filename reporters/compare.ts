@@ -1,0 +1,304 @@
+import { NOT_THE_MODELS_FAULT, OUTCOMES } from '../adapters/outcome.ts'
+import type { ItemRecord } from '../harness/item-record.ts'
+import type { Score } from '../harness/score.ts'
+import { markdownTable } from './markdown-table.ts'
+import { itemLabel, pairKey } from './gate.ts'
+import { exactMcNemar } from './mcnemar.ts'
+import { costOf, formatCost, type Cost, type Prices } from './prices.ts'
+import { partialText } from './run-coverage.ts'
+import type { RunReport } from './run-report.ts'
+import { savedScores } from './saved-scores.ts'
+import { formatInterval, formatLikeScore } from './score-interval.ts'
+
+/**
+ * Two saved reports of one suite side by side (two runs, two models, a run and its baseline): each
+ * score with its 95% interval and the difference B − A, the exact McNemar test on the items both
+ * judged, both flip lists, pass rates per group (each variant, e.g. PE-Bench's languages, and each
+ * scoring fact with a few values, e.g. FaRel's relation, BigCodeBench's subset, SWE-bench's repo),
+ * counts per outcome, and every item that one report has and the other lacks. Scores come from the
+ * suite's own scorer (reporters/saved-scores.ts). It decides nothing: the gate does.
+ */
+export interface Comparison {
+  suite: string
+  a: RunSummary
+  b: RunSummary
+  scores: ScoreDelta[]
+  paired: PairedItems
+  groups: GroupDelta[]
+  outcomes: Array<{ outcome: string; a: number; b: number; difference: number }>
+  /** Items (variant, id, sample) only one report has. */
+  onlyInA: string[]
+  onlyInB: string[]
+  /** Items both have but one did not judge: an error that is not the model's fault, or unfinished. */
+  notJudgedInBoth: Array<{ item: string; a: string; b: string }>
+}
+
+export interface RunSummary {
+  file: string
+  model: string
+  endedAt: string
+  complete: boolean
+  /** Why the run is not complete: partial, one shard, interrupted. */
+  coverage?: string
+  items: number
+  tokens: RunReport['tokens']
+  latencyMs: RunReport['latencyMs']
+  cost?: Cost
+}
+
+export interface ScoreDelta {
+  name: string
+  a?: ScoreSide
+  b?: ScoreSide
+  /** B − A, in the score's scale. */
+  difference?: number
+  /** B − A as the score's display shows numbers. */
+  differenceDisplay?: string
+}
+
+export interface ScoreSide {
+  value: number
+  display: string
+  interval?: { low: number; high: number }
+  intervalDisplay?: string
+}
+
+export interface PairedItems {
+  /** Items judged in both runs. */
+  compared: number
+  bothPassed: number
+  bothFailed: number
+  passToFail: string[]
+  failToPass: string[]
+  /** Two-sided exact McNemar p-value on the items that flipped. */
+  pValue: number
+}
+
+export interface GroupDelta {
+  /** `variant`, or the scoring fact's name (`relation`, `subset`…). */
+  by: string
+  value: string
+  a: { passed: number; judged: number }
+  b: { passed: number; judged: number }
+  /** B − A in percentage points; undefined when one side judged none. */
+  difference?: number
+}
+
+export interface CompareInput {
+  file: string
+  report: RunReport
+}
+
+/** Groups a scoring fact forms at most to be listed (more, like PE-Bench's problem numbers, are items, not groups). */
+const MAX_GROUPS = 40
+
+export class CompareError extends Error {
+  override readonly name = 'CompareError'
+}
+
+export function compareReports(a: CompareInput, b: CompareInput, prices?: Prices): Comparison {
+  if (a.report.benchmark !== b.report.benchmark) {
+    throw new CompareError(`${a.file} is a ${a.report.benchmark} report and ${b.file} a ${b.report.benchmark} report: compare two reports of one suite.`)
+  }
+  const itemsA = byItem(a.report.items)
+  const itemsB = byItem(b.report.items)
+  const paired: PairedItems = { compared: 0, bothPassed: 0, bothFailed: 0, passToFail: [], failToPass: [], pValue: 1 }
+  const notJudgedInBoth: Comparison['notJudgedInBoth'] = []
+  for (const [key, recordA] of itemsA) {
+    const recordB = itemsB.get(key)
+    if (recordB === undefined) continue
+    if (!isJudged(recordA) || !isJudged(recordB)) {
+      notJudgedInBoth.push({ item: itemLabel(recordA), a: recordA.outcome ?? 'unfinished', b: recordB.outcome ?? 'unfinished' })
+      continue
+    }
+    paired.compared++
+    const passedA = recordA.outcome === 'passed'
+    const passedB = recordB.outcome === 'passed'
+    if (passedA && passedB) paired.bothPassed++
+    else if (!passedA && !passedB) paired.bothFailed++
+    else if (passedA) paired.passToFail.push(itemLabel(recordA))
+    else paired.failToPass.push(itemLabel(recordA))
+  }
+  paired.pValue = exactMcNemar(paired.passToFail.length, paired.failToPass.length).pValue
+  return {
+    suite: a.report.benchmark,
+    a: runSummary(a, prices),
+    b: runSummary(b, prices),
+    scores: scoreDeltas(savedScores(a.report), savedScores(b.report)),
+    paired,
+    groups: groupDeltas(a.report.items, b.report.items),
+    outcomes: [...OUTCOMES, 'unfinished' as const].map((outcome) => {
+      const countA = a.report.items.filter((record) => (record.outcome ?? 'unfinished') === outcome).length
+      const countB = b.report.items.filter((record) => (record.outcome ?? 'unfinished') === outcome).length
+      return { outcome, a: countA, b: countB, difference: countB - countA }
+    }).filter((row) => row.a > 0 || row.b > 0),
+    onlyInA: [...itemsA].filter(([key]) => !itemsB.has(key)).map(([, record]) => itemLabel(record)),
+    onlyInB: [...itemsB].filter(([key]) => !itemsA.has(key)).map(([, record]) => itemLabel(record)),
+    notJudgedInBoth,
+  }
+}
+
+function runSummary({ file, report }: CompareInput, prices: Prices | undefined): RunSummary {
+  const cost = costOf(prices, report.model.label, report.tokens) ?? report.cost
+  const coverage = report.shard
+    ? `shard ${report.shard.index}/${report.shard.count}`
+    : report.partial
+      ? `partial: ${partialText(report.partial)}`
+      : report.complete
+        ? undefined
+        : 'interrupted'
+  return {
+    file,
+    model: report.model.label,
+    endedAt: report.endedAt,
+    complete: report.complete,
+    ...(coverage ? { coverage } : {}),
+    items: report.items.length,
+    tokens: report.tokens,
+    latencyMs: report.latencyMs,
+    ...(cost ? { cost } : {}),
+  }
+}
+
+function scoreDeltas(scoresA: readonly Score[], scoresB: readonly Score[]): ScoreDelta[] {
+  const names = [...new Set([...scoresA, ...scoresB].map((score) => score.name))]
+  return names.map((name) => {
+    const a = scoresA.find((score) => score.name === name)
+    const b = scoresB.find((score) => score.name === name)
+    const delta: ScoreDelta = { name, ...(a ? { a: side(a) } : {}), ...(b ? { b: side(b) } : {}) }
+    if (a && b) {
+      delta.difference = b.value - a.value
+      delta.differenceDisplay = signed(formatLikeScore(a, delta.difference))
+    }
+    return delta
+  })
+}
+
+function side(score: Score): ScoreSide {
+  const intervalDisplay = formatInterval(score)
+  return { value: score.value, display: score.display, ...(score.interval ? { interval: score.interval } : {}), ...(intervalDisplay ? { intervalDisplay } : {}) }
+}
+
+/** Pass rates per variant and per scoring fact with 2 to 40 values, over the judged samples of each run. */
+function groupDeltas(recordsA: readonly ItemRecord[], recordsB: readonly ItemRecord[]): GroupDelta[] {
+  const groupings = new Map<string, (record: ItemRecord) => string | undefined>([['variant', (record) => record.variant]])
+  for (const record of [...recordsA, ...recordsB]) {
+    for (const [fact, value] of Object.entries(record.scoring ?? {})) {
+      if (typeof value !== 'number' && !groupings.has(fact)) groupings.set(fact, (candidate) => factValue(candidate, fact))
+    }
+  }
+  const deltas: GroupDelta[] = []
+  for (const [by, groupOf] of groupings) {
+    const values = [...new Set([...recordsA, ...recordsB].map(groupOf).filter((value) => value !== undefined))]
+    if (values.length < 2 || values.length > MAX_GROUPS) continue
+    for (const value of values) {
+      const a = passRate(recordsA.filter((record) => groupOf(record) === value))
+      const b = passRate(recordsB.filter((record) => groupOf(record) === value))
+      const difference = a.judged > 0 && b.judged > 0 ? (100 * b.passed) / b.judged - (100 * a.passed) / a.judged : undefined
+      deltas.push({ by, value, a, b, ...(difference === undefined ? {} : { difference }) })
+    }
+  }
+  return deltas
+}
+
+function factValue(record: ItemRecord, fact: string): string | undefined {
+  const value = record.scoring?.[fact]
+  return value === undefined || typeof value === 'number' ? undefined : String(value)
+}
+
+function passRate(records: readonly ItemRecord[]): { passed: number; judged: number } {
+  const judged = records.filter(isJudged)
+  return { passed: judged.filter((record) => record.outcome === 'passed').length, judged: judged.length }
+}
+
+function byItem(records: readonly ItemRecord[]): Map<string, ItemRecord> {
+  return new Map(records.map((record) => [pairKey(record), record]))
+}
+
+function isJudged(record: ItemRecord): boolean {
+  return record.outcome !== undefined && !NOT_THE_MODELS_FAULT.has(record.outcome)
+}
+
+function signed(text: string): string {
+  return /^-/.test(text) ? text.replace(/^-/, '−') : `+${text}`
+}
+
+/** The comparison in Markdown, for a terminal, a pull request or a job summary. */
+export function comparisonMarkdown(comparison: Comparison): string {
+  const { a, b, paired } = comparison
+  const runRow = (label: string, show: (run: RunSummary) => string) => ({ '': label, A: show(a), B: show(b) })
+  const lines = [
+    `# ${comparison.suite}: A = ${a.model}, B = ${b.model}`,
+    '',
+    markdownTable([
+      runRow('report', (run) => `\`${run.file}\``),
+      runRow('run ended', (run) => run.endedAt.slice(0, 16).replace('T', ' ')),
+      runRow('items', (run) => `${run.items}${run.coverage ? ` (${run.coverage})` : ''}`),
+      runRow('tokens in / out', (run) => `${run.tokens.prompt} / ${run.tokens.completion}`),
+      runRow('tokens/s', (run) => (run.tokens.completionPerSecond === undefined ? '' : String(run.tokens.completionPerSecond))),
+      runRow('latency p50 / p95', (run) => (run.latencyMs ? `${run.latencyMs.p50} / ${run.latencyMs.p95} ms` : '')),
+      runRow('cost', (run) => (run.cost ? formatCost(run.cost) : '')),
+    ]),
+    '',
+    '## Scores',
+    '',
+    markdownTable(
+      comparison.scores.map((score) => ({
+        score: score.name,
+        A: score.a?.display ?? '(none)',
+        'A 95% interval': score.a?.intervalDisplay ?? '',
+        B: score.b?.display ?? '(none)',
+        'B 95% interval': score.b?.intervalDisplay ?? '',
+        'B − A': score.differenceDisplay ?? '',
+      })),
+    ),
+    '',
+    '## Paired items',
+    '',
+    `${paired.compared} item(s) judged in both runs: ${paired.bothPassed} passed in both, ${paired.bothFailed} failed in both, ${paired.passToFail.length} pass → fail, ${paired.failToPass.length} fail → pass. Exact McNemar test on the ${paired.passToFail.length + paired.failToPass.length} that flipped: p = ${formatP(paired.pValue)} (two-sided).`,
+    '',
+    `### pass → fail (${paired.passToFail.length})`,
+    '',
+    itemList(paired.passToFail),
+    '',
+    `### fail → pass (${paired.failToPass.length})`,
+    '',
+    itemList(paired.failToPass),
+  ]
+  if (comparison.groups.length > 0) {
+    lines.push('', '## Per group (pass rate of the judged samples)', '')
+    lines.push(
+      markdownTable(
+        comparison.groups.map((group) => ({
+          group: `${group.by} = ${group.value}`,
+          A: rateText(group.a),
+          B: rateText(group.b),
+          'B − A (points)': group.difference === undefined ? '' : signed(group.difference.toFixed(2)),
+        })),
+      ),
+    )
+  }
+  lines.push('', '## Outcomes', '', markdownTable(comparison.outcomes.map((row) => ({ outcome: row.outcome, A: String(row.a), B: String(row.b), 'B − A': signed(String(row.difference)).replace(/^\+0$/, '0') }))))
+  lines.push('', `## Items in one report only`, '', `- only in A (${comparison.onlyInA.length}): ${inlineList(comparison.onlyInA)}`, `- only in B (${comparison.onlyInB.length}): ${inlineList(comparison.onlyInB)}`)
+  if (comparison.notJudgedInBoth.length > 0) {
+    lines.push('', `## Not judged in both (${comparison.notJudgedInBoth.length}): an error that is not the model's fault, or unfinished`, '')
+    for (const item of comparison.notJudgedInBoth) lines.push(`- ${item.item}: A ${item.a}, B ${item.b}`)
+  }
+  return `${lines.join('\n')}\n`
+}
+
+function rateText({ passed, judged }: { passed: number; judged: number }): string {
+  return judged === 0 ? '—' : `${((100 * passed) / judged).toFixed(2)}% (${passed}/${judged})`
+}
+
+function formatP(p: number): string {
+  return p >= 0.001 ? p.toFixed(4) : p.toExponential(2)
+}
+
+function itemList(items: readonly string[]): string {
+  return items.length === 0 ? 'none' : items.map((item) => `- ${item}`).join('\n')
+}
+
+function inlineList(items: readonly string[]): string {
+  return items.length === 0 ? 'none' : items.map((item) => `\`${item}\``).join(', ')
+}

@@ -1,0 +1,100 @@
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import type { KnobGroup } from '../adapters/knob.ts'
+
+/**
+ * Per-model token prices, from a small JSON file the user keeps (`TESTBENCH_PRICES=prices.json`):
+ *
+ *   { "currency": "USD",
+ *     "perMillionTokens": { "openai:gpt-4o": { "input": 2.5, "output": 10 },
+ *                           "anthropic:claude-sonnet-4-5": { "input": 3, "output": 15 } } }
+ *
+ * Models are named as in MODEL (the reports' `model.label`). A run's cost is its prompt tokens times
+ * the input price plus its completion tokens times the output price; a model without a price has none.
+ */
+export interface Prices {
+  file: string
+  currency: string
+  perMillionTokens: Record<string, { input: number; output: number }>
+}
+
+export interface Cost {
+  currency: string
+  /** What the prompt tokens cost. */
+  input: number
+  /** What the completion tokens cost. */
+  output: number
+  total: number
+}
+
+export const PRICES_KNOB = 'TESTBENCH_PRICES'
+
+export const reportKnobs: KnobGroup = {
+  title: 'reports',
+  knobs: [
+    {
+      name: PRICES_KNOB,
+      kind: 'path',
+      default: '—',
+      accepted: 'a JSON file `{ "currency": "USD", "perMillionTokens": { "<model>": { "input": 2.5, "output": 10 } } }`',
+      readme: 'token prices per model (as named in MODEL): reports, the leaderboard and `compare` show each run’s cost',
+    },
+  ],
+  check: (env) => {
+    pricesFromEnv(env)
+  },
+}
+
+export class PricesError extends Error {
+  override readonly name = 'PricesError'
+}
+
+/** The prices file TESTBENCH_PRICES names, read and checked; undefined when it is unset. */
+export function pricesFromEnv(env: NodeJS.ProcessEnv = process.env): Prices | undefined {
+  const file = env[PRICES_KNOB]
+  return file ? readPrices(resolve(file)) : undefined
+}
+
+export function readPrices(file: string): Prices {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'))
+  } catch (error) {
+    throw new PricesError(`${PRICES_KNOB}=${file} cannot be read as JSON (${(error as Error).message}): give a file like { "currency": "USD", "perMillionTokens": { "openai:gpt-4o": { "input": 2.5, "output": 10 } } }.`)
+  }
+  const problem = pricesProblem(parsed)
+  if (problem) throw new PricesError(`${PRICES_KNOB}=${file}: ${problem}. The file looks like { "currency": "USD", "perMillionTokens": { "openai:gpt-4o": { "input": 2.5, "output": 10 } } }, prices per million tokens.`)
+  return { file, ...(parsed as Omit<Prices, 'file'>) }
+}
+
+function pricesProblem(value: unknown): string | undefined {
+  if (!isObject(value)) return 'it is not a JSON object'
+  if (typeof value.currency !== 'string' || value.currency.trim() === '') return 'it has no "currency" (e.g. "USD")'
+  if (!isObject(value.perMillionTokens)) return 'it has no "perMillionTokens" object of models'
+  for (const [model, price] of Object.entries(value.perMillionTokens)) {
+    if (!isObject(price)) return `the price of ${model} is not an object { "input": …, "output": … }`
+    for (const side of ['input', 'output'] as const) {
+      const amount = price[side]
+      if (typeof amount !== 'number' || !Number.isFinite(amount) || amount < 0) return `the ${side} price of ${model} is ${JSON.stringify(amount)}, not a number of at least 0`
+    }
+  }
+  return undefined
+}
+
+/** What `tokens` cost `model` at these prices; undefined when the model has no price. */
+export function costOf(prices: Prices | undefined, model: string, tokens: { prompt: number; completion: number }): Cost | undefined {
+  const price = prices?.perMillionTokens[model]
+  if (!prices || !price) return undefined
+  const input = (tokens.prompt * price.input) / 1e6
+  const output = (tokens.completion * price.output) / 1e6
+  return { currency: prices.currency, input, output, total: input + output }
+}
+
+/** `12.3456 USD`: four decimals below 100, two above. */
+export function formatCost(cost: Cost): string {
+  return `${cost.total.toFixed(cost.total >= 100 ? 2 : 4)} ${cost.currency}`
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}

@@ -1,0 +1,28 @@
+/**
+ * Compares two saved reports of one suite:
+ *   npm run compare -- <a.json> <b.json> [--json]
+ * prints the comparison in Markdown (or as JSON with --json): scores with their 95% intervals and
+ * B − A, the exact McNemar test on the paired items and both flip lists, per-group pass rates,
+ * outcomes, and the items one report lacks. Exits 0 whatever the difference: the gate decides.
+ * TESTBENCH_PRICES adds each run's cost.
+ */
+import { compareReports, comparisonMarkdown, CompareError } from '../reporters/compare.ts'
+import { pricesFromEnv, PricesError } from '../reporters/prices.ts'
+import { readSavedReport, SavedReportError } from '../reporters/saved-report.ts'
+
+const args = process.argv.slice(2)
+const json = args.includes('--json')
+const files = args.filter((arg) => arg !== '--json')
+if (files.length !== 2 || files.some((file) => file.startsWith('--'))) {
+  console.error('usage: npm run compare -- <a.json> <b.json> [--json]   (two JSON reports of one suite, from TESTBENCH_REPORT_DIR/<suite>/)')
+  process.exit(2)
+}
+const [fileA = '', fileB = ''] = files
+try {
+  const comparison = compareReports({ file: fileA, report: readSavedReport(fileA) }, { file: fileB, report: readSavedReport(fileB) }, pricesFromEnv())
+  process.stdout.write(json ? `${JSON.stringify(comparison, null, 2)}\n` : comparisonMarkdown(comparison))
+} catch (error) {
+  if (!(error instanceof SavedReportError || error instanceof CompareError || error instanceof PricesError)) throw error
+  console.error(error.message)
+  process.exit(1)
+}
