@@ -21,7 +21,12 @@ export function leaderboardMarkdown(suite: string, runs: readonly SavedRun[]): s
     latest.set(JSON.stringify([run.report.model.label, scores.map((score) => score.name)]), { run, scores })
   }
   const ranked = [...latest.values()].sort((a, b) => (b.scores[0]?.value ?? -Infinity) - (a.scores[0]?.value ?? -Infinity))
-  const rows = ranked.map(({ run, scores }) => ({ ...tableRow(run.report.model.label, scores), Run: run.report.endedAt.slice(0, 16).replace('T', ' ') }))
+  const rows = ranked.map(({ run, scores }) => {
+    const row = tableRow(run.report.model.label, scores)
+    // A run whose programs ran without a sandbox (SANDBOX=none) could have forged its verdicts: it says so where its score is.
+    if (run.report.unsandboxed === true) row['Model'] = `${row['Model'] ?? run.report.model.label} (UNSANDBOXED)`
+    return { ...row, Run: run.report.endedAt.slice(0, 16).replace('T', ' ') }
+  })
   const skipped = runs.length - usable.length
   const note = `The latest complete run of each model, best first: ${runs.length} saved run(s) read${skipped > 0 ? `, ${skipped} left out (interrupted, or one shard of a split run)` : ''}.`
   return `# ${suite} leaderboard\n\n${note}\n\n${rows.length > 0 ? markdownTable(resultsTableFor(suite)(rows)) : '(no complete run yet)'}\n`

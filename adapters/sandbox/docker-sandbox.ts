@@ -41,6 +41,8 @@ export class DockerSandbox implements Sandbox {
   readonly tier = 'docker'
   readonly #docker: Docker
   readonly #image: string
+  /** The image's id once inspected, for the reports. */
+  #imageId: string | undefined
   #languages: Promise<Set<Language> | { unreachable: string }> | undefined
 
   constructor(options: { image?: string; docker?: Docker } = {}) {
@@ -58,6 +60,11 @@ export class DockerSandbox implements Sandbox {
     const languages = await this.#imageLanguages()
     if ('unreachable' in languages) return languages.unreachable
     return languages.has(language) ? undefined : `${language} cannot run: image ${this.#image} does not list it in its testbench.languages label.`
+  }
+
+  /** `docker (image <name> <id>)`; the id once the image was inspected (after `unreachable()` or a first run). */
+  description(): string {
+    return `docker (image ${this.#image}${this.#imageId === undefined ? '' : ` ${this.#imageId}`})`
   }
 
   run(request: RunRequest): Promise<RunResult> {
@@ -88,6 +95,7 @@ export class DockerSandbox implements Sandbox {
     }
     try {
       const image = await this.#docker.getImage(this.#image).inspect()
+      this.#imageId = image.Id
       const label = image.Config?.Labels?.['testbench.languages'] ?? ''
       return new Set(label.split(',').map((name) => name.trim()).filter(isLanguage))
     } catch (error) {

@@ -4,7 +4,7 @@ import type { KnobGroup } from '../knob.ts'
 export const sandboxKnobs: KnobGroup = {
   title: 'sandbox',
   knobs: [
-    { name: 'SANDBOX', kind: 'choice', default: 'process', accepted: 'process or docker', readme: '`process` (bwrap + prlimit) or `docker` (Docker or podman through `DOCKER_HOST`)' },
+    { name: 'SANDBOX', kind: 'choice', default: 'process', accepted: 'process, docker or none', readme: '`process` (bwrap + prlimit, Linux), `docker` (Docker or podman through `DOCKER_HOST`; macOS, Windows), or `none`: programs run unsandboxed, under a banner, and the reports say so' },
     { name: 'TESTBENCH_SANDBOX_IMAGE', kind: 'text', default: 'localhost/testbench/sandbox:bookworm', accepted: 'a container image name', readme: 'image of the container tier; the default one is built from `adapters/sandbox/images/Dockerfile` when the engine lacks it' },
     { name: 'TESTBENCH_SANDBOX_BASE_IMAGE', kind: 'text', default: 'debian:bookworm', accepted: 'a Debian bookworm image name', readme: 'what that build starts from (offline: an image you imported, as `.ci/start-podman.sh` does)' },
     { name: 'TESTBENCH_SANDBOX_CONCURRENCY', kind: 'integer', default: 'cores', accepted: 'a whole number ≥ 1', readme: 'programs running at once per test file' },

@@ -12,7 +12,8 @@ import { bwrapArgs } from './bwrap-args.ts'
 import { hiddenHostPaths } from './sandbox-root.ts'
 import { seccompFilter } from './seccomp-filter.ts'
 import { HostToolchain } from './host-toolchain.ts'
-import { hostProtections, type HostProtections } from './host-protections.ts'
+import { hostProtections, processTierProblem, type HostProtections } from './host-protections.ts'
+import { processTierDescription, UNSANDBOXED } from './sandbox-tier.ts'
 import { languageSpec, type Language, type LanguageSpec, type Toolchain } from './languages.ts'
 import { DEFAULT_COMPILE_LIMITS, DEFAULT_RUN_LIMITS, withDefaults, type Limits } from './limits.ts'
 import { newMarker } from './marker.ts'
@@ -36,7 +37,7 @@ const MiB = 1024 * 1024
  * pid namespace) as a throwaway uid, with prlimit limits, in a fresh temp dir removed afterwards.
  */
 export class ProcessSandbox implements Sandbox {
-  readonly tier = 'process'
+  readonly tier: 'process' | 'none'
   readonly #toolchain: HostToolchain
   readonly #protections: () => HostProtections
   readonly #warmPython: boolean
@@ -48,11 +49,15 @@ export class ProcessSandbox implements Sandbox {
    * `warmPython` (default: unless TESTBENCH_PYTHON_WARM is 0, off or false) serves Python from warm fork servers
    * wherever bwrap works (as root, or in a user namespace), so that no run pays interpreter start-up.
    * `warmJava` (default: unless TESTBENCH_JAVA_WARM is 0, off or false) compiles Java on warm javac servers.
+   * Where bwrap cannot isolate programs every run is an infra_error naming what is missing, unless
+   * `unsandboxed` (SANDBOX=none) asks for programs to run without it: limits and a throwaway uid only.
    */
-  constructor(options: { env?: NodeJS.ProcessEnv; protections?: () => HostProtections; warmPython?: boolean; warmJava?: boolean } = {}) {
+  constructor(options: { env?: NodeJS.ProcessEnv; protections?: () => HostProtections; warmPython?: boolean; warmJava?: boolean; unsandboxed?: boolean } = {}) {
     const env = options.env ?? process.env
     this.#toolchain = new HostToolchain(env)
-    this.#protections = options.protections ?? hostProtections
+    const protections = options.protections ?? hostProtections
+    this.tier = options.unsandboxed === true ? 'none' : 'process'
+    this.#protections = options.unsandboxed === true ? () => ({ ...protections(), bwrap: undefined }) : protections
     this.#warmPython = options.warmPython ?? readBoolean(env, 'TESTBENCH_PYTHON_WARM', true)
     this.#warmJava = options.warmJava ?? readBoolean(env, 'TESTBENCH_JAVA_WARM', true)
   }
@@ -60,6 +65,10 @@ export class ProcessSandbox implements Sandbox {
   async unavailable(language: Language): Promise<string | undefined> {
     const found = this.#toolchain.toolchain(languageSpec(language).tools)
     return 'missing' in found ? `${language} cannot run: ${found.missing}.` : undefined
+  }
+
+  description(): string {
+    return this.tier === 'none' ? UNSANDBOXED : processTierDescription(this.#protections())
   }
 
   run(request: RunRequest): Promise<RunResult> {
@@ -97,6 +106,8 @@ export class ProcessSandbox implements Sandbox {
     const main = request.main ?? spec.main
 
     const protections = this.#protections()
+    const missing = this.tier === 'none' ? undefined : processTierProblem(protections)
+    if (missing !== undefined) return infraFailure(`No program runs without a sandbox: ${missing}, or SANDBOX=none to run them unsandboxed.`)
     const uid = UID_BASE + randomInt(UID_RANGE)
     const warm = request.language === 'python' ? this.#warmServers(protections, found.tools) : undefined
     if (warm !== undefined) {

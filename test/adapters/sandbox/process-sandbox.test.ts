@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
@@ -135,8 +135,18 @@ describe('process sandbox: on hosts missing a protection', () => {
     expect(result.reason).toMatch(/could not start.*\/nonexistent\/bwrap/)
   })
 
-  test.skipIf(!found.root || found.setpriv === undefined)('without bwrap, limits hold and leftovers of the run are killed by its uid', async () => {
-    const withoutBwrap = new ProcessSandbox({ protections: () => ({ ...found, bwrap: undefined }), warmPython: false })
+  test('without bwrap no program runs: every run is an infra_error that says what is missing and what to do', async () => {
+    const withoutBwrap = new ProcessSandbox({ protections: () => ({ ...found, bwrap: undefined, bwrapProblem: 'bwrap is not at /usr/bin/bwrap (apt-get install bubblewrap)' }), warmPython: false })
+    const token = host.token('no-bwrap-ran')
+    const result = await withoutBwrap.run({ language: 'python', files: { 'main.py': `open('/tmp/${token}', 'w')\nprint(1)\n` } })
+    expect(result.outcome).toBe('infra_error')
+    expect(result.reason).toMatch(/apt-get install bubblewrap.*SANDBOX=docker.*SANDBOX=none/)
+    expect(existsSync(`/tmp/${token}`)).toBe(false)
+  })
+
+  test.skipIf(!found.root || found.setpriv === undefined)('SANDBOX=none (unsandboxed): limits hold and leftovers of the run are killed by its uid', async () => {
+    const withoutBwrap = new ProcessSandbox({ unsandboxed: true, warmPython: false })
+    expect(withoutBwrap.description()).toBe('none (unsandboxed)')
     const loop = await withoutBwrap.run({ language: 'python', files: { 'main.py': 'while True:\n    pass\n' }, limits: { wallMs: 3_000, cpuSeconds: 1 } })
     expect(loop.outcome).toBe('timeout')
     const token = host.token('no-bwrap-orphan')
