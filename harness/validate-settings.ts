@@ -42,6 +42,7 @@ export async function settingsProblems(env: NodeJS.ProcessEnv = process.env): Pr
   check(() => readBoolean(env, 'TESTBENCH_PYTHON_WARM', true))
   check(() => readBoolean(env, 'TESTBENCH_JAVA_WARM', true))
   check(() => positiveInteger(env, 'TESTBENCH_SANDBOX_CONCURRENCY', 1))
+  check(() => positiveInteger(env, 'TESTBENCH_SANDBOX_TMPFS_MB', 1))
   check(() => configuredTier(env))
   const dirs: [string, string][] = [['TESTBENCH_REPORT_DIR', reportDir(env)]]
   if (env['TESTBENCH_CACHE'] !== 'off') dirs.push(['TESTBENCH_CACHE_DIR', cacheDir(env)])

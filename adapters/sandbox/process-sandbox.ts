@@ -15,7 +15,8 @@ import { HostToolchain } from './host-toolchain.ts'
 import { hostProtections, processTierProblem, type HostProtections } from './host-protections.ts'
 import { processTierDescription, UNSANDBOXED } from './sandbox-tier.ts'
 import { languageSpec, type Language, type LanguageSpec, type Toolchain } from './languages.ts'
-import { DEFAULT_COMPILE_LIMITS, DEFAULT_RUN_LIMITS, withDefaults, type Limits } from './limits.ts'
+import { DEFAULT_COMPILE_LIMITS, DEFAULT_RUN_LIMITS, tmpfsBytes, withDefaults, type Limits } from './limits.ts'
+import { openWorkFiles, type OpenWorkFiles } from './work-files.ts'
 import { newMarker } from './marker.ts'
 import { compileJavaWarm } from './jvm-warm-compile.ts'
 import { WarmJavac } from './jvm-warm-javac.ts'
@@ -27,6 +28,8 @@ import { parseTimeReport, TIME_FORMAT } from './time-report.ts'
 
 /** Where the work dir appears inside bwrap; programs see only this and a private /tmp as writable. */
 const SANDBOX_WORK_DIR = '/tmp/work'
+/** fds 3, 4 and 5 are bwrap's status, GNU time's report and the seccomp filter; the work dir's files follow. */
+const FIRST_FILE_FD = 6
 /** Throwaway uids: each run gets its own, so the process limit counts only that run's processes. */
 const UID_BASE = 1_500_000_000
 const UID_RANGE = 100_000_000
@@ -44,6 +47,7 @@ export class ProcessSandbox implements Sandbox {
   #forkServers: PythonForkServers | undefined
   readonly #warmJava: boolean
   #javacServers: WarmJavac | undefined
+  readonly #tmpfsBytes: number
 
   /**
    * `warmPython` (default: unless TESTBENCH_PYTHON_WARM is 0, off or false) serves Python from warm fork servers
@@ -57,6 +61,7 @@ export class ProcessSandbox implements Sandbox {
     this.#toolchain = new HostToolchain(env)
     const protections = options.protections ?? hostProtections
     this.tier = options.unsandboxed === true ? 'none' : 'process'
+    this.#tmpfsBytes = tmpfsBytes(env)
     this.#protections = options.unsandboxed === true ? () => ({ ...protections(), bwrap: undefined }) : protections
     this.#warmPython = options.warmPython ?? readBoolean(env, 'TESTBENCH_PYTHON_WARM', true)
     this.#warmJava = options.warmJava ?? readBoolean(env, 'TESTBENCH_JAVA_WARM', true)
@@ -129,8 +134,8 @@ export class ProcessSandbox implements Sandbox {
       const home = protections.bwrap === undefined ? work : SANDBOX_WORK_DIR
       const env = sandboxEnvironment(home, spec.env?.(home))
       const context: StepContext = { protections, uid, root, work, env, tools: found.tools }
-      const step = (argv: string[], limits: Limits, phase: 'compile' | 'run', stepMarker?: string) =>
-        this.#step(context, spec, argv, limits, phase, phase === 'run' ? request.stdin : undefined, stepMarker)
+      const step = (argv: string[], limits: Limits, phase: 'compile' | 'run', stepMarker?: string, copies?: OpenWorkFiles) =>
+        this.#step(context, spec, argv, limits, phase, phase === 'run' ? request.stdin : undefined, stepMarker, copies)
 
       let compileOutput: string | undefined
       const javac = request.language === 'java' ? this.#warmJavac(protections, found.tools) : undefined
@@ -148,7 +153,11 @@ export class ProcessSandbox implements Sandbox {
           return { ...toResult(compiled, marker), compileOutput, markerSeen: marker === undefined ? undefined : false }
         }
       }
-      const ran = await step(spec.run(found.tools, main, runLimits), runLimits, 'run', marker)
+      // The run gets copies of the work dir's files in its own size-capped /tmp, so that nothing it writes reaches the
+      // host's disk; a request that collects files back gets the host dir (bound, as the compile step has it).
+      const copies = request.collect === undefined && protections.bwrap !== undefined ? await openWorkFiles(work, this.#tmpfsBytes, FIRST_FILE_FD) : undefined
+      if (copies !== undefined && 'tooBig' in copies) return tooBigResult(copies.tooBig, compileOutput, marker)
+      const ran = await step(spec.run(found.tools, main, runLimits), runLimits, 'run', marker, copies).finally(() => copies?.handles.forEach((handle) => void handle.close()))
       if (ran.infra !== undefined) return infraFailure(ran.infra, compileOutput)
       const collected = request.collect === undefined ? undefined : await collectFiles(work, request.collect, runLimits.outputBytes)
       return { ...toResult(ran, marker), compileOutput, ...(collected === undefined ? {} : { files: collected }) }
@@ -167,13 +176,16 @@ export class ProcessSandbox implements Sandbox {
     phase: 'compile' | 'run',
     stdin: string | undefined,
     marker: string | undefined,
+    copies: OpenWorkFiles | undefined,
   ): Promise<StepOutcome> {
     const { protections } = context
     const memoryLimit = limits.memoryBytes + (spec.memoryHeadroomBytes ?? 0)
+    // Compilers are left RLIMIT_DATA alone; a program's shared mappings count too.
+    const addressSpace = phase === 'run' ? memoryLimit + spec.addressSpaceHeadroomBytes : undefined
     // GNU time runs innermost (outside, it would see only bwrap, which does not wait for the sandbox's init)
     // and reopens fd 4, a file of ours; the program could write there too, which only blurs its own stats.
     const measured = protections.time === undefined ? argv : [protections.time, '-o', '/dev/fd/4', '-f', TIME_FORMAT, '--', ...argv]
-    const limited = protections.prlimit === undefined ? measured : [...prlimitArgs(protections, limits, memoryLimit), '--', ...measured]
+    const limited = protections.prlimit === undefined ? measured : [...prlimitArgs(protections, limits, memoryLimit, addressSpace), '--', ...measured]
     const asUser =
       protections.root && protections.setpriv !== undefined
         ? [protections.setpriv, `--reuid=${context.uid}`, `--regid=${context.uid}`, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all', '--no-new-privs', '--', ...limited]
@@ -186,10 +198,11 @@ export class ProcessSandbox implements Sandbox {
         : [
             ...bwrapArgs(protections.bwrap, {
               root: protections.root,
-              tmpfsBytes: Math.max(limits.fileBytes, 16 * MiB),
+              // A compiler's temporary files may be as large as what it writes; a program gets the small tmpfs.
+              tmpfsBytes: phase === 'compile' ? Math.max(limits.fileBytes, this.#tmpfsBytes) : this.#tmpfsBytes,
               tools: Object.values(context.tools).filter((tool) => tool !== ''),
               hidden: hiddenHostPaths(),
-              work: { host: context.work, inside: SANDBOX_WORK_DIR },
+              work: copies === undefined ? { host: context.work, inside: SANDBOX_WORK_DIR } : { inside: SANDBOX_WORK_DIR, files: copies.files },
               capabilities: protections.root && protections.setpriv !== undefined ? ['CAP_SETUID', 'CAP_SETGID'] : [],
               ...(seccomp === undefined ? {} : { seccompFd: 5 }),
             }),
@@ -213,6 +226,7 @@ export class ProcessSandbox implements Sandbox {
       marker,
       fd4: stats?.fd,
       fd5: seccomp?.fd,
+      files: copies?.handles.map((handle) => handle.fd) ?? [],
     }).finally(() => Promise.all([stats?.close(), seccomp?.close()]))
     if (protections.bwrap === undefined && protections.root && protections.setpriv !== undefined) {
       // No pid namespace to take the leftovers with it; the run's own uid finds them all.
@@ -290,6 +304,11 @@ function warmResult(ran: WarmRun, spec: LanguageSpec, limits: Limits, marker: st
   }
 }
 
+/** The program's files or its compiled output do not fit in its /tmp: its own doing, so a runtime_error. */
+function tooBigResult(reason: string, compileOutput: string | undefined, marker: string | undefined): RunResult {
+  return { ...infraFailure(reason, compileOutput), outcome: 'runtime_error', markerSeen: marker === undefined ? undefined : false }
+}
+
 function toResult(step: StepOutcome, marker: string | undefined): RunResult {
   return {
     outcome: step.verdict.outcome,
@@ -306,12 +325,13 @@ function toResult(step: StepOutcome, marker: string | undefined): RunResult {
   }
 }
 
-function prlimitArgs(protections: HostProtections, limits: Limits, memoryBytes: number): string[] {
-  // RLIMIT_DATA, not RLIMIT_AS: runtimes (JVM, V8, Go) reserve far more address space than they use.
+function prlimitArgs(protections: HostProtections, limits: Limits, memoryBytes: number, addressSpaceBytes: number | undefined): string[] {
+  // RLIMIT_DATA holds the memory limit; RLIMIT_AS, with room for what runtimes reserve, also counts shared mappings.
   const args = [
     protections.prlimit ?? 'prlimit',
     `--cpu=${limits.cpuSeconds}:${limits.cpuSeconds + 1}`,
     `--data=${memoryBytes}`,
+    ...(addressSpaceBytes === undefined ? [] : [`--as=${addressSpaceBytes}`]),
     `--fsize=${limits.fileBytes}`,
     '--nofile=1024',
     '--core=0',

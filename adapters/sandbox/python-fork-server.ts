@@ -5,7 +5,9 @@ import type { Socket } from 'node:net'
 import { bwrapArgs } from './bwrap-args.ts'
 import { hiddenHostPaths } from './sandbox-root.ts'
 import { sandboxEnvironment } from './environment.ts'
-import type { Limits } from './limits.ts'
+import { LANGUAGE_SPECS } from './languages.ts'
+import { tmpfsBytes, type Limits } from './limits.ts'
+import { seccompFilter } from './seccomp-filter.ts'
 import { CappedOutput } from './output.ts'
 import { warnOnce } from './warn-once.ts'
 import { WarmServerPool } from './warm-server-pool.ts'
@@ -53,8 +55,6 @@ const GRACE_MS = 5_000
 /** As root, `userns` servers run as a throwaway uid from this range (below the process tier's per-run uids). */
 const SERVER_UID_BASE = 1_400_000_000
 const SERVER_UID_RANGE = 100_000_000
-/** The server's /tmp holds each run's work dir; tmpfs takes memory only for what is written. */
-const TMPFS_BYTES = 1024 ** 3
 /** As root: capabilities the server needs to set up each child (which drops them all with its uid). */
 const ROOT_CAPABILITIES = ['CAP_SETUID', 'CAP_SETGID', 'CAP_CHOWN', 'CAP_KILL', 'CAP_DAC_OVERRIDE', 'CAP_FOWNER']
 /**
@@ -129,7 +129,8 @@ export class PythonForkServers {
 
   #spawn(isolation: Isolation): ForkServer {
     const userns = isolation.kind === 'userns'
-    const sandbox = bwrapArgs(this.#bwrap, { root: !userns, tmpfsBytes: TMPFS_BYTES, tools: [this.#python], hidden: hiddenHostPaths(), capabilities: userns ? USERNS_CAPABILITIES : ROOT_CAPABILITIES })
+    // /tmp holds the one run's work dir, cleared after each run: a program gets what a cold run gets.
+    const sandbox = bwrapArgs(this.#bwrap, { root: !userns, tmpfsBytes: tmpfsBytes(), tools: [this.#python], hidden: hiddenHostPaths(), capabilities: userns ? USERNS_CAPABILITIES : ROOT_CAPABILITIES })
     // Sharing the children's uid, bwrap's init would be theirs to reach through /proc (its fds include our
     // control pipe): the server takes its place, and is not dumpable.
     if (userns) sandbox.push(...['--disable-userns', '--as-pid-1'].filter((flag) => !sandbox.includes(flag)))
@@ -145,6 +146,7 @@ export class PythonForkServers {
       ...sandboxEnvironment('/tmp'),
       TESTBENCH_PYTHON_PRELOAD: process.env['TESTBENCH_PYTHON_PRELOAD'] ?? '',
       TESTBENCH_FORK_ISOLATION: isolation.kind,
+      TESTBENCH_SECCOMP: seccompFilter()?.toString('base64') ?? '',
     })
   }
 }
@@ -211,6 +213,7 @@ class ForkServer {
       cpu_seconds: request.limits.cpuSeconds,
       rlimits: {
         RLIMIT_DATA: request.limits.memoryBytes,
+        RLIMIT_AS: request.limits.memoryBytes + LANGUAGE_SPECS.python.addressSpaceHeadroomBytes,
         RLIMIT_FSIZE: request.limits.fileBytes,
         RLIMIT_NPROC: request.limits.processes,
         RLIMIT_NOFILE: 1024,
