@@ -222,8 +222,10 @@ export class DockerSandbox implements Sandbox {
     const info = wallLimitHit ? undefined : await finishedExec(exec)
     const status = info?.ExitCode ?? null
     const signal = wallLimitHit ? 'SIGKILL' : status === null ? undefined : signalFromStatus(status)
-    const oomKilled = wallLimitHit ? false : (await container.inspect()).State.OOMKilled
-    const measures = wallLimitHit ? undefined : await this.#readStats(container, statsFile)
+    // What the program may have broken (its container stopped, the stats file gone) only costs us these facts:
+    // never an infra_error, which a program must not be able to bring about.
+    const oomKilled = wallLimitHit ? false : await container.inspect().then((state) => state.State.OOMKilled, () => false)
+    const measures = wallLimitHit ? undefined : await this.#readStats(container, statsFile).catch(() => undefined)
     const ending: Ending = {
       step: phase,
       exitCode: signal === undefined ? status : null,
