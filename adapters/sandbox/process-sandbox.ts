@@ -17,6 +17,8 @@ import { processTierDescription, UNSANDBOXED } from './sandbox-tier.ts'
 import { languageSpec, type Language, type LanguageSpec, type Toolchain } from './languages.ts'
 import { DEFAULT_COMPILE_LIMITS, DEFAULT_RUN_LIMITS, tmpfsBytes, withDefaults, type Limits } from './limits.ts'
 import { openWorkFiles, type OpenWorkFiles } from './work-files.ts'
+import { memoryCgroups, type RunCgroup } from './memory-cgroup.ts'
+import { warnOnce } from './warn-once.ts'
 import { newMarker } from './marker.ts'
 import { compileJavaWarm } from './jvm-warm-compile.ts'
 import { WarmJavac } from './jvm-warm-javac.ts'
@@ -190,6 +192,7 @@ export class ProcessSandbox implements Sandbox {
       protections.root && protections.setpriv !== undefined
         ? [protections.setpriv, `--reuid=${context.uid}`, `--regid=${context.uid}`, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all', '--no-new-privs', '--', ...limited]
         : limited
+    const tmpfs = phase === 'compile' ? Math.max(limits.fileBytes, this.#tmpfsBytes) : this.#tmpfsBytes
     const filter = protections.bwrap === undefined ? undefined : seccompFilter()
     const seccomp = filter === undefined ? undefined : await writeAndOpen(join(context.root, `${phase}.seccomp`), filter)
     const sandboxed =
@@ -199,7 +202,7 @@ export class ProcessSandbox implements Sandbox {
             ...bwrapArgs(protections.bwrap, {
               root: protections.root,
               // A compiler's temporary files may be as large as what it writes; a program gets the small tmpfs.
-              tmpfsBytes: phase === 'compile' ? Math.max(limits.fileBytes, this.#tmpfsBytes) : this.#tmpfsBytes,
+              tmpfsBytes: tmpfs,
               tools: Object.values(context.tools).filter((tool) => tool !== ''),
               hidden: hiddenHostPaths(),
               work: copies === undefined ? { host: context.work, inside: SANDBOX_WORK_DIR } : { inside: SANDBOX_WORK_DIR, files: copies.files },
@@ -213,11 +216,13 @@ export class ProcessSandbox implements Sandbox {
             ...asUser,
           ]
 
+    // As root, a memory cgroup holds the whole run (all its processes, shared memory and tmpfs files) to one limit.
+    const cgroup = protections.root && protections.bwrap !== undefined ? runCgroup(memoryLimit + 2 * tmpfs) : undefined
     const statsFile = join(context.root, `${phase}.time`)
     const stats = protections.time === undefined ? undefined : await open(statsFile, 'w')
     await stats?.chmod(0o666)
     const result = await runCommand({
-      argv: sandboxed,
+      argv: cgroup === undefined ? sandboxed : cgroup.enter(sandboxed),
       env: context.env,
       cwd: context.work,
       stdin,
@@ -232,6 +237,8 @@ export class ProcessSandbox implements Sandbox {
       // No pid namespace to take the leftovers with it; the run's own uid finds them all.
       spawnSync(protections.setpriv, [`--reuid=${context.uid}`, `--regid=${context.uid}`, '--clear-groups', '--', 'kill', '-KILL', '-1'], { stdio: 'ignore' })
     }
+    const oomKilled = (await cgroup?.oomKilled()) ?? false
+    await cgroup?.remove()
     const measures = parseTimeReport(await readFile(statsFile, 'utf8').catch(() => ''))
     const stderr = result.stderr.capture().text
     const infra = infraProblem(result, protections, stderr)
@@ -241,6 +248,7 @@ export class ProcessSandbox implements Sandbox {
       exitCode: signal === undefined ? result.exitCode : null,
       signal,
       wallLimitHit: result.wallLimitHit,
+      oomKilled,
       stderr,
       cpuMs: measures?.cpuMs,
       peakMemoryBytes: measures?.peakMemoryBytes,
@@ -248,6 +256,16 @@ export class ProcessSandbox implements Sandbox {
       markerSeen: result.stdout.markerSeen,
     }
     return { result, ending, infra, verdict: classify(ending, spec, limits) }
+  }
+}
+
+/** A memory cgroup for one step, where one can be made; a step runs without when making it fails. */
+function runCgroup(limitBytes: number): RunCgroup | undefined {
+  try {
+    return memoryCgroups()?.create(limitBytes)
+  } catch (error) {
+    warnOnce('cgroup', `no memory cgroup for a run (${(error as Error).message}): its processes are held to the memory limit each, not together.`)
+    return undefined
   }
 }
 
@@ -281,6 +299,7 @@ function warmResult(ran: WarmRun, spec: LanguageSpec, limits: Limits, marker: st
     exitCode: ran.exitCode,
     signal: ran.signal,
     wallLimitHit: ran.wallLimitHit,
+    oomKilled: ran.oomKilled,
     stderr: stderr.text,
     cpuMs: ran.cpuMs,
     peakMemoryBytes: ran.peakMemoryBytes,
