@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process'
+import { rmSync } from 'node:fs'
 import { randomInt } from 'node:crypto'
 import { chmod, chown, mkdir, mkdtemp, open, readFile, rm, writeFile, type FileHandle } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -193,8 +194,7 @@ export class ProcessSandbox implements Sandbox {
         ? [protections.setpriv, `--reuid=${context.uid}`, `--regid=${context.uid}`, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all', '--no-new-privs', '--', ...limited]
         : limited
     const tmpfs = phase === 'compile' ? Math.max(limits.fileBytes, this.#tmpfsBytes) : this.#tmpfsBytes
-    const filter = protections.bwrap === undefined ? undefined : seccompFilter()
-    const seccomp = filter === undefined ? undefined : await writeAndOpen(join(context.root, `${phase}.seccomp`), filter)
+    const seccomp = protections.bwrap === undefined ? undefined : await openSeccompFilter()
     const sandboxed =
       protections.bwrap === undefined
         ? asUser
@@ -241,7 +241,8 @@ export class ProcessSandbox implements Sandbox {
     await cgroup?.remove()
     const measures = parseTimeReport(await readFile(statsFile, 'utf8').catch(() => ''))
     const stderr = result.stderr.capture().text
-    const infra = infraProblem(result, protections, stderr)
+    // The cgroup's OOM killer may pick bwrap itself, which then reports nothing: the run's memory, not our failure.
+    const infra = oomKilled ? undefined : infraProblem(result, protections, stderr)
     const signal = result.signal ?? (result.exitCode === null ? undefined : signalFromStatus(result.exitCode))
     const ending: Ending = {
       step: phase,
@@ -269,9 +270,20 @@ function runCgroup(limitBytes: number): RunCgroup | undefined {
   }
 }
 
-async function writeAndOpen(path: string, content: Buffer): Promise<FileHandle> {
-  await writeFile(path, content)
-  return open(path, 'r')
+let seccompFile: Promise<string | undefined> | undefined
+
+/** The seccomp filter, written once per process to a private file; each step reads it from an fd of its own. */
+async function openSeccompFilter(): Promise<FileHandle | undefined> {
+  seccompFile ??= (async () => {
+    const filter = seccompFilter()
+    if (filter === undefined) return undefined
+    const dir = await mkdtemp(join(tmpdir(), 'testbench-seccomp-'))
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
+    await writeFile(join(dir, 'filter'), filter, { mode: 0o400 })
+    return join(dir, 'filter')
+  })()
+  const path = await seccompFile
+  return path === undefined ? undefined : open(path, 'r')
 }
 
 interface StepContext {
