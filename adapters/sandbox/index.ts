@@ -13,7 +13,7 @@
 import { DockerSandbox } from './docker-sandbox.ts'
 import { ProcessSandbox } from './process-sandbox.ts'
 import type { RunRequest, RunResult, Sandbox } from './sandbox.ts'
-import { configuredTier, UNSANDBOXED_BANNER } from './sandbox-tier.ts'
+import { configuredTier } from './sandbox-tier.ts'
 
 export type { RunRequest, RunResult, RunOutcome, Sandbox, SourceFiles, StreamCapture } from './sandbox.ts'
 export type { Limits } from './limits.ts'
@@ -40,7 +40,7 @@ export function createSandbox(tier: string): Sandbox {
     case 'docker':
       return new DockerSandbox()
     case 'none':
-      process.stderr.write(`${UNSANDBOXED_BANNER}\n`)
+      // The run's banner comes from its up-front check (reporters/sandbox-check.ts), once, not from every worker.
       return new ProcessSandbox({ unsandboxed: true })
     default:
       throw new RangeError(`SANDBOX is "${tier}"; set it to "process" (the default), "docker", or "none" (unsandboxed).`)

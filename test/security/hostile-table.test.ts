@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { DEFAULT_TMPFS_MIB } from '../../adapters/sandbox/limits.ts'
 import type { ItemRecord } from '../../harness/item-record.ts'
 import { skipWithoutSandbox } from '../support/sandbox-available.ts'
 import { CONTROLS, fill, HOSTILE_PROGRAMS, type HostileLanguage, type HostileSlots } from './hostile-programs.ts'
@@ -134,6 +135,7 @@ describe.for([
       TESTBENCH_EULER_PROBLEMS: '1-2',
       TESTBENCH_EULER_RUN_TIMEOUT_MS: '5000',
       TESTBENCH_SANDBOX_CONCURRENCY: '2',
+      TESTBENCH_SANDBOX_TMPFS_MB: String(DEFAULT_TMPFS_MIB),
       TESTBENCH_REPORT_DIR: reports,
       TESTBENCH_CACHE: 'off',
       TESTBENCH_CACHE_DIR: join(dir, 'cache'),
@@ -156,6 +158,8 @@ describe.for([
         const ranAsExpected = program.ran ?? (program.kind === 'compile-time read' ? undefined : ['wrong_answer', 'runtime_error', 'timeout', 'memory'])
         if (outcome === 'passed' || outcome === 'infra_error' || outcome === 'missing' || outcome === 'provider_error') {
           problems.push(`${language} "${program.name}": ${outcome} (${record?.reason ?? 'no record'})\n${record?.output?.slice(0, 1500) ?? ''}`)
+        } else if ((program.kind === 'tmpfs' || program.kind === 'disk') && Number(/got (\d+) MiB/.exec(record?.output ?? '')?.[1] ?? 0) > DEFAULT_TMPFS_MIB) {
+          problems.push(`${language} "${program.name}" wrote more than the ${DEFAULT_TMPFS_MIB} MiB tmpfs: ${/got \d+ MiB/.exec(record?.output ?? '')?.[0]}`)
         } else if (ranAsExpected !== undefined && !ranAsExpected.includes(outcome)) {
           problems.push(`${language} "${program.name}" did not run as written: ${outcome} (${record?.reason ?? ''})\n${record?.output?.slice(0, 1500) ?? ''}`)
         }
