@@ -4,7 +4,8 @@ import { classify, signalFromStatus, type Ending, type Verdict } from './classif
 import { sandboxLimiter } from './concurrency.ts'
 import { sandboxEnvironment } from './environment.ts'
 import { isLanguage, languageSpec, type Language, type LanguageSpec, type Toolchain } from './languages.ts'
-import { DEFAULT_COMPILE_LIMITS, DEFAULT_RUN_LIMITS, withDefaults, type Limits } from './limits.ts'
+import { DEFAULT_COMPILE_LIMITS, DEFAULT_RUN_LIMITS, tmpfsBytes, withDefaults, type Limits } from './limits.ts'
+import { seccompSecurityOpt } from './container-seccomp.ts'
 import { newMarker } from './marker.ts'
 import { CappedOutput } from './output.ts'
 import type { RunRequest, RunResult, Sandbox } from './sandbox.ts'
@@ -33,8 +34,9 @@ const IMAGE_TOOLCHAIN: Toolchain = {
 }
 
 /**
- * The container tier: one container per run (no network, nobody, all capabilities dropped,
- * memory/CPU/pids limits from the engine), files copied in, each step an exec under prlimit,
+ * The container tier: one container per run (no network, nobody, all capabilities dropped, a read-only
+ * image with size-capped tmpfs for what is written, our seccomp profile, memory/CPU/pids limits from the
+ * engine), files copied in, each step an exec under prlimit,
  * and the container removed afterwards whatever happened. Talks to DOCKER_HOST (podman works).
  */
 export class DockerSandbox implements Sandbox {
@@ -43,6 +45,8 @@ export class DockerSandbox implements Sandbox {
   readonly #image: string
   /** The image's id once inspected, for the reports. */
   #imageId: string | undefined
+  #podman: Promise<boolean> | undefined
+  readonly #tmpfsBytes = tmpfsBytes()
   #languages: Promise<Set<Language> | { unreachable: string }> | undefined
 
   constructor(options: { image?: string; docker?: Docker } = {}) {
@@ -72,6 +76,15 @@ export class DockerSandbox implements Sandbox {
   }
 
   async close(): Promise<void> {}
+
+  /** Podman takes a seccomp profile as a path, Docker as JSON. */
+  #isPodman(): Promise<boolean> {
+    this.#podman ??= this.#docker.version().then(
+      (version) => (version.Components ?? []).some((component) => /podman/i.test(component.Name)),
+      () => false,
+    )
+    return this.#podman
+  }
 
   #imageLanguages(): Promise<Set<Language> | { unreachable: string }> {
     this.#languages ??= this.#inspectImage()
@@ -137,16 +150,23 @@ export class DockerSandbox implements Sandbox {
           PidsLimit: most('processes'),
           NanoCpus: 1e9,
           CapDrop: ['ALL'],
-          SecurityOpt: ['no-new-privileges'],
+          SecurityOpt: ['no-new-privileges', seccompSecurityOpt(await this.#isPodman())],
+          // Nothing of the image is writable: a program writes only to these, which count in the container's memory.
+          ReadonlyRootfs: true,
           Tmpfs: {
-            '/tmp': `rw,nosuid,size=${most('fileBytes')},mode=1777`,
-            '/dev/shm': `rw,nosuid,size=${runLimits.fileBytes},mode=1777`,
+            '/tmp': `rw,nosuid,size=${Math.max(most('fileBytes'), this.#tmpfsBytes)},mode=1777`,
+            [WORK_DIR]: `rw,nosuid,size=${Math.max(most('fileBytes'), this.#tmpfsBytes)},mode=1777`,
+            '/dev/shm': `rw,nosuid,nodev,size=${this.#tmpfsBytes},mode=1777`,
+            // podman mounts these as tmpfs of no set size on a read-only root; small ones instead.
+            '/var/tmp': `rw,nosuid,nodev,size=${this.#tmpfsBytes},mode=1777`,
+            '/run': `rw,nosuid,nodev,size=16m,mode=755`,
           },
         },
       })
       const created = container
-      await created.putArchive(packTar(files.files, NOBODY), { path: WORK_DIR })
+      // The work dir is a tmpfs, there once the container runs.
       await created.start()
+      await created.putArchive(packTar(files.files, NOBODY), { path: WORK_DIR })
       const step = (argv: string[], limits: Limits, phase: 'compile' | 'run', stepMarker?: string) =>
         this.#step(created, spec, argv, limits, phase, env, phase === 'run' ? request.stdin : undefined, stepMarker)
 
