@@ -61,8 +61,14 @@ function detect(): MemoryCgroups | undefined {
     }
     return undefined
   }
-  // What is still busy then (a process of a run or server on its way out) the next testbench process removes.
-  process.once('exit', () => removeGroup(parent))
+  // A warm server killed a moment before may still be leaving: wait for it a little. What is still busy
+  // after that the next testbench process removes.
+  process.once('exit', () => {
+    for (let attempt = 0; attempt < 20 && existsSync(parent); attempt++) {
+      removeGroup(parent)
+      if (existsSync(parent)) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10)
+    }
+  })
   return new Cgroups(v2 ? 2 : 1, parent)
 }
 
