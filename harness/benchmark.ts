@@ -1,6 +1,7 @@
 import { describe, inject, test, type ExpectStatic, type TestContext } from 'vitest'
 import type { ChatMessage, ChatParams, ChatReply } from '../adapters/models/model-adapter.ts'
 import { ProviderError } from '../adapters/models/model-adapter.ts'
+import { sandboxInUse } from '../adapters/sandbox/index.ts'
 import { replayCoverage } from '../adapters/models/replay.ts'
 import { askerFor, type ResolvedModel } from './model-session.ts'
 import type { ItemRecord } from './item-record.ts'
@@ -227,6 +228,8 @@ async function runCase<Item extends BenchItem, Scoring extends object>(
     if (error instanceof Error) error.message = displayText(error.message)
     throw error
   } finally {
+    const tier = sandboxInUse()
+    if (tier !== undefined) record.sandbox = tier
     record.durationMs = Math.round(performance.now() - started)
     await showRecord(record, context)
   }

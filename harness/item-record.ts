@@ -34,6 +34,8 @@ export interface ItemRecord {
   reasoning?: string
   /** The extracted answer or code. */
   extracted?: string
+  /** The sandbox tier its program ran in (`process (bubblewrap 0.8.0)`, `docker (image …)`, `none (unsandboxed)`); absent when the item ran none. */
+  sandbox?: string
   /** Execution output, or the reason an item could not be judged. */
   output?: string
   /** The model's details as the provider reports them (digest, size, quantization…). */

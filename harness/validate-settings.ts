@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process'
 import { positiveInteger, readBoolean } from '../adapters/knob.ts'
+import { configuredTier } from '../adapters/sandbox/sandbox-tier.ts'
 import { parseModelList } from '../adapters/models/model-spec.ts'
 import { ReplayAdapter } from '../adapters/models/replay.ts'
 import { cacheDir, cacheMode, idleTimeoutMs, maxRetries, providerConcurrency, reportDir, requestTimeoutMs, retryDelayMs, sampleCount } from './knobs.ts'
@@ -41,10 +42,8 @@ export async function settingsProblems(env: NodeJS.ProcessEnv = process.env): Pr
   check(() => readBoolean(env, 'TESTBENCH_PYTHON_WARM', true))
   check(() => readBoolean(env, 'TESTBENCH_JAVA_WARM', true))
   check(() => positiveInteger(env, 'TESTBENCH_SANDBOX_CONCURRENCY', 1))
-  const tier = env['SANDBOX']
-  if (tier !== undefined && tier !== '' && tier !== 'process' && tier !== 'docker') {
-    problems.push(`SANDBOX=${tier} is not understood: use process (the default) or docker.`)
-  }
+  check(() => positiveInteger(env, 'TESTBENCH_SANDBOX_TMPFS_MB', 1))
+  check(() => configuredTier(env))
   const dirs: [string, string][] = [['TESTBENCH_REPORT_DIR', reportDir(env)]]
   if (env['TESTBENCH_CACHE'] !== 'off') dirs.push(['TESTBENCH_CACHE_DIR', cacheDir(env)])
   if (env['TESTBENCH_HTML_DIR']) dirs.push(['TESTBENCH_HTML_DIR', env['TESTBENCH_HTML_DIR']])

@@ -39,7 +39,12 @@ export function leaderboard(suite: string, runs: readonly SavedRun[], prices?: P
     latest.set(JSON.stringify([run.report.model.label, scores.map((score) => score.name)]), { run, scores })
   }
   const entries = [...latest.values()].sort((a, b) => (b.scores[0]?.value ?? -Infinity) - (a.scores[0]?.value ?? -Infinity))
-  const rows = entries.map(({ run, scores }) => ({ ...tableRow(run.report.model.label, scores), Run: run.report.endedAt.slice(0, 16).replace('T', ' '), ...usageColumns(run.report, prices) }))
+  const rows = entries.map(({ run, scores }) => {
+    const row = tableRow(run.report.model.label, scores)
+    // A run whose programs ran without a sandbox (SANDBOX=none) could have forged its verdicts: it says so where its score is.
+    if (run.report.unsandboxed === true) row['Model'] = `${row['Model'] ?? run.report.model.label} (UNSANDBOXED)`
+    return { ...row, Run: run.report.endedAt.slice(0, 16).replace('T', ' '), ...usageColumns(run.report, prices) }
+  })
   const skipped = runs.length - usable.length
   const note = `The latest complete run of each model, best first: ${runs.length} saved run(s) read${skipped > 0 ? `, ${skipped} left out (interrupted, or one shard of a split run)` : ''}.`
   return { suite, entries, rows: rows.length > 0 ? resultsTableFor(suite)(rows) : [], note }

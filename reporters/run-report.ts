@@ -1,6 +1,7 @@
 import type { ItemRecord } from '../harness/item-record.ts'
 import { OUTCOMES, type Outcome } from '../adapters/outcome.ts'
 import type { Score } from '../harness/score.ts'
+import { UNSANDBOXED } from '../adapters/sandbox/sandbox-tier.ts'
 import { partialText, type PartialRun } from './run-coverage.ts'
 import { formatInterval } from './score-interval.ts'
 import { costOf, formatCost, type Cost, type Prices } from './prices.ts'
@@ -18,6 +19,10 @@ export interface RunReport {
   partial?: PartialRun
   /** Set when this is one shard of a split run (`--shard=index/count`): its scores cover that shard's items only. */
   shard?: Shard
+  /** The sandbox tiers the items' programs ran in (`process (bubblewrap 0.8.0)`…); empty when they ran none. */
+  sandbox: string[]
+  /** Some program of this run ran without a sandbox (SANDBOX=none): its verdicts could have been forged. */
+  unsandboxed: boolean
   scores: Score[]
   outcomes: Record<Outcome | 'unfinished', number>
   tokens: { prompt: number; completion: number; completionPerSecond: number | undefined }
@@ -61,6 +66,8 @@ export function buildRunReport(records: readonly ItemRecord[], scores: Score[], 
     complete: complete && outcomes.unfinished === 0 && partial === undefined,
     ...(partial ? { partial } : {}),
     ...(shard ? { shard } : {}),
+    sandbox: [...new Set(records.flatMap((record) => (record.sandbox === undefined ? [] : [record.sandbox])))].sort(),
+    unsandboxed: records.some((record) => record.sandbox === UNSANDBOXED),
     scores,
     outcomes,
     tokens: { prompt, completion, completionPerSecond: generationSeconds > 0 ? round(completion / generationSeconds, 1) : undefined },
@@ -78,7 +85,8 @@ export function summaryText(report: RunReport): string {
   const shard = report.shard ? ` · SHARD ${report.shard.index}/${report.shard.count} (scores cover this shard's items only; --merge-reports gives the whole run's)` : ''
   const partial = report.partial ? ` · PARTIAL: ${partialText(report.partial)}; scores cover those items only` : ''
   const interrupted = !report.complete && (report.partial === undefined || report.outcomes.unfinished > 0) ? ' · INCOMPLETE (interrupted: scores cover finished items only)' : ''
-  const lines = [`${report.benchmark} · ${report.model.label}${shard}${partial}${interrupted}`]
+  const unsandboxed = report.unsandboxed === true ? ' · UNSANDBOXED (SANDBOX=none: programs ran without a sandbox; verdicts could be forged)' : ''
+  const lines = [`${report.benchmark} · ${report.model.label}${shard}${partial}${interrupted}${unsandboxed}`]
   for (const score of report.scores) {
     const counted = score.counted ? ` (solved ${score.counted.solved}/${score.counted.total})` : ''
     const interval = formatInterval(score)
@@ -92,6 +100,7 @@ export function summaryText(report: RunReport): string {
     lines.push(`  tokens: ${report.tokens.prompt} prompt, ${report.tokens.completion} completion${speed}`)
   }
   if (report.cost) lines.push(`  cost: ${formatCost(report.cost)} (prompt ${report.cost.input.toFixed(4)}, completion ${report.cost.output.toFixed(4)})`)
+  if (report.sandbox?.length) lines.push(`  sandbox: ${report.sandbox.join(', ')}`)
   if (report.latencyMs) lines.push(`  latency: mean ${report.latencyMs.mean} ms, p50 ${report.latencyMs.p50} ms, p95 ${report.latencyMs.p95} ms`)
   return lines.join('\n')
 }

@@ -7,6 +7,7 @@ import { itemNamePattern, rawTestNamePattern } from './item-name-pattern.ts'
 import { declareOutcomeTags } from './outcome-tags.ts'
 import { ProgressReporter } from './progress-reporter.ts'
 import { ScoreReporter } from './score-reporter.ts'
+import { SandboxCheck } from './sandbox-check.ts'
 import { SuiteDatasets } from './suite-datasets.ts'
 import { checkSettings } from '../harness/validate-settings.ts'
 
@@ -19,7 +20,8 @@ export interface TestbenchPluginOptions {
  * Adds the testbench's reporters to every run, whatever reporters the config or the command line
  * names: a `--reporter` flag replaces the configured reporters, but this hook runs after that
  * and before Vitest builds them, so the gate and the reports cannot be dropped by accident.
- * - the score reporter (scores, JSON/JSONL/text reports), and the one that fetches and checks each suite's
+ * - the score reporter (scores, JSON/JSONL/text reports), the check that the sandbox works before a suite that
+ *   runs programs starts (reporters/sandbox-check.ts), and the one that fetches and checks each suite's
  *   dataset once before any file starts (reporters/suite-datasets.ts);
  * - without a terminal, the progress reporter (done/total, score so far and time left per suite, every 5 % or 10 s);
  * - the gate reporter, when a gate config is found (TESTBENCH_GATE_CONFIG, else `testbench.gate.json`);
@@ -40,7 +42,7 @@ export function testbench(options: TestbenchPluginOptions = {}): Vite.Plugin {
       // Called once per project: add the reporters once.
       if (reporters.some((reporter) => reporter instanceof ScoreReporter)) return
       selectItemsAsTyped(vitest.config)
-      reporters.push(new ScoreReporter(), new SuiteDatasets(), new ProgressReporter())
+      reporters.push(new ScoreReporter(), new SandboxCheck(), new SuiteDatasets(), new ProgressReporter())
       const gate = gateReporter(vitest.config.root, options.benchmarkProjects)
       if (gate) {
         reporters.push(gate)

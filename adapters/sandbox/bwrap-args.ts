@@ -30,7 +30,7 @@ export interface BwrapOptions {
 
 /**
  * bwrap's argv up to the command: no network, its own pid, IPC and UTS namespaces (everything
- * dies with it), a root made of the system's toolchain dirs and a few `/etc` files read-only,
+ * dies with it), a read-only root made of the system's toolchain dirs and a few `/etc` files,
  * size-capped tmpfs for /tmp and /dev/shm, and the work dir.
  */
 export function bwrapArgs(bwrap: string, options: BwrapOptions): string[] {
@@ -57,6 +57,9 @@ export function bwrapArgs(bwrap: string, options: BwrapOptions): string[] {
     for (const file of work.files) args.push('--perms', file.executable ? '0777' : '0666', '--file', String(file.fd), normalize(join(work.inside, file.path)))
   }
   if (work !== undefined) args.push('--chdir', work.inside)
+  // bwrap builds the root on a tmpfs of no size limit, owned by the sandbox's user where it has a user
+  // namespace: read-only, a program's writes land only in the size-capped /tmp and /dev/shm (and the work dir).
+  args.push('--remount-ro', '/')
   for (const capability of options.capabilities) args.push('--cap-add', capability)
   if (options.seccompFd !== undefined) args.push('--seccomp', String(options.seccompFd))
   return args

@@ -4,7 +4,8 @@ import { classify, signalFromStatus, type Ending, type Verdict } from './classif
 import { sandboxLimiter } from './concurrency.ts'
 import { sandboxEnvironment } from './environment.ts'
 import { isLanguage, languageSpec, type Language, type LanguageSpec, type Toolchain } from './languages.ts'
-import { DEFAULT_COMPILE_LIMITS, DEFAULT_RUN_LIMITS, withDefaults, type Limits } from './limits.ts'
+import { DEFAULT_COMPILE_LIMITS, DEFAULT_RUN_LIMITS, tmpfsBytes, withDefaults, type Limits } from './limits.ts'
+import { seccompSecurityOpt } from './container-seccomp.ts'
 import { newMarker } from './marker.ts'
 import { CappedOutput } from './output.ts'
 import type { RunRequest, RunResult, Sandbox } from './sandbox.ts'
@@ -33,14 +34,19 @@ const IMAGE_TOOLCHAIN: Toolchain = {
 }
 
 /**
- * The container tier: one container per run (no network, nobody, all capabilities dropped,
- * memory/CPU/pids limits from the engine), files copied in, each step an exec under prlimit,
+ * The container tier: one container per run (no network, nobody, all capabilities dropped, a read-only
+ * image with size-capped tmpfs for what is written, our seccomp profile, memory/CPU/pids limits from the
+ * engine), files copied in, each step an exec under prlimit,
  * and the container removed afterwards whatever happened. Talks to DOCKER_HOST (podman works).
  */
 export class DockerSandbox implements Sandbox {
   readonly tier = 'docker'
   readonly #docker: Docker
   readonly #image: string
+  /** The image's id once inspected, for the reports. */
+  #imageId: string | undefined
+  #podman: Promise<boolean> | undefined
+  readonly #tmpfsBytes = tmpfsBytes()
   #languages: Promise<Set<Language> | { unreachable: string }> | undefined
 
   constructor(options: { image?: string; docker?: Docker } = {}) {
@@ -60,11 +66,25 @@ export class DockerSandbox implements Sandbox {
     return languages.has(language) ? undefined : `${language} cannot run: image ${this.#image} does not list it in its testbench.languages label.`
   }
 
+  /** `docker (image <name> <id>)`; the id once the image was inspected (after `unreachable()` or a first run). */
+  description(): string {
+    return `docker (image ${this.#image}${this.#imageId === undefined ? '' : ` ${this.#imageId}`})`
+  }
+
   run(request: RunRequest): Promise<RunResult> {
     return sandboxLimiter.run(() => this.#run(request))
   }
 
   async close(): Promise<void> {}
+
+  /** Podman takes a seccomp profile as a path, Docker as JSON. */
+  #isPodman(): Promise<boolean> {
+    this.#podman ??= this.#docker.version().then(
+      (version) => (version.Components ?? []).some((component) => /podman/i.test(component.Name)),
+      () => false,
+    )
+    return this.#podman
+  }
 
   #imageLanguages(): Promise<Set<Language> | { unreachable: string }> {
     this.#languages ??= this.#inspectImage()
@@ -88,6 +108,7 @@ export class DockerSandbox implements Sandbox {
     }
     try {
       const image = await this.#docker.getImage(this.#image).inspect()
+      this.#imageId = image.Id
       const label = image.Config?.Labels?.['testbench.languages'] ?? ''
       return new Set(label.split(',').map((name) => name.trim()).filter(isLanguage))
     } catch (error) {
@@ -129,16 +150,23 @@ export class DockerSandbox implements Sandbox {
           PidsLimit: most('processes'),
           NanoCpus: 1e9,
           CapDrop: ['ALL'],
-          SecurityOpt: ['no-new-privileges'],
+          SecurityOpt: ['no-new-privileges', seccompSecurityOpt(await this.#isPodman())],
+          // Nothing of the image is writable: a program writes only to these, which count in the container's memory.
+          ReadonlyRootfs: true,
           Tmpfs: {
-            '/tmp': `rw,nosuid,size=${most('fileBytes')},mode=1777`,
-            '/dev/shm': `rw,nosuid,size=${runLimits.fileBytes},mode=1777`,
+            '/tmp': `rw,nosuid,size=${Math.max(most('fileBytes'), this.#tmpfsBytes)},mode=1777`,
+            [WORK_DIR]: `rw,nosuid,size=${Math.max(most('fileBytes'), this.#tmpfsBytes)},mode=1777`,
+            '/dev/shm': `rw,nosuid,nodev,size=${this.#tmpfsBytes},mode=1777`,
+            // podman mounts these as tmpfs of no set size on a read-only root; small ones instead.
+            '/var/tmp': `rw,nosuid,nodev,size=${this.#tmpfsBytes},mode=1777`,
+            '/run': `rw,nosuid,nodev,size=16m,mode=755`,
           },
         },
       })
       const created = container
-      await created.putArchive(packTar(files.files, NOBODY), { path: WORK_DIR })
+      // The work dir is a tmpfs, there once the container runs.
       await created.start()
+      await created.putArchive(packTar(files.files, NOBODY), { path: WORK_DIR })
       const step = (argv: string[], limits: Limits, phase: 'compile' | 'run', stepMarker?: string) =>
         this.#step(created, spec, argv, limits, phase, env, phase === 'run' ? request.stdin : undefined, stepMarker)
 
@@ -214,8 +242,10 @@ export class DockerSandbox implements Sandbox {
     const info = wallLimitHit ? undefined : await finishedExec(exec)
     const status = info?.ExitCode ?? null
     const signal = wallLimitHit ? 'SIGKILL' : status === null ? undefined : signalFromStatus(status)
-    const oomKilled = wallLimitHit ? false : (await container.inspect()).State.OOMKilled
-    const measures = wallLimitHit ? undefined : await this.#readStats(container, statsFile)
+    // What the program may have broken (its container stopped, the stats file gone) only costs us these facts:
+    // never an infra_error, which a program must not be able to bring about.
+    const oomKilled = wallLimitHit ? false : await container.inspect().then((state) => state.State.OOMKilled, () => false)
+    const measures = wallLimitHit ? undefined : await this.#readStats(container, statsFile).catch(() => undefined)
     const ending: Ending = {
       step: phase,
       exitCode: signal === undefined ? status : null,

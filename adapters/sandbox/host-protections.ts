@@ -2,10 +2,14 @@ import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { warnOnce } from './warn-once.ts'
 
-/** The isolation primitives this host offers the process tier; a missing one is named once on stderr. */
+/** The isolation primitives this host offers the process tier. */
 export interface HostProtections {
   /** bwrap: no network, read-only filesystem, own pid namespace (the whole tree dies with it). */
   bwrap: string | undefined
+  /** Why bwrap is undefined (missing, or it cannot create namespaces here), for the message that stops a run. */
+  bwrapProblem?: string
+  /** `bubblewrap 0.8.0`, as `bwrap --version` says: the reports record the tier that ran. */
+  bwrapVersion?: string
   /** prlimit: CPU, memory, file size, process and open-file limits. */
   prlimit: string | undefined
   /** setpriv: run as a throwaway uid, which the process limit needs when we are root. */
@@ -27,6 +31,22 @@ export function bwrapNamespaceFlags(root: boolean): string[] {
   return [...(root ? [] : ['--unshare-user']), '--unshare-ipc', '--unshare-pid', '--unshare-net', '--unshare-uts', '--unshare-cgroup-try']
 }
 
+/**
+ * Why the process tier cannot isolate programs on this host, or undefined when it can. Programs
+ * never run without it unless the user asked for that with SANDBOX=none.
+ */
+export function processTierProblem(protections: HostProtections, platform: NodeJS.Platform = process.platform): string | undefined {
+  if (platform !== 'linux') {
+    return `the process sandbox needs Linux's bubblewrap, which ${platform} does not have: run with SANDBOX=docker (Docker Desktop or podman, through DOCKER_HOST)`
+  }
+  const missing: string[] = []
+  if (protections.bwrap === undefined) missing.push(protections.bwrapProblem ?? 'bwrap is missing')
+  if (protections.prlimit === undefined) missing.push('prlimit is missing (apt-get install util-linux)')
+  if (protections.root && protections.setpriv === undefined) missing.push('setpriv is missing, which programs need to run as a throwaway uid under root (apt-get install util-linux)')
+  if (missing.length === 0) return undefined
+  return `the process sandbox cannot isolate programs here: ${missing.join('; ')}. Fix that, or run with SANDBOX=docker (Docker or podman through DOCKER_HOST)`
+}
+
 function detect(): HostProtections {
   const root = process.getuid?.() === 0
   const find = (path: string): string | undefined => (existsSync(path) ? path : undefined)
@@ -38,7 +58,7 @@ function detect(): HostProtections {
     root,
   }
   if (protections.bwrap === undefined) {
-    warnOnce('bwrap', 'bwrap not found (apt-get install bubblewrap): sandboxed programs get the network, see the whole filesystem, and leftover processes may survive a run.')
+    protections.bwrapProblem = 'bwrap is not at /usr/bin/bwrap (apt-get install bubblewrap)'
   } else {
     const probe = spawnSync(protections.bwrap, [...bwrapNamespaceFlags(root), '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', '--', '/bin/true'], {
       encoding: 'utf8',
@@ -46,18 +66,14 @@ function detect(): HostProtections {
     })
     if (probe.status !== 0) {
       const why = (probe.stderr || probe.error?.message || `exit status ${probe.status}`).trim().split('\n')[0]
-      warnOnce('bwrap', `bwrap cannot create namespaces here (${why}): sandboxed programs get the network and see the whole filesystem.`)
+      protections.bwrapProblem =
+        `bwrap cannot create namespaces here (${why}); allow unprivileged user namespaces ` +
+        '(sysctl kernel.unprivileged_userns_clone=1, or kernel.apparmor_restrict_unprivileged_userns=0 on Ubuntu 24.04) or run as root'
       protections.bwrap = undefined
+    } else {
+      const version = spawnSync(protections.bwrap, ['--version'], { encoding: 'utf8', timeout: 10_000 })
+      protections.bwrapVersion = version.stdout.trim() || 'bubblewrap (version unknown)'
     }
-  }
-  if (protections.prlimit === undefined) {
-    warnOnce('prlimit', 'prlimit not found (apt-get install util-linux): no CPU, memory, file-size or process limits; only the wall-clock limit holds.')
-  }
-  if (root && protections.setpriv === undefined) {
-    warnOnce('setpriv', 'setpriv not found (apt-get install util-linux): programs run as root, so the process-count limit does not hold.')
-  }
-  if (!root && protections.bwrap === undefined) {
-    warnOnce('nproc', 'without bwrap and not root, the process-count limit would count all your own processes: it is off.')
   }
   if (protections.time === undefined) {
     warnOnce('time', 'GNU time not found (apt-get install time): CPU time and peak memory are not measured.')

@@ -13,6 +13,7 @@
 import { DockerSandbox } from './docker-sandbox.ts'
 import { ProcessSandbox } from './process-sandbox.ts'
 import type { RunRequest, RunResult, Sandbox } from './sandbox.ts'
+import { configuredTier } from './sandbox-tier.ts'
 
 export type { RunRequest, RunResult, RunOutcome, Sandbox, SourceFiles, StreamCapture } from './sandbox.ts'
 export type { Limits } from './limits.ts'
@@ -21,10 +22,15 @@ export { LANGUAGES, isLanguage, printMarker, type Language } from './languages.t
 
 let configured: Sandbox | undefined
 
-/** The sandbox picked by SANDBOX: `process` (default) or `docker`. One per process, created on first use. */
+/** The sandbox picked by SANDBOX: `process` (default), `docker` or `none`. One per process, created on first use. */
 export function sandbox(env: NodeJS.ProcessEnv = process.env): Sandbox {
-  configured ??= createSandbox(env['SANDBOX'] ?? 'process')
+  configured ??= createSandbox(configuredTier(env))
   return configured
+}
+
+/** How the reports name the sandbox this process ran programs in; undefined when it ran none. */
+export function sandboxInUse(): string | undefined {
+  return configured?.description()
 }
 
 export function createSandbox(tier: string): Sandbox {
@@ -33,8 +39,11 @@ export function createSandbox(tier: string): Sandbox {
       return new ProcessSandbox()
     case 'docker':
       return new DockerSandbox()
+    case 'none':
+      // The run's banner comes from its up-front check (reporters/sandbox-check.ts), once, not from every worker.
+      return new ProcessSandbox({ unsandboxed: true })
     default:
-      throw new RangeError(`SANDBOX is "${tier}"; set it to "process" (the default) or "docker".`)
+      throw new RangeError(`SANDBOX is "${tier}"; set it to "process" (the default), "docker", or "none" (unsandboxed).`)
   }
 }
 

@@ -4,10 +4,11 @@ import type { KnobGroup } from '../knob.ts'
 export const sandboxKnobs: KnobGroup = {
   title: 'sandbox',
   knobs: [
-    { name: 'SANDBOX', kind: 'choice', default: 'process', accepted: 'process or docker', readme: '`process` (bwrap + prlimit) or `docker` (Docker or podman through `DOCKER_HOST`)' },
+    { name: 'SANDBOX', kind: 'choice', default: 'process', accepted: 'process, docker or none', readme: '`process` (bwrap + prlimit, Linux), `docker` (Docker or podman through `DOCKER_HOST`; macOS, Windows), or `none`: programs run unsandboxed, under a banner, and the reports say so' },
     { name: 'TESTBENCH_SANDBOX_IMAGE', kind: 'text', default: 'localhost/testbench/sandbox:bookworm', accepted: 'a container image name', readme: 'image of the container tier; the default one is built from `adapters/sandbox/images/Dockerfile` when the engine lacks it' },
     { name: 'TESTBENCH_SANDBOX_BASE_IMAGE', kind: 'text', default: 'debian:bookworm', accepted: 'a Debian bookworm image name', readme: 'what that build starts from (offline: an image you imported, as `.ci/start-podman.sh` does)' },
     { name: 'TESTBENCH_SANDBOX_CONCURRENCY', kind: 'integer', default: 'cores', accepted: 'a whole number ≥ 1', readme: 'programs running at once per test file' },
+    { name: 'TESTBENCH_SANDBOX_TMPFS_MB', kind: 'integer', default: '128', accepted: 'a whole number ≥ 1', readme: "MiB of each of a program's `/tmp` (its work dir is in it) and `/dev/shm`, both memory: counted in its memory limit where the sandbox has a cgroup, on top of it otherwise" },
     { name: 'TESTBENCH_SANDBOX_ENV', kind: 'list', default: '—', accepted: 'comma-separated variable names', readme: 'extra variables passed to programs (names that look like secrets are refused)' },
     { name: 'TESTBENCH_PYTHON', kind: 'path', default: '/usr/bin/python3', accepted: 'a path to python3', readme: 'the interpreter that runs Python programs' },
     { name: 'TESTBENCH_PYTHON_WARM', kind: 'boolean', default: 'on', accepted: '1/on/true or 0/off/false', readme: 'a warm interpreter forks a fresh, limited child per program, for root and ordinary users alike; off starts one per program' },

@@ -32,6 +32,12 @@ export interface LanguageSpec {
   memoryError?: RegExp
   /** Address space the runtime reserves up front, allowed on top of `memoryBytes` (the heap itself is capped by a flag). */
   memoryHeadroomBytes?: number
+  /**
+   * RLIMIT_AS of a run is `memoryBytes + memoryHeadroomBytes` plus this: what the runtime maps besides its data
+   * (code, libraries, thread stacks, arenas it reserves). RLIMIT_DATA counts private memory only; this limit
+   * also counts shared mappings (`mmap(MAP_SHARED)`, a mapped /dev/zero or SysV segment), which would escape it.
+   */
+  addressSpaceHeadroomBytes: number
   /** A statement that prints `marker` on its own line, for the end of the checks. */
   printMarker: (marker: string) => string
 }
@@ -42,7 +48,16 @@ const MARKER_FORMAT = /^[A-Za-z0-9_-]+$/
 const sourcesEndingWith = (files: readonly string[], ...extensions: string[]): string[] =>
   files.filter((file) => extensions.some((extension) => file.endsWith(extension)))
 
-const jvmFlags = (limits: Limits): string[] => [`-Xmx${mebibytes(limits.memoryBytes)}m`, '-Xms16m', '-Xss8m', '-XX:+UseSerialGC', '-XX:-UsePerfData']
+// The class space and code cache are reserved whole (1 GiB and 240 MiB by default): smaller ones let the JVM start under RLIMIT_AS.
+const jvmFlags = (limits: Limits): string[] => [
+  `-Xmx${mebibytes(limits.memoryBytes)}m`,
+  '-Xms16m',
+  '-Xss8m',
+  '-XX:+UseSerialGC',
+  '-XX:-UsePerfData',
+  '-XX:CompressedClassSpaceSize=128m',
+  '-XX:ReservedCodeCacheSize=64m',
+]
 const JVM_OUT_OF_MEMORY = /java\.lang\.OutOfMemoryError|Could not reserve enough space|Cannot allocate memory/
 
 export const LANGUAGE_SPECS: Readonly<Record<Language, LanguageSpec>> = {
@@ -53,6 +68,8 @@ export const LANGUAGE_SPECS: Readonly<Record<Language, LanguageSpec>> = {
     // A SyntaxError while compiling the file comes without a traceback; one raised by running code has one.
     compileError: (stderr) => /^(SyntaxError|IndentationError|TabError): /m.test(stderr) && !stderr.includes('Traceback (most recent call last)'),
     memoryError: /^MemoryError\b/m,
+    // Libraries' code (numpy, pandas, scipy: about 250 MiB) and thread stacks (8 MiB each).
+    addressSpaceHeadroomBytes: 1024 * MiB,
     printMarker: (marker) => `print(${JSON.stringify(marker)}, flush=True)`,
   },
   javascript: {
@@ -63,6 +80,7 @@ export const LANGUAGE_SPECS: Readonly<Record<Language, LanguageSpec>> = {
     compileError: (stderr) => /^SyntaxError: [^\n]*\n\s+at [^\n]*node:internal\//m.test(stderr),
     memoryError: /JavaScript heap out of memory|Fatal process out of memory|Allocation failed/,
     memoryHeadroomBytes: 1024 * MiB,
+    addressSpaceHeadroomBytes: 1024 * MiB,
     printMarker: (marker) => `console.log(${JSON.stringify(marker)});`,
   },
   java: {
@@ -84,6 +102,7 @@ export const LANGUAGE_SPECS: Readonly<Record<Language, LanguageSpec>> = {
     run: (t, main, limits) => [t.java, ...jvmFlags(limits), '-cp', '.', main.replace(/\.java$/, '').replaceAll('/', '.')],
     memoryError: JVM_OUT_OF_MEMORY,
     memoryHeadroomBytes: 512 * MiB,
+    addressSpaceHeadroomBytes: 1024 * MiB,
     printMarker: (marker) => `System.out.println(${JSON.stringify(marker)});`,
   },
   rust: {
@@ -92,6 +111,7 @@ export const LANGUAGE_SPECS: Readonly<Record<Language, LanguageSpec>> = {
     compile: (t, main) => [t.rustc, '-O', '--edition', '2021', '-o', 'main', main],
     run: () => ['./main'],
     memoryError: /memory allocation of \d+ bytes failed/,
+    addressSpaceHeadroomBytes: 256 * MiB,
     printMarker: (marker) => `println!(${JSON.stringify(marker)});`,
   },
   go: {
@@ -99,15 +119,18 @@ export const LANGUAGE_SPECS: Readonly<Record<Language, LanguageSpec>> = {
     tools: ['go'],
     compile: (t, main, files) => [t.go, 'build', '-o', 'main', ...new Set([main, ...sourcesEndingWith(files, '.go')])],
     run: () => ['./main'],
-    env: (home) => ({
-      GOCACHE: `${home}/.cache/go-build`,
-      GOPATH: `${home}/go`,
+    // The build cache in /tmp (the compile step's tmpfs), not in the work dir the run gets a copy of.
+    env: () => ({
+      GOCACHE: '/tmp/go-build',
+      GOPATH: '/tmp/go',
       GOTOOLCHAIN: 'local',
       GOPROXY: 'off',
       GOFLAGS: '-mod=mod',
       CGO_ENABLED: '0',
     }),
     memoryError: /fatal error: (runtime: )?out of memory|cannot allocate memory/,
+    // The runtime reserves arenas and their metadata well ahead of use.
+    addressSpaceHeadroomBytes: 1024 * MiB,
     printMarker: (marker) => `fmt.Println(${JSON.stringify(marker)})`,
   },
   c: {
@@ -117,6 +140,7 @@ export const LANGUAGE_SPECS: Readonly<Record<Language, LanguageSpec>> = {
     run: () => ['./main'],
     // strerror(ENOMEM), as perror() prints it after a failed malloc.
     memoryError: /Cannot allocate memory/,
+    addressSpaceHeadroomBytes: 256 * MiB,
     printMarker: (marker) => `printf("%s\\n", ${JSON.stringify(marker)}); fflush(stdout);`,
   },
   cpp: {
@@ -132,6 +156,7 @@ export const LANGUAGE_SPECS: Readonly<Record<Language, LanguageSpec>> = {
     ],
     run: () => ['./main'],
     memoryError: /std::bad_alloc|Cannot allocate memory/,
+    addressSpaceHeadroomBytes: 256 * MiB,
     printMarker: (marker) => `std::cout << ${JSON.stringify(marker)} << std::endl;`,
   },
   clojure: {
@@ -142,6 +167,7 @@ export const LANGUAGE_SPECS: Readonly<Record<Language, LanguageSpec>> = {
     compileError: (stderr) => /^Syntax error (reading source|compiling|macroexpanding)/m.test(stderr),
     memoryError: JVM_OUT_OF_MEMORY,
     memoryHeadroomBytes: 512 * MiB,
+    addressSpaceHeadroomBytes: 1024 * MiB,
     printMarker: (marker) => `(println ${JSON.stringify(marker)})`,
   },
 }

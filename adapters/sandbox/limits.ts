@@ -1,3 +1,5 @@
+import { positiveInteger } from '../knob.ts'
+
 export interface Limits {
   /** Wall-clock time before the whole process tree is killed. Default 10 s for a run, 60 s for a compile. */
   wallMs: number
@@ -14,6 +16,18 @@ export interface Limits {
 }
 
 const MiB = 1024 * 1024
+
+/** Default size of a run's /tmp (which holds its work dir) and of its /dev/shm, each. */
+export const DEFAULT_TMPFS_MIB = 128
+
+/**
+ * The size of each of a run's size-capped tmpfs mounts, /tmp (with the work dir in it) and /dev/shm:
+ * TESTBENCH_SANDBOX_TMPFS_MB. What a program writes there is memory; a cgroup, where the sandbox has one,
+ * counts it in the run's memory limit, otherwise it comes on top of that limit, at most twice this size.
+ */
+export function tmpfsBytes(env: NodeJS.ProcessEnv = process.env): number {
+  return positiveInteger(env, 'TESTBENCH_SANDBOX_TMPFS_MB', DEFAULT_TMPFS_MIB) * MiB
+}
 
 export const DEFAULT_RUN_LIMITS: Readonly<Limits> = {
   wallMs: 10_000,

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process'
+import { rmSync } from 'node:fs'
 import { randomInt } from 'node:crypto'
 import { chmod, chown, mkdir, mkdtemp, open, readFile, rm, writeFile, type FileHandle } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -12,9 +13,13 @@ import { bwrapArgs } from './bwrap-args.ts'
 import { hiddenHostPaths } from './sandbox-root.ts'
 import { seccompFilter } from './seccomp-filter.ts'
 import { HostToolchain } from './host-toolchain.ts'
-import { hostProtections, type HostProtections } from './host-protections.ts'
+import { hostProtections, processTierProblem, type HostProtections } from './host-protections.ts'
+import { processTierDescription, UNSANDBOXED } from './sandbox-tier.ts'
 import { languageSpec, type Language, type LanguageSpec, type Toolchain } from './languages.ts'
-import { DEFAULT_COMPILE_LIMITS, DEFAULT_RUN_LIMITS, withDefaults, type Limits } from './limits.ts'
+import { DEFAULT_COMPILE_LIMITS, DEFAULT_RUN_LIMITS, tmpfsBytes, withDefaults, type Limits } from './limits.ts'
+import { openWorkFiles, type OpenWorkFiles } from './work-files.ts'
+import { memoryCgroups, type RunCgroup } from './memory-cgroup.ts'
+import { warnOnce } from './warn-once.ts'
 import { newMarker } from './marker.ts'
 import { compileJavaWarm } from './jvm-warm-compile.ts'
 import { WarmJavac } from './jvm-warm-javac.ts'
@@ -26,6 +31,8 @@ import { parseTimeReport, TIME_FORMAT } from './time-report.ts'
 
 /** Where the work dir appears inside bwrap; programs see only this and a private /tmp as writable. */
 const SANDBOX_WORK_DIR = '/tmp/work'
+/** fds 3, 4 and 5 are bwrap's status, GNU time's report and the seccomp filter; the work dir's files follow. */
+const FIRST_FILE_FD = 6
 /** Throwaway uids: each run gets its own, so the process limit counts only that run's processes. */
 const UID_BASE = 1_500_000_000
 const UID_RANGE = 100_000_000
@@ -36,23 +43,29 @@ const MiB = 1024 * 1024
  * pid namespace) as a throwaway uid, with prlimit limits, in a fresh temp dir removed afterwards.
  */
 export class ProcessSandbox implements Sandbox {
-  readonly tier = 'process'
+  readonly tier: 'process' | 'none'
   readonly #toolchain: HostToolchain
   readonly #protections: () => HostProtections
   readonly #warmPython: boolean
   #forkServers: PythonForkServers | undefined
   readonly #warmJava: boolean
   #javacServers: WarmJavac | undefined
+  readonly #tmpfsBytes: number
 
   /**
    * `warmPython` (default: unless TESTBENCH_PYTHON_WARM is 0, off or false) serves Python from warm fork servers
    * wherever bwrap works (as root, or in a user namespace), so that no run pays interpreter start-up.
    * `warmJava` (default: unless TESTBENCH_JAVA_WARM is 0, off or false) compiles Java on warm javac servers.
+   * Where bwrap cannot isolate programs every run is an infra_error naming what is missing, unless
+   * `unsandboxed` (SANDBOX=none) asks for programs to run without it: limits and a throwaway uid only.
    */
-  constructor(options: { env?: NodeJS.ProcessEnv; protections?: () => HostProtections; warmPython?: boolean; warmJava?: boolean } = {}) {
+  constructor(options: { env?: NodeJS.ProcessEnv; protections?: () => HostProtections; warmPython?: boolean; warmJava?: boolean; unsandboxed?: boolean } = {}) {
     const env = options.env ?? process.env
     this.#toolchain = new HostToolchain(env)
-    this.#protections = options.protections ?? hostProtections
+    const protections = options.protections ?? hostProtections
+    this.tier = options.unsandboxed === true ? 'none' : 'process'
+    this.#tmpfsBytes = tmpfsBytes(env)
+    this.#protections = options.unsandboxed === true ? () => ({ ...protections(), bwrap: undefined }) : protections
     this.#warmPython = options.warmPython ?? readBoolean(env, 'TESTBENCH_PYTHON_WARM', true)
     this.#warmJava = options.warmJava ?? readBoolean(env, 'TESTBENCH_JAVA_WARM', true)
   }
@@ -60,6 +73,10 @@ export class ProcessSandbox implements Sandbox {
   async unavailable(language: Language): Promise<string | undefined> {
     const found = this.#toolchain.toolchain(languageSpec(language).tools)
     return 'missing' in found ? `${language} cannot run: ${found.missing}.` : undefined
+  }
+
+  description(): string {
+    return this.tier === 'none' ? UNSANDBOXED : processTierDescription(this.#protections())
   }
 
   run(request: RunRequest): Promise<RunResult> {
@@ -97,6 +114,8 @@ export class ProcessSandbox implements Sandbox {
     const main = request.main ?? spec.main
 
     const protections = this.#protections()
+    const missing = this.tier === 'none' ? undefined : processTierProblem(protections)
+    if (missing !== undefined) return infraFailure(`No program runs without a sandbox: ${missing}, or SANDBOX=none to run them unsandboxed.`)
     const uid = UID_BASE + randomInt(UID_RANGE)
     const warm = request.language === 'python' ? this.#warmServers(protections, found.tools) : undefined
     if (warm !== undefined) {
@@ -118,8 +137,8 @@ export class ProcessSandbox implements Sandbox {
       const home = protections.bwrap === undefined ? work : SANDBOX_WORK_DIR
       const env = sandboxEnvironment(home, spec.env?.(home))
       const context: StepContext = { protections, uid, root, work, env, tools: found.tools }
-      const step = (argv: string[], limits: Limits, phase: 'compile' | 'run', stepMarker?: string) =>
-        this.#step(context, spec, argv, limits, phase, phase === 'run' ? request.stdin : undefined, stepMarker)
+      const step = (argv: string[], limits: Limits, phase: 'compile' | 'run', stepMarker?: string, copies?: OpenWorkFiles) =>
+        this.#step(context, spec, argv, limits, phase, phase === 'run' ? request.stdin : undefined, stepMarker, copies)
 
       let compileOutput: string | undefined
       const javac = request.language === 'java' ? this.#warmJavac(protections, found.tools) : undefined
@@ -137,7 +156,11 @@ export class ProcessSandbox implements Sandbox {
           return { ...toResult(compiled, marker), compileOutput, markerSeen: marker === undefined ? undefined : false }
         }
       }
-      const ran = await step(spec.run(found.tools, main, runLimits), runLimits, 'run', marker)
+      // The run gets copies of the work dir's files in its own size-capped /tmp, so that nothing it writes reaches the
+      // host's disk; a request that collects files back gets the host dir (bound, as the compile step has it).
+      const copies = request.collect === undefined && protections.bwrap !== undefined ? await openWorkFiles(work, this.#tmpfsBytes, FIRST_FILE_FD) : undefined
+      if (copies !== undefined && 'tooBig' in copies) return tooBigResult(copies.tooBig, compileOutput, marker)
+      const ran = await step(spec.run(found.tools, main, runLimits), runLimits, 'run', marker, copies).finally(() => copies?.handles.forEach((handle) => void handle.close()))
       if (ran.infra !== undefined) return infraFailure(ran.infra, compileOutput)
       const collected = request.collect === undefined ? undefined : await collectFiles(work, request.collect, runLimits.outputBytes)
       return { ...toResult(ran, marker), compileOutput, ...(collected === undefined ? {} : { files: collected }) }
@@ -156,29 +179,33 @@ export class ProcessSandbox implements Sandbox {
     phase: 'compile' | 'run',
     stdin: string | undefined,
     marker: string | undefined,
+    copies: OpenWorkFiles | undefined,
   ): Promise<StepOutcome> {
     const { protections } = context
     const memoryLimit = limits.memoryBytes + (spec.memoryHeadroomBytes ?? 0)
+    // Compilers are left RLIMIT_DATA alone; a program's shared mappings count too.
+    const addressSpace = phase === 'run' ? memoryLimit + spec.addressSpaceHeadroomBytes : undefined
     // GNU time runs innermost (outside, it would see only bwrap, which does not wait for the sandbox's init)
     // and reopens fd 4, a file of ours; the program could write there too, which only blurs its own stats.
     const measured = protections.time === undefined ? argv : [protections.time, '-o', '/dev/fd/4', '-f', TIME_FORMAT, '--', ...argv]
-    const limited = protections.prlimit === undefined ? measured : [...prlimitArgs(protections, limits, memoryLimit), '--', ...measured]
+    const limited = protections.prlimit === undefined ? measured : [...prlimitArgs(protections, limits, memoryLimit, addressSpace), '--', ...measured]
     const asUser =
       protections.root && protections.setpriv !== undefined
         ? [protections.setpriv, `--reuid=${context.uid}`, `--regid=${context.uid}`, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all', '--no-new-privs', '--', ...limited]
         : limited
-    const filter = protections.bwrap === undefined ? undefined : seccompFilter()
-    const seccomp = filter === undefined ? undefined : await writeAndOpen(join(context.root, `${phase}.seccomp`), filter)
+    const tmpfs = phase === 'compile' ? Math.max(limits.fileBytes, this.#tmpfsBytes) : this.#tmpfsBytes
+    const seccomp = protections.bwrap === undefined ? undefined : await openSeccompFilter()
     const sandboxed =
       protections.bwrap === undefined
         ? asUser
         : [
             ...bwrapArgs(protections.bwrap, {
               root: protections.root,
-              tmpfsBytes: Math.max(limits.fileBytes, 16 * MiB),
+              // A compiler's temporary files may be as large as what it writes; a program gets the small tmpfs.
+              tmpfsBytes: tmpfs,
               tools: Object.values(context.tools).filter((tool) => tool !== ''),
               hidden: hiddenHostPaths(),
-              work: { host: context.work, inside: SANDBOX_WORK_DIR },
+              work: copies === undefined ? { host: context.work, inside: SANDBOX_WORK_DIR } : { inside: SANDBOX_WORK_DIR, files: copies.files },
               capabilities: protections.root && protections.setpriv !== undefined ? ['CAP_SETUID', 'CAP_SETGID'] : [],
               ...(seccomp === undefined ? {} : { seccompFd: 5 }),
             }),
@@ -189,11 +216,13 @@ export class ProcessSandbox implements Sandbox {
             ...asUser,
           ]
 
+    // As root, a memory cgroup holds the whole run (all its processes, shared memory and tmpfs files) to one limit.
+    const cgroup = protections.root && protections.bwrap !== undefined ? runCgroup(memoryLimit + 2 * tmpfs) : undefined
     const statsFile = join(context.root, `${phase}.time`)
     const stats = protections.time === undefined ? undefined : await open(statsFile, 'w')
     await stats?.chmod(0o666)
     const result = await runCommand({
-      argv: sandboxed,
+      argv: cgroup === undefined ? sandboxed : cgroup.enter(sandboxed),
       env: context.env,
       cwd: context.work,
       stdin,
@@ -202,20 +231,25 @@ export class ProcessSandbox implements Sandbox {
       marker,
       fd4: stats?.fd,
       fd5: seccomp?.fd,
+      files: copies?.handles.map((handle) => handle.fd) ?? [],
     }).finally(() => Promise.all([stats?.close(), seccomp?.close()]))
     if (protections.bwrap === undefined && protections.root && protections.setpriv !== undefined) {
       // No pid namespace to take the leftovers with it; the run's own uid finds them all.
       spawnSync(protections.setpriv, [`--reuid=${context.uid}`, `--regid=${context.uid}`, '--clear-groups', '--', 'kill', '-KILL', '-1'], { stdio: 'ignore' })
     }
+    const oomKilled = (await cgroup?.oomKilled()) ?? false
+    await cgroup?.remove()
     const measures = parseTimeReport(await readFile(statsFile, 'utf8').catch(() => ''))
     const stderr = result.stderr.capture().text
-    const infra = infraProblem(result, protections, stderr)
+    // The cgroup's OOM killer may pick bwrap itself, which then reports nothing: the run's memory, not our failure.
+    const infra = oomKilled ? undefined : infraProblem(result, protections, stderr)
     const signal = result.signal ?? (result.exitCode === null ? undefined : signalFromStatus(result.exitCode))
     const ending: Ending = {
       step: phase,
       exitCode: signal === undefined ? result.exitCode : null,
       signal,
       wallLimitHit: result.wallLimitHit,
+      oomKilled,
       stderr,
       cpuMs: measures?.cpuMs,
       peakMemoryBytes: measures?.peakMemoryBytes,
@@ -226,9 +260,30 @@ export class ProcessSandbox implements Sandbox {
   }
 }
 
-async function writeAndOpen(path: string, content: Buffer): Promise<FileHandle> {
-  await writeFile(path, content)
-  return open(path, 'r')
+/** A memory cgroup for one step, where one can be made; a step runs without when making it fails. */
+function runCgroup(limitBytes: number): RunCgroup | undefined {
+  try {
+    return memoryCgroups()?.create(limitBytes)
+  } catch (error) {
+    warnOnce('cgroup', `no memory cgroup for a run (${(error as Error).message}): its processes are held to the memory limit each, not together.`)
+    return undefined
+  }
+}
+
+let seccompFile: Promise<string | undefined> | undefined
+
+/** The seccomp filter, written once per process to a private file; each step reads it from an fd of its own. */
+async function openSeccompFilter(): Promise<FileHandle | undefined> {
+  seccompFile ??= (async () => {
+    const filter = seccompFilter()
+    if (filter === undefined) return undefined
+    const dir = await mkdtemp(join(tmpdir(), 'testbench-seccomp-'))
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
+    await writeFile(join(dir, 'filter'), filter, { mode: 0o400 })
+    return join(dir, 'filter')
+  })()
+  const path = await seccompFile
+  return path === undefined ? undefined : open(path, 'r')
 }
 
 interface StepContext {
@@ -256,6 +311,7 @@ function warmResult(ran: WarmRun, spec: LanguageSpec, limits: Limits, marker: st
     exitCode: ran.exitCode,
     signal: ran.signal,
     wallLimitHit: ran.wallLimitHit,
+    oomKilled: ran.oomKilled,
     stderr: stderr.text,
     cpuMs: ran.cpuMs,
     peakMemoryBytes: ran.peakMemoryBytes,
@@ -279,6 +335,11 @@ function warmResult(ran: WarmRun, spec: LanguageSpec, limits: Limits, marker: st
   }
 }
 
+/** The program's files or its compiled output do not fit in its /tmp: its own doing, so a runtime_error. */
+function tooBigResult(reason: string, compileOutput: string | undefined, marker: string | undefined): RunResult {
+  return { ...infraFailure(reason, compileOutput), outcome: 'runtime_error', markerSeen: marker === undefined ? undefined : false }
+}
+
 function toResult(step: StepOutcome, marker: string | undefined): RunResult {
   return {
     outcome: step.verdict.outcome,
@@ -295,12 +356,13 @@ function toResult(step: StepOutcome, marker: string | undefined): RunResult {
   }
 }
 
-function prlimitArgs(protections: HostProtections, limits: Limits, memoryBytes: number): string[] {
-  // RLIMIT_DATA, not RLIMIT_AS: runtimes (JVM, V8, Go) reserve far more address space than they use.
+function prlimitArgs(protections: HostProtections, limits: Limits, memoryBytes: number, addressSpaceBytes: number | undefined): string[] {
+  // RLIMIT_DATA holds the memory limit; RLIMIT_AS, with room for what runtimes reserve, also counts shared mappings.
   const args = [
     protections.prlimit ?? 'prlimit',
     `--cpu=${limits.cpuSeconds}:${limits.cpuSeconds + 1}`,
     `--data=${memoryBytes}`,
+    ...(addressSpaceBytes === undefined ? [] : [`--as=${addressSpaceBytes}`]),
     `--fsize=${limits.fileBytes}`,
     '--nofile=1024',
     '--core=0',

@@ -24,6 +24,30 @@ def libc_call(name, *args):
         raise OSError(error, f'{name}: {os.strerror(error)}')
 
 
+PR_SET_SECCOMP = 22
+SECCOMP_MODE_FILTER = 2
+
+
+class SockFprog(ctypes.Structure):
+    _fields_ = [('len', ctypes.c_ushort), ('filter', ctypes.c_void_p)]
+
+
+def seccomp_program(filter_bytes):
+    """The sandbox's seccomp filter (adapters/sandbox/seccomp-filter.ts), ready for install_seccomp in each child."""
+    if not filter_bytes:
+        return None
+    buffer = ctypes.create_string_buffer(filter_bytes, len(filter_bytes))
+    return buffer, SockFprog(len(filter_bytes) // 8, ctypes.addressof(buffer))
+
+
+def install_seccomp(program):
+    """As bwrap's --seccomp does for the cold path: no new user namespaces, no memfd or SysV shared memory."""
+    if program is None:
+        return
+    libc_call('prctl', PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+    libc_call('prctl', PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(program[1]), 0, 0)
+
+
 def drop_capabilities():
     """Ambient, bounding, effective, permitted and inheritable sets emptied; exec can never grant more."""
     libc_call('prctl', PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)

@@ -17,6 +17,7 @@ Protocol: one JSON request per line on stdin; frames on stdout, each one byte of
 """
 
 import atexit
+import base64
 import gc
 import io
 import json
@@ -40,6 +41,7 @@ NPROC_OF_OURS = 2 if USERNS else 0
 # Pure standard-library modules that most programs import: loaded once here, not in every child.
 # Nothing with state a child could share (random reseeds itself after fork, but is left out anyway).
 PRELOADED = ('typing', 'math', 're', 'collections', 'itertools', 'functools', 'string', 'heapq', 'bisect', 'hashlib', 'fractions', 'decimal')
+SECCOMP = seccomp_program(base64.b64decode(os.environ.get('TESTBENCH_SECCOMP', '')))
 CONTROL_IN = sys.stdin.buffer
 CONTROL_OUT = sys.stdout.buffer
 
@@ -60,9 +62,9 @@ def child(request, run_dir, stdin_fd, out_w, err_w, setup_w):
         os.closerange(setup_w + 1, 65536)
         os.setsid()
         for name, value in request['rlimits'].items():
-            if name == 'RLIMIT_DATA':
-                # The child starts with the server's heap (and any preloaded modules): that is not the program's.
-                value += data_in_use()
+            if name in ('RLIMIT_DATA', 'RLIMIT_AS'):
+                # The child starts with the server's heap and mappings (and any preloaded modules): those are not the program's.
+                value += in_use('VmData:' if name == 'RLIMIT_DATA' else 'VmSize:')
             if name == 'RLIMIT_NPROC':
                 value += NPROC_OF_OURS
             resource.setrlimit(getattr(resource, name), (value, value))
@@ -81,6 +83,7 @@ def child(request, run_dir, stdin_fd, out_w, err_w, setup_w):
         signal.signal(signal.SIGINT, signal.default_int_handler)
         os.environ.clear()
         os.environ.update(request['env'])
+        install_seccomp(SECCOMP)
     except BaseException as error:  # the sandbox, not the program, failed
         os.write(setup_w, f'could not prepare the child: {error!r}'.encode())
         os._exit(125)
@@ -88,10 +91,10 @@ def child(request, run_dir, stdin_fd, out_w, err_w, setup_w):
     run_program(os.path.join(run_dir, request['main']))
 
 
-def data_in_use():
+def in_use(field):
     with open('/proc/self/status') as status:
         for line in status:
-            if line.startswith('VmData:'):
+            if line.startswith(field):
                 return int(line.split()[1]) * 1024
     return 0
 

@@ -5,10 +5,13 @@ import type { Socket } from 'node:net'
 import { bwrapArgs } from './bwrap-args.ts'
 import { hiddenHostPaths } from './sandbox-root.ts'
 import { sandboxEnvironment } from './environment.ts'
-import type { Limits } from './limits.ts'
+import { LANGUAGE_SPECS } from './languages.ts'
+import { tmpfsBytes, type Limits } from './limits.ts'
+import { seccompFilter } from './seccomp-filter.ts'
 import { CappedOutput } from './output.ts'
 import { warnOnce } from './warn-once.ts'
 import { WarmServerPool } from './warm-server-pool.ts'
+import { memoryCgroups, type RunCgroup } from './memory-cgroup.ts'
 
 /** What the fork server says about one run. */
 export interface WarmRun {
@@ -17,6 +20,8 @@ export interface WarmRun {
   exitCode: number | null
   signal: string | undefined
   wallLimitHit: boolean
+  /** The kernel killed a process of the run for passing its memory cgroup's limit (as root). */
+  oomKilled: boolean
   wallMs: number
   cpuMs: number
   peakMemoryBytes: number
@@ -53,8 +58,8 @@ const GRACE_MS = 5_000
 /** As root, `userns` servers run as a throwaway uid from this range (below the process tier's per-run uids). */
 const SERVER_UID_BASE = 1_400_000_000
 const SERVER_UID_RANGE = 100_000_000
-/** The server's /tmp holds each run's work dir; tmpfs takes memory only for what is written. */
-const TMPFS_BYTES = 1024 ** 3
+/** A server's memory cgroup until its first run sets the limit: room for the interpreter and preloaded modules. */
+const SERVER_MEMORY_BYTES = 1024 ** 3
 /** As root: capabilities the server needs to set up each child (which drops them all with its uid). */
 const ROOT_CAPABILITIES = ['CAP_SETUID', 'CAP_SETGID', 'CAP_CHOWN', 'CAP_KILL', 'CAP_DAC_OVERRIDE', 'CAP_FOWNER']
 /**
@@ -70,6 +75,7 @@ const USERNS_CAPABILITIES = ['CAP_SYS_ADMIN', 'CAP_SETPCAP']
 export class PythonForkServers {
   readonly #python: string
   readonly #bwrap: string
+  readonly #root: boolean
   /** The isolations to try, best first; the first whose server starts is kept. */
   readonly #isolations: Isolation[]
   readonly #servers = new WarmServerPool(() => this.#start())
@@ -85,6 +91,7 @@ export class PythonForkServers {
   constructor(python: string, bwrap: string, options: { root: boolean; isolation?: 'userns' | 'uid'; user?: User }) {
     this.#python = python
     this.#bwrap = bwrap
+    this.#root = options.root
     const uid = SERVER_UID_BASE + randomInt(SERVER_UID_RANGE)
     const user = options.user ?? (options.root ? { uid, gid: uid } : undefined)
     const userns: Isolation = { kind: 'userns', user }
@@ -129,7 +136,8 @@ export class PythonForkServers {
 
   #spawn(isolation: Isolation): ForkServer {
     const userns = isolation.kind === 'userns'
-    const sandbox = bwrapArgs(this.#bwrap, { root: !userns, tmpfsBytes: TMPFS_BYTES, tools: [this.#python], hidden: hiddenHostPaths(), capabilities: userns ? USERNS_CAPABILITIES : ROOT_CAPABILITIES })
+    // /tmp holds the one run's work dir, cleared after each run: a program gets what a cold run gets.
+    const sandbox = bwrapArgs(this.#bwrap, { root: !userns, tmpfsBytes: tmpfsBytes(), tools: [this.#python], hidden: hiddenHostPaths(), capabilities: userns ? USERNS_CAPABILITIES : ROOT_CAPABILITIES })
     // Sharing the children's uid, bwrap's init would be theirs to reach through /proc (its fds include our
     // control pipe): the server takes its place, and is not dumpable.
     if (userns) sandbox.push(...['--disable-userns', '--as-pid-1'].filter((flag) => !sandbox.includes(flag)))
@@ -141,10 +149,11 @@ export class PythonForkServers {
       '--',
       this.#python, '-c', SERVER_SOURCE,
     ]
-    return new ForkServer(argv, isolation.user, {
+    return new ForkServer(argv, isolation.user, this.#root, {
       ...sandboxEnvironment('/tmp'),
       TESTBENCH_PYTHON_PRELOAD: process.env['TESTBENCH_PYTHON_PRELOAD'] ?? '',
       TESTBENCH_FORK_ISOLATION: isolation.kind,
+      TESTBENCH_SECCOMP: seccompFilter()?.toString('base64') ?? '',
     })
   }
 }
@@ -160,6 +169,16 @@ interface Isolation {
   user: User | undefined
 }
 
+/** A memory cgroup for a server as root, where one can be made; `user` (its throwaway uid) moves itself in. */
+function serverCgroup(user: User | undefined): RunCgroup | undefined {
+  try {
+    return memoryCgroups()?.create(SERVER_MEMORY_BYTES, user)
+  } catch (error) {
+    warnOnce('cgroup-server', `no memory cgroup for a warm Python server (${(error as Error).message}): its runs' processes are held to the memory limit each, not together.`)
+    return undefined
+  }
+}
+
 class ForkServer {
   readonly ready: Promise<boolean>
   /** It could not prepare a child: the next server would not either. */
@@ -170,15 +189,22 @@ class ForkServer {
   #onFrame: ((kind: string, payload: Buffer) => void) | undefined
   #onExit: (() => void) | undefined
 
-  constructor(argv: string[], user: User | undefined, env: Record<string, string>) {
-    const [file, ...args] = argv
+  /** As root, the server and its children sit in a memory cgroup whose limit each run sets (memory-cgroup.ts). */
+  readonly #cgroup: RunCgroup | undefined
+
+  constructor(argv: string[], user: User | undefined, root: boolean, env: Record<string, string>) {
+    this.#cgroup = root ? serverCgroup(user) : undefined
+    const [file, ...args] = this.#cgroup === undefined ? argv : this.#cgroup.enter(argv)
     this.#process = spawn(file ?? 'bwrap', args, { env, stdio: ['pipe', 'pipe', 'pipe'], detached: true, cwd: '/', ...user })
     this.#process.stdout?.on('data', (chunk: Buffer) => this.#receive(chunk))
     this.#process.stderr?.on('data', (chunk: Buffer) => {
       this.#stderr = (this.#stderr + chunk.toString('utf8')).slice(-2000)
     })
     this.#process.stdin?.on('error', () => {})
-    this.#process.on('exit', () => this.#onExit?.())
+    this.#process.on('exit', () => {
+      this.#onExit?.()
+      void this.#cgroup?.remove()
+    })
     this.ready = new Promise((resolve) => {
       const timer = setTimeout(() => resolve(false), 10_000)
       this.#onExit = () => resolve(false)
@@ -211,6 +237,7 @@ class ForkServer {
       cpu_seconds: request.limits.cpuSeconds,
       rlimits: {
         RLIMIT_DATA: request.limits.memoryBytes,
+        RLIMIT_AS: request.limits.memoryBytes + LANGUAGE_SPECS.python.addressSpaceHeadroomBytes,
         RLIMIT_FSIZE: request.limits.fileBytes,
         RLIMIT_NPROC: request.limits.processes,
         RLIMIT_NOFILE: 1024,
@@ -218,6 +245,12 @@ class ForkServer {
       },
     }
     this.#busy()
+    // The cgroup holds the server and the run: what the server holds now, plus the run's memory and its tmpfs.
+    const cgroup = this.#cgroup
+    const oomKillsBefore = cgroup === undefined ? Promise.resolve(0) : cgroup.usage().then(async (usage) => {
+      cgroup.setLimit(usage + request.limits.memoryBytes + 2 * tmpfsBytes())
+      return cgroup.oomKills()
+    })
     return new Promise<WarmRun | undefined>((resolve) => {
       const settle = (run: WarmRun | undefined): void => {
         clearTimeout(timer)
@@ -239,20 +272,24 @@ class ForkServer {
             settle(undefined)
             return
           }
-          settle({
+          void Promise.all([oomKillsBefore, cgroup?.oomKills() ?? 0]).then(([before, after]) => settle({
             stdout,
             stderr,
             exitCode: end.exit_code,
             signal: end.signal ?? undefined,
             wallLimitHit: end.timed_out,
+            oomKilled: after > before,
             wallMs: end.wall_ms,
             cpuMs: end.cpu_ms,
             peakMemoryBytes: end.peak_memory_bytes,
             files: request.collect.length === 0 ? undefined : end.files,
-          })
+          }))
         }
       }
-      this.#process.stdin?.write(JSON.stringify(message) + '\n')
+      void oomKillsBefore.then(
+        () => this.#process.stdin?.write(JSON.stringify(message) + '\n'),
+        () => settle(undefined),
+      )
     })
   }
 

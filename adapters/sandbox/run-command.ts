@@ -15,6 +15,8 @@ export interface CommandRequest {
   fd4: number | undefined
   /** An open file the command gets as fd 5 (bwrap's --seccomp reads its filter there). */
   fd5?: number
+  /** Open files the command gets as fds 6, 7, … (bwrap's --file copies each into the sandbox). */
+  files?: readonly number[]
 }
 
 export interface CommandResult {
@@ -48,7 +50,7 @@ export function runCommand(request: CommandRequest): Promise<CommandResult> {
     cwd: request.cwd,
     env: request.env,
     detached: true,
-    stdio: ['pipe', 'pipe', 'pipe', 'pipe', request.fd4 ?? 'ignore', request.fd5 ?? 'ignore'],
+    stdio: ['pipe', 'pipe', 'pipe', 'pipe', request.fd4 ?? 'ignore', request.fd5 ?? 'ignore', ...(request.files ?? [])],
   })
   const killGroup = (): void => {
     if (child.pid === undefined) return

@@ -59,7 +59,10 @@ export interface RunResult {
 
 /** A way to run untrusted programs: the process tier (bwrap + prlimit) or the container tier (Docker/podman). */
 export interface Sandbox {
-  readonly tier: 'process' | 'docker'
+  /** `none`: the process tier without bwrap, only when SANDBOX=none asked for it. */
+  readonly tier: 'process' | 'docker' | 'none'
+  /** The tier as the reports record it: `process (bubblewrap 0.8.0)`, `docker (image … sha256:…)`, `none (unsandboxed)`. */
+  description(): string
   run(request: RunRequest): Promise<RunResult>
   /** Why `language` cannot run in this sandbox (its toolchain is missing), or undefined when it can. */
   unavailable(language: Language): Promise<string | undefined>

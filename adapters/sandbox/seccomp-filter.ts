@@ -7,6 +7,11 @@
  *   flags sit in memory a filter cannot read (the C library then falls back to clone);
  * - keyctl, add_key, request_key (the kernel keyring is not namespaced), bpf, perf_event_open,
  *   userfaultfd, io_uring_setup, ptrace of other processes' memory by pidfd (pidfd_getfd) fail with EPERM;
+ * - ptrace, process_vm_readv and process_vm_writev fail with EPERM: a program has no business in another
+ *   process's memory (its parent in the sandbox, GNU time or prlimit, runs as the same uid);
+ * - memfd_create and shmget fail with EPERM: memory in a memfd written with write() and SysV shared
+ *   memory are counted by no rlimit (RLIMIT_AS counts them only once mapped, RLIMIT_FSIZE not at all),
+ *   and /dev/shm, the size-capped tmpfs, does the same job;
  * - another architecture's calls (x32 on x86-64, 32-bit syscalls) kill the process.
  */
 
@@ -27,8 +32,9 @@ const ARCHES: Partial<Record<NodeJS.Architecture, Arch>> = {
     clone: 56,
     unshare: 272,
     clone3: 435,
-    // keyctl, add_key, request_key, bpf, perf_event_open, userfaultfd, io_uring_setup, pidfd_getfd
-    denied: [250, 248, 249, 321, 298, 323, 425, 438],
+    // keyctl, add_key, request_key, bpf, perf_event_open, userfaultfd, io_uring_setup, pidfd_getfd, memfd_create, shmget,
+    // ptrace, process_vm_readv, process_vm_writev
+    denied: [250, 248, 249, 321, 298, 323, 425, 438, 319, 29, 101, 310, 311],
   },
   arm64: {
     audit: 0xc00000b7,
@@ -36,7 +42,7 @@ const ARCHES: Partial<Record<NodeJS.Architecture, Arch>> = {
     clone: 220,
     unshare: 97,
     clone3: 435,
-    denied: [219, 217, 218, 280, 241, 282, 425, 438],
+    denied: [219, 217, 218, 280, 241, 282, 425, 438, 279, 194, 117, 270, 271],
   },
 }
 

@@ -61,6 +61,7 @@ afterAll(async () => {
 
 /** The container tier's table: the hostile cases that say something about containers, not the slow repeats. */
 const CONTAINER_CASES = new Set([
+  'a user namespace cannot be made, nor the image written',
   'an infinite loop is stopped by the CPU limit',
   'sleeping forever is stopped by the wall limit',
   'a fork bomb hits the process limit and then the wall limit',

@@ -102,6 +102,17 @@ export function hostileCases(host: HostileContext): HostileCase[] {
       },
     },
     {
+      name: 'a user namespace cannot be made, nor the image written',
+      request: python(
+        "import ctypes, os\nlibc = ctypes.CDLL(None, use_errno=True)\nprint(libc.unshare(0x10000000))\n" +
+          "for path in ('/usr/testbench-write', '/etc/testbench-write', '/testbench-write'):\n    try:\n        open(path, 'w')\n        print('wrote', path)\n    except OSError:\n        pass\n",
+      ),
+      expected: 'passed',
+      check: (result) => {
+        if (result.stdout.text !== '-1\n') throw new Error(`The program made a user namespace or wrote outside its dirs: ${result.stdout.text}`)
+      },
+    },
+    {
       name: 'reading an API key from the environment finds nothing',
       request: python('import os\nprint(sorted(os.environ.items()))\n'),
       expected: 'passed',

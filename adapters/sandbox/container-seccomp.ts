@@ -1,0 +1,49 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+/**
+ * The container tier's seccomp profile (the OCI format engines take): the same refusals as the process
+ * tier's filter (seccomp-filter.ts) on top of allowing everything else, which the engine's own default
+ * profile would otherwise decide. No new user namespaces, no ptrace or process_vm_*, no memfd or SysV
+ * shared memory (memory no rlimit counts), no keyring, bpf, perf, userfaultfd or io_uring.
+ */
+const CLONE_NEWUSER = 0x10000000
+const EPERM = 1
+const ENOSYS = 38
+
+export const CONTAINER_SECCOMP_PROFILE = {
+  defaultAction: 'SCMP_ACT_ALLOW',
+  syscalls: [
+    {
+      names: ['ptrace', 'process_vm_readv', 'process_vm_writev', 'memfd_create', 'shmget', 'keyctl', 'add_key', 'request_key', 'bpf', 'perf_event_open', 'userfaultfd', 'io_uring_setup', 'pidfd_getfd'],
+      action: 'SCMP_ACT_ERRNO',
+      errnoRet: EPERM,
+    },
+    ...['unshare', 'clone'].map((name) => ({
+      names: [name],
+      action: 'SCMP_ACT_ERRNO',
+      errnoRet: EPERM,
+      args: [{ index: 0, value: CLONE_NEWUSER, valueTwo: CLONE_NEWUSER, op: 'SCMP_CMP_MASKED_EQ' }],
+    })),
+    // Its flags are in memory a filter cannot read: the C library falls back to clone.
+    { names: ['clone3'], action: 'SCMP_ACT_ERRNO', errnoRet: ENOSYS },
+  ],
+}
+
+let profileFile: string | undefined
+
+/**
+ * The `SecurityOpt` entry that applies the profile: Docker takes the profile's JSON, podman a path to it,
+ * which it opens itself (the engine must run on this machine, as podman's socket does).
+ */
+export function seccompSecurityOpt(podman: boolean): string {
+  if (!podman) return `seccomp=${JSON.stringify(CONTAINER_SECCOMP_PROFILE)}`
+  if (profileFile === undefined) {
+    const dir = mkdtempSync(join(tmpdir(), 'testbench-container-seccomp-'))
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
+    profileFile = join(dir, 'profile.json')
+    writeFileSync(profileFile, JSON.stringify(CONTAINER_SECCOMP_PROFILE), { mode: 0o644 })
+  }
+  return `seccomp=${profileFile}`
+}

@@ -1,0 +1,52 @@
+/**
+ * Which sandbox tier a run uses (SANDBOX), whether it works on this host, and how the reports name it.
+ * A run that executes model code checks this before its first item: no working tier is one error,
+ * never programs run unsandboxed; only SANDBOX=none runs them without one, under a banner.
+ */
+import { DockerSandbox } from './docker-sandbox.ts'
+import { hostProtections, processTierProblem, type HostProtections } from './host-protections.ts'
+
+export const TIERS = ['process', 'docker', 'none'] as const
+export type TierName = (typeof TIERS)[number]
+
+/** How the reports and the summary mark a run whose programs ran without a sandbox. */
+export const UNSANDBOXED = 'none (unsandboxed)'
+
+export const UNSANDBOXED_BANNER = [
+  '',
+  '!!! SANDBOX=none: model-written programs run UNSANDBOXED, with your network, your files and your',
+  '!!! user\'s rights. Their verdicts can be forged and they can harm this machine. The reports of this',
+  '!!! run are marked "unsandboxed". Unset SANDBOX to use the process sandbox (bwrap), or SANDBOX=docker.',
+  '',
+].join('\n')
+
+/** SANDBOX's value; unset or empty is `process`. */
+export function configuredTier(env: NodeJS.ProcessEnv = process.env): TierName {
+  const raw = (env['SANDBOX'] ?? '').trim()
+  if (raw === '') return 'process'
+  if ((TIERS as readonly string[]).includes(raw)) return raw as TierName
+  throw new RangeError(`SANDBOX=${raw} is not understood: use process (the default), docker, or none (programs run unsandboxed).`)
+}
+
+/** The process tier as the reports name it: `process (bubblewrap 0.8.0)`. */
+export function processTierDescription(protections: HostProtections = hostProtections()): string {
+  return `process (${protections.bwrapVersion ?? 'bwrap'})`
+}
+
+/**
+ * Whether the configured tier can run programs here: its description for the reports, or one
+ * message that says what is missing and what to do (install it, or another SANDBOX).
+ */
+export async function tierReadiness(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): Promise<{ description: string } | { problem: string }> {
+  const tier = configuredTier(env)
+  if (tier === 'none') return { description: UNSANDBOXED }
+  if (tier === 'process') {
+    const protections = hostProtections()
+    const problem = processTierProblem(protections, platform)
+    return problem === undefined ? { description: processTierDescription(protections) } : { problem: `SANDBOX=process: ${problem}.` }
+  }
+  const docker = new DockerSandbox()
+  const unreachable = await docker.unreachable()
+  if (unreachable !== undefined) return { problem: `SANDBOX=docker: ${unreachable}. Or use the process sandbox (unset SANDBOX) on Linux with bwrap.` }
+  return { description: docker.description() }
+}

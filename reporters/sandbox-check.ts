@@ -1,0 +1,37 @@
+/**
+ * Fail closed: before the first item of a suite that runs model-written programs, the configured
+ * sandbox tier must work here. When it does not, the run stops with one message (what is missing,
+ * how to install it, or SANDBOX=docker); programs never run unsandboxed unless SANDBOX=none asked
+ * for it, which prints a banner and marks the run's reports.
+ */
+import type { Reporter, TestSpecification, Vitest } from 'vitest/node'
+import { tierReadiness, UNSANDBOXED_BANNER } from '../adapters/sandbox/sandbox-tier.ts'
+import { suitesOf } from './suite-datasets.ts'
+
+/**
+ * Suites that run nothing in adapters/sandbox: FaRel and the demo execute nothing; SWE-bench runs each
+ * instance in a container of its own, whose engine its own set-up checks. Every other suite is held to the check.
+ */
+const RUN_NO_SANDBOXED_PROGRAMS: ReadonlySet<string> = new Set(['farel', 'demo', 'swebench'])
+
+export class SandboxCheck implements Reporter {
+  private vitest: Vitest | undefined
+
+  onInit(vitest: Vitest): void {
+    this.vitest = vitest
+  }
+
+  async onTestRunStart(specifications: readonly TestSpecification[]): Promise<void> {
+    // Merging shards replays results: nothing runs then.
+    if (this.vitest === undefined || this.vitest.config.mergeReports) return
+    const suites = suitesOf(specifications, this.vitest.config.root).filter((suite) => !RUN_NO_SANDBOXED_PROGRAMS.has(suite))
+    if (suites.length === 0) return
+    const readiness = await tierReadiness()
+    if ('problem' in readiness) {
+      const error = new Error(`${suites.join(', ')} run(s) model-written programs, and no sandbox can run them here; nothing was asked or run:\n  ${readiness.problem}`)
+      error.stack = `SandboxError: ${error.message}`
+      throw error
+    }
+    if (readiness.description.startsWith('none')) process.stderr.write(`${UNSANDBOXED_BANNER}\n`)
+  }
+}
