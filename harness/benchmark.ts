@@ -10,6 +10,7 @@ import { sampleCount } from './knobs.ts'
 import { renderMessages } from './render-messages.ts'
 import { displayText } from './display-text.ts'
 import { showRecord } from './show-record.ts'
+import { withoutAnnotationStacks } from './annotation-stacks.ts'
 
 /** One benchmark item; suites extend it with whatever their items carry. */
 export interface BenchItem {
@@ -228,6 +229,6 @@ async function runCase<Item extends BenchItem, Scoring extends object>(
     throw error
   } finally {
     record.durationMs = Math.round(performance.now() - started)
-    await showRecord(record, context)
+    await showRecord(record, withoutAnnotationStacks(context))
   }
 }
