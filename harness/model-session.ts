@@ -30,7 +30,7 @@ export function askerFor(model: ResolvedModel): Asker {
   const existing = askers.get(model.label)
   if (existing) return existing
   const adapter = createAdapter(model)
-  // Awaited by every request; the global setup made the same adapter, so this cannot fail unnoticed.
+  // Every request awaits the adapter and meets its error there; this only spares one no request used an unhandled rejection.
   adapter.catch(() => undefined)
   const answersFromData = model.provider === 'reference' || model.provider === 'replay'
   // The adapter keeps this worker's in-flight limit per attempt; the slot server holds it across the run's workers.
