@@ -11,6 +11,8 @@ import { sampleCount } from './knobs.ts'
 import { renderMessages } from './render-messages.ts'
 import { displayText } from './display-text.ts'
 import { showRecord } from './show-record.ts'
+import { withoutAnnotationStacks } from './annotation-stacks.ts'
+import { withoutHiddenFrames } from './hidden-frames.ts'
 
 /** One benchmark item; suites extend it with whatever their items carry. */
 export interface BenchItem {
@@ -224,13 +226,16 @@ async function runCase<Item extends BenchItem, Scoring extends object>(
     record.outcome ??= 'infra_error'
     record.reason ??= message.split('\n')[0]
     record.output ??= message
-    // Assertion messages quote the program's output; the terminal must not obey what it printed.
-    if (error instanceof Error) error.message = displayText(error.message)
+    if (error instanceof Error) {
+      // Assertion messages quote the program's output; the terminal must not obey what it printed.
+      error.message = displayText(error.message)
+      error.stack = withoutHiddenFrames(error.stack)
+    }
     throw error
   } finally {
     const tier = sandboxInUse()
     if (tier !== undefined) record.sandbox = tier
     record.durationMs = Math.round(performance.now() - started)
-    await showRecord(record, context)
+    await showRecord(record, withoutAnnotationStacks(context))
   }
 }

@@ -30,12 +30,15 @@ export function askerFor(model: ResolvedModel): Asker {
   const existing = askers.get(model.label)
   if (existing) return existing
   const adapter = createAdapter(model)
+  // Every request awaits the adapter and meets its error there; this only spares one no request used an unhandled rejection.
+  adapter.catch(() => undefined)
   const answersFromData = model.provider === 'reference' || model.provider === 'replay'
   // The adapter keeps this worker's in-flight limit per attempt; the slot server holds it across the run's workers.
   // Answers read from data cost the model nothing: no need to share their limit.
   const slots = answersFromData ? undefined : inject('runSlots')
   const runWide = slots === undefined ? undefined : runWideLimiter(slots, `provider:${model.provider}`, providerConcurrency(model.provider))
-  const ask: Asker = runWide === undefined ? (request) => adapter.chat(request) : (request) => runWide(() => adapter.chat(request), request.signal)
+  const chat: Asker = async (request) => (await adapter).chat(request)
+  const ask: Asker = runWide === undefined ? chat : (request) => runWide(() => chat(request), request.signal)
   const asker = answersFromData ? ask : new ReplyCache(cacheDir(), cacheMode()).wrap(model, ask)
   askers.set(model.label, asker)
   return asker

@@ -1,6 +1,5 @@
 import { createAdapter } from '../adapters/models/create-adapter.ts'
 import { parseModelList, type ModelSpec } from '../adapters/models/model-spec.ts'
-import { listOllamaModels } from '../adapters/models/ollama.ts'
 import { ProviderError } from '../adapters/models/model-adapter.ts'
 import type { ResolvedModel } from './model-session.ts'
 
@@ -17,13 +16,14 @@ export async function resolveModels(value: string | undefined, env: NodeJS.Proce
   }
   const resolved: ResolvedModel[] = []
   for (const spec of specs) {
-    const details = await createAdapter(spec, env).preflight()
+    const details = await (await createAdapter(spec, env)).preflight()
     resolved.push({ ...spec, details })
   }
   return resolved
 }
 
 async function everyOllamaModel(env: NodeJS.ProcessEnv): Promise<ModelSpec[]> {
+  const { listOllamaModels } = await import('../adapters/models/ollama.ts')
   const names = await listOllamaModels(env)
   if (names.length === 0) throw new ProviderError('MODEL=ollama:* but Ollama has no local models: pull one with `ollama pull qwen2.5`.')
   return names.map((name) => ({ provider: 'ollama', model: name, label: `ollama:${name}` }))

@@ -96,7 +96,7 @@ async function faultTable(): Promise<boolean> {
       const server = await startFaultyModelServer({ protocol, model: 'fake', answer, faults: { rate: FAULT_RATE, kinds: [kind], seed: 1 } })
       try {
         const { MODEL, ...env } = clientEnv(protocol, server.url, 'fake')
-        const adapter = createAdapter(parseModel(MODEL!), { ...env, TESTBENCH_CONCURRENCY: String(CONCURRENCY), TESTBENCH_IDLE_TIMEOUT: '1', TESTBENCH_RETRY_DELAY: '0.01' })
+        const adapter = await createAdapter(parseModel(MODEL!), { ...env, TESTBENCH_CONCURRENCY: String(CONCURRENCY), TESTBENCH_IDLE_TIMEOUT: '1', TESTBENCH_RETRY_DELAY: '0.01' })
         const replies = await Promise.all(
           Array.from({ length: requests }, (_, index) =>
             adapter.chat({ messages: [{ role: 'user', content: `q${index}` }], params: {}, item: { suite: 'bench', itemId: `q${index}`, sample: 0 } }),

@@ -2,7 +2,8 @@
 // openai/human-eval's own evaluation of the same 164 canonical solutions, interleaved round by round:
 // - suite, ordinary user: `npx vitest run suites/humaneval` as an ordinary user (as root: BENCH_USER, default nobody);
 // - suite, root: the same as root (when we are root);
-// - human-eval: `python3 -m human_eval.evaluate_functional_correctness` from ../shared/anchors/human-eval with
+// - human-eval: `python3 -m human_eval.evaluate_functional_correctness` from ../shared/anchors/human-eval (beside
+//   the datasets folder) with
 //   Debian's /usr/bin/python3 (needs python3-fire, python3-tqdm, python3-numpy);
 // - floor: the same 164 check programs exec'd one after another in one interpreter, no sandbox.
 // Prints medians and min–max of wall time, each suite's execution phase (first item's start to last item's
@@ -10,7 +11,7 @@
 // else ../shared/datasets.
 import { execa } from 'execa'
 import { spawnSync } from 'node:child_process'
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -18,7 +19,8 @@ import { gunzipSync } from 'node:zlib'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const dataDir = process.env.TESTBENCH_DATA_DIR ?? join(root, '..', 'shared', 'datasets')
-const anchor = join(root, '..', 'shared', 'anchors', 'human-eval')
+// The shared folder holds datasets/ and anchors/ side by side (../shared beside a clone).
+const anchor = join(dataDir, '..', 'anchors', 'human-eval')
 const problemFile = join(dataDir, 'humaneval', 'HumanEval.jsonl.gz')
 const debianPython = '/usr/bin/python3'
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3)
@@ -51,7 +53,31 @@ function ordinaryUser(): { uid: number; gid: number; name: string } | undefined 
   return { uid: Number(ids.stdout.trim()), gid: Number(gids.stdout.trim()), name }
 }
 
-const suiteCommand = ['node_modules/vitest/vitest.mjs', 'run', '--configLoader', 'runner', 'suites/humaneval']
+const suiteCommand = ['node_modules/vitest/vitest.mjs', 'run', 'suites/humaneval']
+
+/**
+ * An ordinary user owns their clone; this one is root's. What Vite and Vitest write inside it (the
+ * bundled config in node_modules/.vite-temp, the caches in node_modules/.vite and .vitest-cache)
+ * belongs to the bench's user while it runs, so that the user runs the README's command as in a clone
+ * of their own, and goes back to its owner afterwards.
+ */
+function lendWritableDirs(user: { uid: number; gid: number } | undefined): () => void {
+  if (user === undefined) return () => undefined
+  const lent = ['.vite-temp', '.vite', '.vitest-cache'].map((name) => join(root, 'node_modules', name))
+  const owners = lent.map((path) => {
+    mkdirSync(path, { recursive: true })
+    const { uid, gid } = statSync(path)
+    return { path, uid, gid }
+  })
+  const chownTree = (path: string, uid: number, gid: number): void => {
+    chownSync(path, uid, gid)
+    if (statSync(path).isDirectory()) for (const name of readdirSync(path)) chownTree(join(path, name), uid, gid)
+  }
+  for (const { path } of owners) chownTree(path, user.uid, user.gid)
+  return () => {
+    for (const { path, uid, gid } of owners) chownTree(path, uid, gid)
+  }
+}
 
 /** One run of the README's command; returns wall ms and the execution phase from its report. */
 async function suite(label: string, user: { uid: number; gid: number; name: string } | undefined, round: number): Promise<{ wallMs: number; phaseMs: number }> {
@@ -159,9 +185,10 @@ const median = (values: readonly number[]): number => {
 const seconds = (ms: number): string => (ms / 1000).toFixed(2)
 const spread = (values: readonly number[]): string => `${seconds(median(values)).padStart(6)} s  (${seconds(Math.min(...values))}–${seconds(Math.max(...values))})`
 
+const giveBackDirs = lendWritableDirs(user)
 try {
   console.log(`HumanEval, ${problems.length} tasks, MODEL=reference, ${rounds} rounds interleaved`)
-  console.log(`suite command: npx vitest run --configLoader runner suites/humaneval (TESTBENCH_HUMANEVAL_VARIANTS=humaneval)`)
+  console.log(`suite command: npx vitest run suites/humaneval (TESTBENCH_HUMANEVAL_VARIANTS=humaneval)`)
   if (humanEvalMissing !== undefined) console.log(`human-eval left out: ${humanEvalMissing}`)
   console.log()
   const times = new Map<string, number[]>()
@@ -184,5 +211,6 @@ try {
   ratio(`execution phase, ${USER_SUITE}`, FLOOR, phases.get(USER_SUITE))
   ratio(`execution phase, ${ROOT_SUITE}`, FLOOR, phases.get(ROOT_SUITE))
 } finally {
+  giveBackDirs()
   rmSync(dir, { recursive: true, force: true })
 }

@@ -1,28 +1,40 @@
-import { AnthropicAdapter } from './anthropic.ts'
-import { GoogleAdapter } from './google.ts'
 import type { ModelAdapter } from './model-adapter.ts'
 import type { ModelSpec } from './model-spec.ts'
-import { OllamaAdapter } from './ollama.ts'
-import { OpenAIAdapter, openaiEndpoint } from './openai.ts'
-import { openrouterAdapter } from './openrouter.ts'
-import { ReferenceAdapter } from './reference.ts'
-import { ReplayAdapter } from './replay.ts'
 
-export function createAdapter(spec: ModelSpec, env: NodeJS.ProcessEnv = process.env): ModelAdapter {
+/**
+ * The adapter of a model's provider. Each provider's module, and the SDK it wraps, is imported
+ * only when a run asks that provider: the four SDKs together cost every process that loads them
+ * about 0.7 s of CPU, and a run uses one of them, or none (`reference`, `replay:`).
+ */
+export async function createAdapter(spec: ModelSpec, env: NodeJS.ProcessEnv = process.env): Promise<ModelAdapter> {
   switch (spec.provider) {
-    case 'ollama':
+    case 'ollama': {
+      const { OllamaAdapter } = await import('./ollama.ts')
       return new OllamaAdapter(spec.model, env)
-    case 'openai':
+    }
+    case 'openai': {
+      const { OpenAIAdapter, openaiEndpoint } = await import('./openai.ts')
       return new OpenAIAdapter(spec.model, openaiEndpoint(env), env)
-    case 'openrouter':
+    }
+    case 'openrouter': {
+      const { openrouterAdapter } = await import('./openrouter.ts')
       return openrouterAdapter(spec.model, env)
-    case 'anthropic':
+    }
+    case 'anthropic': {
+      const { AnthropicAdapter } = await import('./anthropic.ts')
       return new AnthropicAdapter(spec.model, env)
-    case 'google':
+    }
+    case 'google': {
+      const { GoogleAdapter } = await import('./google.ts')
       return new GoogleAdapter(spec.model, env)
-    case 'reference':
+    }
+    case 'reference': {
+      const { ReferenceAdapter } = await import('./reference.ts')
       return new ReferenceAdapter()
-    case 'replay':
+    }
+    case 'replay': {
+      const { ReplayAdapter } = await import('./replay.ts')
       return new ReplayAdapter(spec.model)
+    }
   }
 }

@@ -8,6 +8,7 @@ import { providerConcurrency } from './knobs.ts'
 import { preflightFetch } from './preflight-fetch.ts'
 import { isConnectionFailure, unreachable } from './provider-errors.ts'
 import { providerRow } from './providers.ts'
+import { lastUserText } from './completion-prompt.ts'
 
 /** Ollama's address from OLLAMA_HOST as its own CLI reads it: `host`, `host:port` or a URL; default 127.0.0.1:11434. */
 export function ollamaHost(env: NodeJS.ProcessEnv = process.env): string {
@@ -119,10 +120,4 @@ function contextLengthOf(modelInfo: unknown): number | undefined {
     if (key.endsWith('.context_length') && typeof value === 'number') return value
   }
   return undefined
-}
-
-export function lastUserText(request: ChatRequest): string {
-  const last = request.messages.at(-1)
-  if (!last) throw new ProviderError(`item ${request.item.itemId}: a completion request needs a prompt`)
-  return last.content
 }

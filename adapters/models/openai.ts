@@ -7,7 +7,7 @@ import type { Attempt } from './attempt.ts'
 import { endpointSlots } from './endpoint-slots.ts'
 import { providerConcurrency } from './knobs.ts'
 import { preflightFetch } from './preflight-fetch.ts'
-import { lastUserText } from './ollama.ts'
+import { lastUserText } from './completion-prompt.ts'
 import { isConnectionFailure, requestFailed, statusOf, unreachable } from './provider-errors.ts'
 import { apiKeyOf, baseUrlOf, missingKey, providerRow, type ProviderRow } from './providers.ts'
 

@@ -1,4 +1,4 @@
-import Docker from 'dockerode'
+import type Docker from 'dockerode'
 import type { Duplex } from 'node:stream'
 import { classify, signalFromStatus, type Ending, type Verdict } from './classify.ts'
 import { sandboxLimiter } from './concurrency.ts'
@@ -41,7 +41,7 @@ const IMAGE_TOOLCHAIN: Toolchain = {
  */
 export class DockerSandbox implements Sandbox {
   readonly tier = 'docker'
-  readonly #docker: Docker
+  #docker: Promise<Docker> | undefined
   readonly #image: string
   /** The image's id once inspected, for the reports. */
   #imageId: string | undefined
@@ -50,7 +50,7 @@ export class DockerSandbox implements Sandbox {
   #languages: Promise<Set<Language> | { unreachable: string }> | undefined
 
   constructor(options: { image?: string; docker?: Docker } = {}) {
-    this.#docker = options.docker ?? new Docker()
+    this.#docker = options.docker === undefined ? undefined : Promise.resolve(options.docker)
     this.#image = options.image ?? process.env['TESTBENCH_SANDBOX_IMAGE'] ?? DEFAULT_SANDBOX_IMAGE
   }
 
@@ -79,11 +79,19 @@ export class DockerSandbox implements Sandbox {
 
   /** Podman takes a seccomp profile as a path, Docker as JSON. */
   #isPodman(): Promise<boolean> {
-    this.#podman ??= this.#docker.version().then(
-      (version) => (version.Components ?? []).some((component) => /podman/i.test(component.Name)),
-      () => false,
-    )
+    this.#podman ??= this.#engine()
+      .then((docker) => docker.version())
+      .then(
+        (version) => (version.Components ?? []).some((component) => /podman/i.test(component.Name)),
+        () => false,
+      )
     return this.#podman
+  }
+
+  /** dockerode (with ssh2, gRPC and protobufjs) costs about 0.3 s of CPU to import: loaded by the first run in this tier, not by every process that imports the sandbox. */
+  #engine(): Promise<Docker> {
+    this.#docker ??= import('dockerode').then(({ default: Docker }) => new Docker())
+    return this.#docker
   }
 
   #imageLanguages(): Promise<Set<Language> | { unreachable: string }> {
@@ -94,20 +102,20 @@ export class DockerSandbox implements Sandbox {
   async #inspectImage(): Promise<Set<Language> | { unreachable: string }> {
     const engine = process.env['DOCKER_HOST'] ?? 'unix:///var/run/docker.sock'
     try {
-      await withTimeout(this.#docker.ping(), 5_000, 'ping')
+      await withTimeout((await this.#engine()).ping(), 5_000, 'ping')
     } catch (error) {
       return { unreachable: `no container engine answers at ${engine} (${(error as Error).message}); start one (.ci/start-podman.sh) and set DOCKER_HOST` }
     }
     if (this.#image === DEFAULT_SANDBOX_IMAGE) {
       const base = process.env['TESTBENCH_SANDBOX_BASE_IMAGE'] || DEFAULT_BASE_IMAGE
       try {
-        await ensureSandboxImage({ docker: this.#docker, image: this.#image, base, log: (line) => process.stderr.write(`${line}\n`) })
+        await ensureSandboxImage({ docker: await this.#engine(), image: this.#image, base, log: (line) => process.stderr.write(`${line}\n`) })
       } catch (error) {
         return { unreachable: (error as Error).message }
       }
     }
     try {
-      const image = await this.#docker.getImage(this.#image).inspect()
+      const image = await (await this.#engine()).getImage(this.#image).inspect()
       this.#imageId = image.Id
       const label = image.Config?.Labels?.['testbench.languages'] ?? ''
       return new Set(label.split(',').map((name) => name.trim()).filter(isLanguage))
@@ -135,7 +143,7 @@ export class DockerSandbox implements Sandbox {
 
     let container: Docker.Container | undefined
     try {
-      container = await this.#docker.createContainer({
+      container = await (await this.#engine()).createContainer({
         Image: this.#image,
         Cmd: ['sleep', 'infinity'],
         User: `${NOBODY}:${NOBODY}`,

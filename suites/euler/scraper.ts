@@ -47,7 +47,7 @@ export async function scrapeProblems(options: ScrapeOptions): Promise<void> {
   for (const [index, number] of missing.entries()) {
     const url = `${baseUrl}minimal=${number}`
     log(`PE-Bench: downloading problem ${problemId(number)} (${index + 1} of ${missing.length}) from ${url}`)
-    const page = parseProblemPage(await fetchText(url))
+    const page = await parseProblemPage(await fetchText(url))
     for (const attachment of page.attachments) {
       const file = join(dir, 'resources', attachment.name)
       if (!existsSync(file)) {
@@ -71,7 +71,7 @@ export async function scrapeProblems(options: ScrapeOptions): Promise<void> {
   const pages = [...new Set(unknown.map((number) => Math.ceil(number / PROBLEMS_PER_ARCHIVE_PAGE)))]
   for (const [index, page] of pages.entries()) {
     log(`PE-Bench: downloading solved-by counts, archives page ${page} (${index + 1} of ${pages.length})`)
-    for (const row of parseArchivePage(await fetchText(`${baseUrl}archives;page=${page}`))) {
+    for (const row of await parseArchivePage(await fetchText(`${baseUrl}archives;page=${page}`))) {
       const answer = answers.get(row.number)
       if (answer !== undefined) solutions[problemId(row.number)] = { title: row.title, solved_by: row.solvedBy, solution: answer }
     }

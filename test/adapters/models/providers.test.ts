@@ -38,8 +38,8 @@ describe('Ollama model names with tags stay Ollama models', () => {
 describe('providers as one table', () => {
   const keyed = PROVIDERS.filter((row) => row.keyVariables.length > 0)
 
-  test.for(keyed.map((row) => [row.prefix, row.keyVariables[0]!] as const))('a missing %s key names %s', ([prefix, variable]) => {
-    expect(() => createAdapter({ provider: prefix, model: 'some-model', label: `${prefix}:some-model` }, {})).toThrow(`set ${variable}`)
+  test.for(keyed.map((row) => [row.prefix, row.keyVariables[0]!] as const))('a missing %s key names %s', async ([prefix, variable]) => {
+    await expect(createAdapter({ provider: prefix, model: 'some-model', label: `${prefix}:some-model` }, {})).rejects.toThrow(`set ${variable}`)
   })
 
   test('a provider added as a row over the OpenAI protocol names its own key variable, not one copied from another', () => {

@@ -35,7 +35,7 @@ const request = (index: number): ChatRequest => ({ ...chatRequest(`question ${in
 describe.each(PROTOCOLS)('%s: every transport fault is retried until the reply is whole', (protocol) => {
   test.concurrent.for(FAULT_KINDS)('%s at 20 percent: every reply equals the clean one', async (kind: FaultKind) => {
     const server = await serve({ protocol, model: 'fake', answer: answerTo, faults: { rate: 0.2, kinds: [kind], seed: 7 } })
-    const adapter = adapterFor(protocol, server.url)
+    const adapter = await adapterFor(protocol, server.url)
     const replies = await Promise.all(Array.from({ length: REQUESTS }, (_, index) => adapter.chat(request(index))))
     expect(replies.map((reply) => reply.text)).toEqual(Array.from({ length: REQUESTS }, (_, index) => answerTo(`question ${index}`)))
     expect(new Set(replies.map((reply) => reply.finishReason))).toEqual(new Set([{ openai: 'stop', ollama: 'stop', anthropic: 'end_turn', gemini: 'STOP' }[protocol]]))
@@ -47,14 +47,14 @@ describe.each(PROTOCOLS)('%s: every transport fault is retried until the reply i
   test('a reply the model ended itself (length) is kept with its finish reason, not retried', async () => {
     const finishReason = { openai: 'length', ollama: 'length', anthropic: 'max_tokens', gemini: 'MAX_TOKENS' }[protocol]
     const server = await serve({ protocol, model: 'fake', answer: answerTo, finishReason })
-    const reply = await adapterFor(protocol, server.url).chat(request(1))
+    const reply = await (await adapterFor(protocol, server.url)).chat(request(1))
     expect(reply).toMatchObject({ text: answerTo('question 1'), finishReason })
     expect(server.whole).toBe(1)
   })
 
   test('when the retries run out, the provider_error names the fault seen, not an unreachable server', async () => {
     const server = await serve({ protocol, model: 'fake', answer: answerTo, faults: { rate: 1, kinds: ['cut-short'] } })
-    const failure = adapterFor(protocol, server.url, { TESTBENCH_RETRIES: '2' }).chat(request(1))
+    const failure = (await adapterFor(protocol, server.url, { TESTBENCH_RETRIES: '2' })).chat(request(1))
     await expect(failure).rejects.toThrow(ProviderError)
     await expect(failure).rejects.toThrow(/gave no complete answer for item q1 in 3 attempts; the last fault: the reply ended early, without /)
     await expect(failure).rejects.not.toThrow(/start|not reachable/)
@@ -64,7 +64,7 @@ describe.each(PROTOCOLS)('%s: every transport fault is retried until the reply i
 describe('retries and the in-flight limit', () => {
   test('retries never put more requests in flight than TESTBENCH_CONCURRENCY, and use all of it', async () => {
     const server = await serve({ protocol: 'openai', model: 'fake', answer: answerTo, faults: { rate: 0.5, kinds: FAULT_KINDS, seed: 3 }, latencyMs: 20 })
-    const adapter = adapterFor('openai', server.url, { TESTBENCH_CONCURRENCY: '2' })
+    const adapter = await adapterFor('openai', server.url, { TESTBENCH_CONCURRENCY: '2' })
     const replies = await Promise.all(Array.from({ length: 20 }, (_, index) => adapter.chat(request(index))))
     expect(replies.map((reply) => reply.text)).toEqual(Array.from({ length: 20 }, (_, index) => answerTo(`question ${index}`)))
     expect(server.mostInFlight).toBe(2)
@@ -73,7 +73,7 @@ describe('retries and the in-flight limit', () => {
   test('two models of one provider share its in-flight limit', async () => {
     const server = await serve({ protocol: 'ollama', model: 'fake', answer: answerTo, latencyMs: 20 })
     const env = { OLLAMA_HOST: server.url, TESTBENCH_CONCURRENCY: '2' }
-    const adapters = [createAdapter(parseModel('ollama:fake'), env), createAdapter(parseModel('ollama:other'), env)]
+    const adapters = await Promise.all([createAdapter(parseModel('ollama:fake'), env), createAdapter(parseModel('ollama:other'), env)])
     await Promise.all(Array.from({ length: 12 }, (_, index) => adapters[index % 2]!.chat(request(index))))
     expect(server.mostInFlight).toBe(2)
   })
@@ -90,7 +90,7 @@ describe('retries and the in-flight limit', () => {
       response.end(reply.frames.join(''))
     })
     try {
-      const adapter = adapterFor('openai', plain.url, { TESTBENCH_CONCURRENCY: '1' })
+      const adapter = await adapterFor('openai', plain.url, { TESTBENCH_CONCURRENCY: '1' })
       const waiting = adapter.chat(request(0))
       await new Promise((resolve) => setTimeout(resolve, 200))
       const started = performance.now()
@@ -106,7 +106,7 @@ describe('retries and the in-flight limit', () => {
 describe.each(['openai', 'ollama'] as const)('%s raw completions (/v1/completions, /api/generate) under every fault kind at 20 percent', (protocol) => {
   test('every reply equals the clean one', async () => {
     const server = await serve({ protocol, model: 'fake', answer: answerTo, faults: { rate: 0.2, kinds: FAULT_KINDS, seed: 5 } })
-    const adapter = adapterFor(protocol, server.url)
+    const adapter = await adapterFor(protocol, server.url)
     const replies = await Promise.all(Array.from({ length: 40 }, (_, index) => adapter.chat({ ...request(index), mode: 'completion' })))
     expect(replies.map((reply) => reply.text)).toEqual(Array.from({ length: 40 }, (_, index) => answerTo(`question ${index}`)))
     expect(Object.values(server.injected).reduce((sum, count) => sum + count, 0)).toBeGreaterThan(4)
@@ -118,7 +118,7 @@ describe('one deadline per request', () => {
   test('a server that stalls every attempt ends in provider_error at TESTBENCH_REQUEST_TIMEOUT, naming the stall', async () => {
     const server = await serve({ protocol: 'ollama', model: 'fake', answer: answerTo, faults: { rate: 1, kinds: ['stall'] } })
     const started = performance.now()
-    const failure = adapterFor('ollama', server.url, { TESTBENCH_IDLE_TIMEOUT: '0.3', TESTBENCH_REQUEST_TIMEOUT: '1', TESTBENCH_RETRIES: '100' }).chat(request(1))
+    const failure = (await adapterFor('ollama', server.url, { TESTBENCH_IDLE_TIMEOUT: '0.3', TESTBENCH_REQUEST_TIMEOUT: '1', TESTBENCH_RETRIES: '100' })).chat(request(1))
     await expect(failure).rejects.toThrow(/Ollama gave no complete answer for item q1 within 1 s \(TESTBENCH_REQUEST_TIMEOUT\); the last fault: no byte arrived for 0\.3 s/)
     expect(performance.now() - started).toBeLessThan(3000)
   })
@@ -144,12 +144,12 @@ describe('the up-front check', () => {
       await flaky.close()
       await answers.close()
     })
-    await expect(adapterFor(protocol, flaky.url).preflight()).resolves.toBeDefined()
+    await expect((await adapterFor(protocol, flaky.url)).preflight()).resolves.toBeDefined()
     expect(lookups).toBeGreaterThanOrEqual(3)
 
     const { url } = await startLoopbackServer(() => undefined).then(async (gone) => (await gone.close(), gone))
     const started = performance.now()
-    await expect(adapterFor(protocol, url).preflight()).rejects.toThrow(/not reachable/)
+    await expect((await adapterFor(protocol, url)).preflight()).rejects.toThrow(/not reachable/)
     expect(performance.now() - started).toBeLessThan(1200) // asked again, a refusal would wait 0.25 + 0.5 + 0.75 s
   })
 })
@@ -158,7 +158,7 @@ describe('when the retries run out, the message says what was seen', () => {
   test('connections reset before any byte: the server is up, so no "not reachable"', async () => {
     const resetting = await startLoopbackServer((_seen, response) => void response.socket?.resetAndDestroy())
     onTestFinished(() => resetting.close())
-    const failure = adapterFor('openai', resetting.url, { TESTBENCH_RETRIES: '2' }).chat(request(1))
+    const failure = (await adapterFor('openai', resetting.url, { TESTBENCH_RETRIES: '2' })).chat(request(1))
     await expect(failure).rejects.toThrow(/gave no complete answer for item q1 in 3 attempts; the last fault: no connection \(ECONNRESET/)
     await expect(failure).rejects.not.toThrow(/not reachable/)
   })
@@ -166,7 +166,7 @@ describe('when the retries run out, the message says what was seen', () => {
   test('a server gone for good: "not reachable", with where and what to do', async () => {
     const gone = await startLoopbackServer(() => undefined)
     await gone.close()
-    await expect(adapterFor('ollama', gone.url, { TESTBENCH_RETRIES: '2' }).chat(request(1))).rejects.toThrow(
+    await expect((await adapterFor('ollama', gone.url, { TESTBENCH_RETRIES: '2' })).chat(request(1))).rejects.toThrow(
       new RegExp(`Ollama is not reachable at ${gone.url}: ECONNREFUSED[^]*Start Ollama`),
     )
   })
