@@ -38,7 +38,8 @@ def over_limit(signum, frame):
 
 class Budget:
     """One CPU budget (and a wall-clock backstop) for the whole run, as upstream gives the whole check one
-    limit; paused while the driver writes results, so that only the program's own work counts."""
+    limit: defining the program, the calls and writing what they return; paused while the driver reads a
+    call's arguments and sends its result."""
 
     def __init__(self, cpu_seconds, wall_seconds):
         self.cpu, self.wall = cpu_seconds, wall_seconds
@@ -141,29 +142,33 @@ def main():
         cpu_start = time.process_time()
         try:
             budget.resume()
-            value = value_codec.drained(function(*arguments, **keywords))
+            try:
+                value = value_codec.drained(function(*arguments, **keywords))
+            except OverLimit:
+                raise
+            except BaseException as raised:
+                record.update({'s': 'error', 'x': builtin_type(raised), 'e': describe(raised)})
+            # Written under the same budget: a value that takes long to write is the program's time too.
+            try:
+                if record['s'] == 'ok':
+                    fields['v'] = value_codec.dumps(value)
+                after = value_codec.exact_key([arguments, keywords], refs)
+                if after != before:
+                    fields['a'] = after
+            except value_codec.NotPlainData as refused:
+                record.update({'s': 'unencodable', 'e': f'returned {refused}' if 'v' not in fields else f'left {refused} in its arguments'})
+                fields = {}
+            except OverLimit:
+                raise
+            except BaseException as broken:
+                record.update({'s': 'unencodable', 'e': f'returned a value that could not be written: {describe(broken)}'})
+                fields = {}
             budget.pause()
         except OverLimit:
             budget.pause()
             send({'i': index, 's': 'timeout', 'cpu': ms(time.process_time() - cpu_start)})
             return
-        except BaseException as raised:
-            budget.pause()
-            record.update({'s': 'error', 'x': builtin_type(raised), 'e': describe(raised)})
-            value = None
         record['cpu'] = ms(time.process_time() - cpu_start)
-        try:
-            if record['s'] == 'ok':
-                fields['v'] = value_codec.dumps(value)
-            after = value_codec.exact_key([arguments, keywords], refs)
-            if after != before:
-                fields['a'] = after
-        except value_codec.NotPlainData as refused:
-            record.update({'s': 'unencodable', 'e': f'returned {refused}' if 'v' not in fields else f'left {refused} in its arguments'})
-            fields = {}
-        except BaseException as broken:
-            record.update({'s': 'unencodable', 'e': f'returned a value that could not be written: {describe(broken)}'})
-            fields = {}
         send_encoded(record, fields)
     send({'done': len(calls)})
 
