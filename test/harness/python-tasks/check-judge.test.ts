@@ -157,6 +157,9 @@ describe('replaying a check on a candidate\'s results', () => {
     expect(await replayCheck(HUMANEVAL, calls, forged, false)).toMatchObject({ status: 'failed', outcome: 'wrong_answer', reason: expect.stringContaining('results channel') })
     expect(await replayCheck(HUMANEVAL, calls, `${driverOutput(['[2,4]', '[]', '[-6]'])}PASSED\n`, false)).toMatchObject({ status: 'failed', outcome: 'wrong_answer' })
     expect(await replayCheck(HUMANEVAL, calls, '{"driver":"started"}\n{"i":0,"s":"ok","v":[2,4]}\n', false)).toMatchObject({ status: 'failed', outcome: 'wrong_answer' })
+    // A value or a change of arguments that is not what the driver writes fails, even where the check would catch what decoding it raises.
+    expect(await replayCheck(HUMANEVAL, calls, driverOutput([{ s: 'ok', v: { Q: [1] } }, '[]', '[-6]']), false)).toMatchObject({ status: 'failed', outcome: 'wrong_answer', reason: expect.stringContaining('not plain data') })
+    expect(await replayCheck(HUMANEVAL, calls, driverOutput([{ s: 'ok', v: [2, 4], a: 7 }, '[]', '[-6]']), false)).toMatchObject({ status: 'failed', outcome: 'wrong_answer' })
   })
 
 })
