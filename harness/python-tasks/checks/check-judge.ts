@@ -62,8 +62,9 @@ export async function recordCheck(spec: CheckSpec): Promise<CheckRecord | { died
   return { calls, functions: functions.map(String), refs: refs.map(String), cpuMs }
 }
 
-export async function replayCheck(spec: CheckSpec, calls: string, output: string, truncated: boolean): Promise<ReplayVerdict> {
-  const reply = await judge.ask({ type: 'replay', spec, calls, output, truncated })
+/** The check replayed on a run's output; `seconds` bounds the replay (the judge's default: 60). */
+export async function replayCheck(spec: CheckSpec, calls: string, output: string, truncated: boolean, seconds?: number): Promise<ReplayVerdict> {
+  const reply = await judge.ask({ type: 'replay', spec, calls, output, truncated, ...(seconds === undefined ? {} : { seconds }) })
   if (typeof reply.died === 'string') return { status: 'died', detail: reply.died }
   if (reply.status === 'passed' || reply.status === 'failed' || reply.status === 'diverged' || reply.status === 'missing') return reply as unknown as ReplayVerdict
   throw new Error(`The judge of upstream checks answered a replay request with ${JSON.stringify(reply).slice(0, 300)}.`)

@@ -193,7 +193,7 @@ def answer(request):
         if current is not None:
             current.stop()
         current = worker['current'] = Worker()
-    reply = current.ask(request, HANDLERS[request['type']][1])
+    reply = current.ask(request, request.get('seconds') or HANDLERS[request['type']][1])
     if 'died' in reply:
         worker['current'] = None
     return reply

@@ -162,4 +162,12 @@ describe('replaying a check on a candidate\'s results', () => {
     expect(await replayCheck(HUMANEVAL, calls, driverOutput([{ s: 'ok', v: [2, 4], a: 7 }, '[]', '[-6]']), false)).toMatchObject({ status: 'failed', outcome: 'wrong_answer' })
   })
 
+
+  test("a check that runs away on what the program returned is stopped, as the program's timeout, and the judge answers the next request", { timeout: 60_000 }, async () => {
+    const spec = { ...HUMANEVAL, test: 'def check(candidate):\n    n = candidate([1])[0]\n    while n:\n        pass\n\ncheck(twice)' }
+    const { calls } = await recorded({ ...spec, test: 'def check(candidate):\n    n = candidate([1])[0] - 2\n    while n:\n        pass\n\ncheck(twice)' })
+    expect(await replayCheck(spec, calls, driverOutput(['[2]']), false, 2)).toEqual({ status: 'died', detail: 'it ran past 2 s' })
+    const { calls: again } = await recorded(HUMANEVAL)
+    expect(await replayCheck(HUMANEVAL, again, driverOutput(['[2,4]', '[]', '[-6]']), false)).toEqual({ status: 'passed', calls: 3 })
+  })
 })

