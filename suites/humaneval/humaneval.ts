@@ -6,9 +6,8 @@
  */
 import { benchmark, declarePart, type Part } from '../../harness/benchmark.ts'
 import { sampleCount } from '../../harness/knobs.ts'
-import { codeSuiteOptions } from '../../harness/python-tasks/options.ts'
+import { codeSuiteOptions, timeLimitPolicy } from '../../harness/python-tasks/options.ts'
 import { pythonTaskFacts, runItem } from '../../harness/python-tasks/run-item.ts'
-import { timeLimitPolicy } from '../../harness/python-tasks/run-tests.ts'
 import { HUMANEVAL_VARIANTS, loadHumanEval } from './dataset.ts'
 
 const options = codeSuiteOptions('HUMANEVAL', HUMANEVAL_VARIANTS, HUMANEVAL_VARIANTS, sampleCount())

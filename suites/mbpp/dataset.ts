@@ -145,9 +145,14 @@ export function mbppTask(row: MbppRow, shots: readonly MbppRow[]): PythonTask {
     stop: MBPP_STOP,
     completionPrefix: '',
     preamble: imports,
-    tests: [imports, row.testSetup, ...row.tests].filter((part) => part.trim() !== '').join('\n'),
     reference: fencedPython(row.code),
+    // The program, then (in its namespace) the test imports, the setup code and the asserts, as in upstream's one program.
+    judge: { check: { prelude: row.code, setup: row.testSetup.trim() === '' ? '' : joinCode([imports, row.testSetup]), test: joinCode([imports, ...row.tests]) } },
   }
+}
+
+function joinCode(parts: readonly string[]): string {
+  return parts.filter((part) => part.trim() !== '').join('\n')
 }
 
 /** The paper's format: the task, then "Your code should pass these tests:" and the three asserts. */
@@ -177,9 +182,8 @@ export function mbppPlusTask(row: JsonRecord, where: string, file: DatasetFile):
     stop: MBPP_PLUS_STOP,
     completionPrefix: prompt,
     preamble: '',
-    tests: '',
     reference: fencedPython(stringField(row, 'canonical_solution', where)),
-    io: { kind: 'mbpp', file },
+    judge: { io: { kind: 'mbpp', file } },
   }
 }
 

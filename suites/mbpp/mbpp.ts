@@ -6,9 +6,8 @@
  */
 import { benchmark, declarePart, type Part } from '../../harness/benchmark.ts'
 import { sampleCount } from '../../harness/knobs.ts'
-import { codeSuiteOptions } from '../../harness/python-tasks/options.ts'
+import { codeSuiteOptions, timeLimitPolicy } from '../../harness/python-tasks/options.ts'
 import { pythonTaskFacts, runItem } from '../../harness/python-tasks/run-item.ts'
-import { timeLimitPolicy } from '../../harness/python-tasks/run-tests.ts'
 import { MBPP_DEFAULT_VARIANTS, MBPP_VARIANTS, loadMbpp } from './dataset.ts'
 
 const options = codeSuiteOptions('MBPP', MBPP_VARIANTS, MBPP_DEFAULT_VARIANTS, sampleCount())

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { runProgram, type RunResult } from '../../../adapters/sandbox/index.ts'
+import { shippedProgram } from '../shipped-python.ts'
 
 const HERE = new URL('.', import.meta.url)
 const DRIVER = readFileSync(new URL('io_driver.py', HERE), 'utf8')
@@ -41,7 +42,7 @@ export function runLimits(task: Pick<DriverTask, 'cpuLimits'>, limits: DriverLim
   return { cpuSeconds, wallMs: 3 * cpuSeconds * 1000 + 10_000 }
 }
 
-export function runDriver(task: DriverTask, solution: string, mode: 'candidate' | 'canonical', limits: DriverLimits): Promise<RunResult> {
+export async function runDriver(task: DriverTask, solution: string, mode: 'candidate' | 'canonical', limits: DriverLimits): Promise<RunResult> {
   const spec = {
     entry_point: task.entryPoint,
     mode,
@@ -54,7 +55,7 @@ export function runDriver(task: DriverTask, solution: string, mode: 'candidate' 
   const { cpuSeconds, wallMs } = runLimits(task, limits)
   return runProgram({
     language: 'python',
-    files: { 'main.py': DRIVER, 'value_codec.py': CODEC, 'solution.py': solution, 'inputs.json': task.inputs, 'task.json': JSON.stringify(spec) },
+    files: { ...(await shippedProgram(DRIVER, [{ name: 'value_codec', source: CODEC }])), 'solution.py': solution, 'inputs.json': task.inputs, 'task.json': JSON.stringify(spec) },
     limits: { wallMs, cpuSeconds, memoryBytes: limits.memoryBytes, outputBytes: 64 * 1024 * 1024 },
   })
 }

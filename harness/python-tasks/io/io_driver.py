@@ -3,7 +3,7 @@
 Reads task.json (the entry point, the per-input CPU and wall limits), inputs.json
 (the argument lists, in value_codec's format) and solution.py. For each input it
 calls the function and writes one JSON line: the input's index, its status (ok,
-error, timeout, unencodable), CPU and wall time, and the returned value as plain
+error, timeout, unencodable), CPU and wall time (calling the function and writing its value), and the returned value as plain
 data. It stops at the first input that does not return in time or raises, as
 EvalPlus's checker does. Nothing here knows the expected outputs: the comparison
 happens outside, in the judge, so whatever the program does to this process can
@@ -92,35 +92,38 @@ def main():
     for index, arguments in enumerate(inputs):
         cpu_limit = task['cpu_limits'][index]
         cpu_start, wall_start = time.process_time(), time.perf_counter()
-        status, error, value = 'ok', None, None
+        status, error, value_text, not_none = 'ok', None, None, None
         try:
             arm(cpu_limit, task['wall_limits'][index], {'i': index, 's': 'timeout', 'e': 'It ran past its time limit and went on after being stopped.'})
             value = function(*arguments)
+            # Written under the same limit: a value that takes long to write (hundreds of megabytes) is the program's time too.
+            try:
+                if task['not_none'] and (canonical or type(value) is not bool):
+                    # EvalPlus keeps only `value is not None` for tasks whose outputs are match objects; a bool stays a bool.
+                    not_none = value is not None
+                else:
+                    value_text = value_codec.dumps_bounded(value)
+            except value_codec.NotPlainData as refused:
+                status, error = 'unencodable', f'returned {refused}'
+            except OverLimit:
+                raise
+            except BaseException as broken:
+                status, error = 'unencodable', f'returned a value that could not be written: {describe(broken)}'
             disarm()
         except OverLimit:
             disarm()
-            status = 'timeout'
+            status, value_text = 'timeout', None
         except BaseException as raised:
             disarm()
             status, error = 'error', describe(raised)
         cpu, wall = time.process_time() - cpu_start, time.perf_counter() - wall_start
         if status == 'ok' and cpu > cpu_limit:
-            status = 'timeout'
+            status, value_text = 'timeout', None
         record = {'i': index, 's': status, 'cpu': ms(cpu), 'wall': ms(wall)}
-        value_text = None
         if error is not None:
             record['e'] = error
-        if status == 'ok':
-            try:
-                if task['not_none'] and (canonical or type(value) is not bool):
-                    # EvalPlus keeps only `value is not None` for tasks whose outputs are match objects; a bool stays a bool.
-                    record['nn'] = value is not None
-                else:
-                    value_text = value_codec.dumps_bounded(value)
-            except value_codec.NotPlainData as refused:
-                record.update({'s': 'unencodable', 'e': f'returned {refused}'})
-            except BaseException as broken:
-                record.update({'s': 'unencodable', 'e': f'returned a value that could not be written: {describe(broken)}'})
+        if status == 'ok' and not_none is not None:
+            record['nn'] = not_none
         send(record, value_text)
         if record['s'] != 'ok':
             return

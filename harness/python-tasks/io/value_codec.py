@@ -4,7 +4,10 @@ JSON with tags for what JSON lacks: a tuple is {"T": [...]}, a set {"S": [...]},
 a frozenset {"Z": [...]}, a dict {"D": [[key, value], ...]}, bytes {"B": base64},
 a complex {"C": [re, im]}, a non-finite float {"F": "inf"}, an int of more than
 BIG_INT_BITS bits {"X": hex} (decimal conversion of big ints is quadratic), a numpy
-value {"N": [dtype, shape, flat items]}. A value whose encoding is longer than
+value {"N": [dtype, shape, flat items]}, a range {"R": [start, stop, step]}, a dict's keys,
+values or items view {"K": [...]}, {"V": [...]}, {"P": [[key, value], ...]}, what an iterator
+(a generator, map, zip…) yielded once drained by the driver {"I": [...]}, and, where the caller
+names them, objects the check's own setup code made {"G": name}. A value whose encoding is longer than
 LARGE characters is sent as its fingerprint {"H": sha256, "n": length} instead
 (HumanEval/15's outputs are megabytes each): a hash of a normal form in which
 values Python holds equal (1, 1.0, True; a set in any order) read the same. Ints, finite floats, strings, booleans,
@@ -13,7 +16,7 @@ Only these exact types are encoded: an instance of any other class, or of a
 subclass of a builtin, is refused, so the judge never meets the program's objects.
 """
 import array
-import base64
+import binascii
 import collections
 import json
 import math
@@ -30,13 +33,34 @@ BIG_INT_BITS = 8000
 LARGE = 256 * 1024
 
 
+KEYS_VIEW, VALUES_VIEW, ITEMS_VIEW = type({}.keys()), type({}.values()), type({}.items())
+
+
 class NotPlainData(Exception):
     """The value holds something that is not a builtin value."""
 
 
-def encode(value, depth=0):
+class Iterated:
+    """What an iterator yielded, drained by the driver under the call's time limit; decoded as an iterator over it."""
+
+    def __init__(self, items):
+        self.items = items
+
+
+def drained(value):
+    """A builtin iterator (generator, map, zip, itertools…) as what it yields, run to its end; anything else as it is."""
+    kind = type(value)
+    if kind.__module__ in ('builtins', 'itertools') and hasattr(kind, '__next__') and hasattr(kind, '__iter__'):
+        return Iterated(list(value))
+    return value
+
+
+def encode(value, depth=0, refs=None):
+    """`refs` maps id(object) to the name the check's setup code bound it to: such objects travel as {"G": name}."""
     if depth > MAX_DEPTH:
         raise NotPlainData('nested too deeply')
+    if refs is not None and id(value) in refs:
+        return {'G': refs[id(value)]}
     kind = type(value)
     if value is None or kind is bool or kind is str:
         return value
@@ -45,19 +69,29 @@ def encode(value, depth=0):
     if kind is float:
         return value if math.isfinite(value) else {'F': repr(value)}
     if kind is list:
-        return [encode(item, depth + 1) for item in value]
+        return [encode(item, depth + 1, refs) for item in value]
     if kind is tuple:
-        return {'T': [encode(item, depth + 1) for item in value]}
+        return {'T': [encode(item, depth + 1, refs) for item in value]}
     if kind is set:
-        return {'S': [encode(item, depth + 1) for item in value]}
+        return {'S': [encode(item, depth + 1, refs) for item in value]}
     if kind is frozenset:
-        return {'Z': [encode(item, depth + 1) for item in value]}
+        return {'Z': [encode(item, depth + 1, refs) for item in value]}
     if kind is dict or kind in DICT_LIKE:
-        return {'D': [[encode(key, depth + 1), encode(item, depth + 1)] for key, item in dict.items(value)]}
+        return {'D': [[encode(key, depth + 1, refs), encode(item, depth + 1, refs)] for key, item in dict.items(value)]}
     if kind is bytes:
-        return {'B': base64.b64encode(value).decode('ascii')}
+        return {'B': binascii.b2a_base64(value, newline=False).decode('ascii')}
     if kind is complex:
         return {'C': [encode(value.real, depth + 1), encode(value.imag, depth + 1)]}
+    if kind is range:
+        return {'R': [encode(value.start, depth + 1), encode(value.stop, depth + 1), encode(value.step, depth + 1)]}
+    if kind is KEYS_VIEW:
+        return {'K': [encode(item, depth + 1, refs) for item in value]}
+    if kind is VALUES_VIEW:
+        return {'V': [encode(item, depth + 1, refs) for item in value]}
+    if kind is ITEMS_VIEW:
+        return {'P': [[encode(key, depth + 1, refs), encode(item, depth + 1, refs)] for key, item in value]}
+    if kind is Iterated:
+        return {'I': [encode(item, depth + 1, refs) for item in value.items]}
     numpy = sys.modules.get('numpy')
     if numpy is not None and kind.__module__ == 'numpy' and (kind is numpy.ndarray or issubclass(kind, numpy.generic)):
         array = numpy.asarray(value)
@@ -208,15 +242,16 @@ class Fingerprint:
         self.digest = digest
 
 
-def decode(data, depth=0):
-    """Only what `encode` writes; anything else is malformed (ValueError)."""
+def decode(data, depth=0, names=None):
+    """Only what `encode` writes; anything else is malformed (ValueError). {"G": name} is read from `names`
+    (the namespace the check's setup code ran in), and only where it is given."""
     if depth > MAX_DEPTH + 2:
         raise ValueError('nested too deeply')
     kind = type(data)
     if data is None or kind is bool or kind is str or kind is int or kind is float:
         return data
     if kind is list:
-        return [decode(item, depth + 1) for item in data]
+        return [decode(item, depth + 1, names) for item in data]
     if kind is dict and depth == 0 and set(data) == {'H'} and type(data['H']) is str:
         return Fingerprint(data['H'])
     if kind is not dict or len(data) != 1:
@@ -227,20 +262,36 @@ def decode(data, depth=0):
     if tag == 'F' and body in ('inf', '-inf', 'nan'):
         return float(body)
     if tag == 'B' and type(body) is str:
-        return base64.b64decode(body, validate=True)
+        return from_base64(body)
+    if tag == 'G' and type(body) is str and names is not None and body in names:
+        return names[body]
     if type(body) is not list:
         raise ValueError(f'tag {tag!r} needs a list')
+    items = lambda: [decode(item, depth + 1, names) for item in body]  # noqa: E731
     if tag == 'T':
-        return tuple(decode(item, depth + 1) for item in body)
+        return tuple(items())
     if tag == 'S':
-        return {decode(item, depth + 1) for item in body}
+        return set(items())
     if tag == 'Z':
-        return frozenset(decode(item, depth + 1) for item in body)
+        return frozenset(items())
     if tag == 'D':
-        pairs = [decode_pair(pair, depth + 1) for pair in body]
+        pairs = [decode_pair(pair, depth + 1, names) for pair in body]
         return dict(pairs)
     if tag == 'C' and len(body) == 2:
         return complex(decode(body[0], depth + 1), decode(body[1], depth + 1))
+    if tag == 'R' and len(body) == 3:
+        start, stop, step = (decode(item, depth + 1) for item in body)
+        if not all(type(bound) is int for bound in (start, stop, step)):
+            raise ValueError('a range needs three ints')
+        return range(start, stop, step)
+    if tag == 'K':
+        return dict.fromkeys(items()).keys()
+    if tag == 'V':
+        return dict(enumerate(items())).values()
+    if tag == 'P':
+        return dict(decode_pair(pair, depth + 1, names) for pair in body).items()
+    if tag == 'I':
+        return iter(items())
     if tag == 'N' and len(body) == 3:
         import numpy
 
@@ -252,11 +303,41 @@ def decode(data, depth=0):
     raise ValueError(f'unknown tag {tag!r}')
 
 
-def decode_pair(pair, depth):
+def from_base64(text):
+    # binascii, not base64: the drivers import this module in every run, and base64's import costs a millisecond.
+    try:
+        return binascii.a2b_base64(text, strict_mode=True)
+    except TypeError:  # before Python 3.11
+        import base64
+
+        return base64.b64decode(text, validate=True)
+
+
+def decode_pair(pair, depth, names=None):
     if type(pair) is not list or len(pair) != 2:
         raise ValueError('a dict entry is not a [key, value] pair')
-    return decode(pair[0], depth), decode(pair[1], depth)
+    return decode(pair[0], depth, names), decode(pair[1], depth, names)
 
 
-def loads(text):
-    return decode(json.loads(text))
+def loads(text, names=None):
+    return decode(json.loads(text), names=names)
+
+
+def exact_key(value, refs=None):
+    """The encoding with every set's items in one order: two values share it exactly when they have the same
+    types and contents (a dict's order counts, 1 and 1.0 differ). Decodable like any encoding."""
+    return json.dumps(in_one_order(encode(value, refs=refs)), separators=(',', ':'), allow_nan=False)
+
+
+def in_one_order(data):
+    if type(data) is list:
+        return [in_one_order(item) for item in data]
+    if type(data) is not dict:
+        return data
+    (tag, body), = data.items()
+    if type(body) is not list:
+        return data
+    body = [in_one_order(item) for item in body]
+    if tag in ('S', 'Z'):
+        body.sort(key=lambda item: json.dumps(item, separators=(',', ':')))
+    return {tag: body}

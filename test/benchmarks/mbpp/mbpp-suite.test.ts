@@ -5,6 +5,7 @@ import { allBut, notPassed, outcomes, runSuite } from '../../support/run-python-
 import { skipWithoutPythonModules, skipWithoutSandbox } from '../../support/sandbox-available.ts'
 
 const REPLIES = fileURLToPath(new URL('../../../fixtures/mbpp/replies.jsonl', import.meta.url))
+const TRICKY = fileURLToPath(new URL('../../../fixtures/mbpp/tricky-replies.jsonl', import.meta.url))
 
 /**
  * MBPP+ tasks whose reference alone takes 3–100 s (or 2.2 GB, Mbpp/255) on the OriginFmt tests
@@ -23,6 +24,22 @@ describe('MBPP end to end', () => {
     expect(code, output).toBe(1)
     expect(outcomes(records, 'mbpp')).toEqual({ 'Mbpp/11 #0': 'passed', 'Mbpp/12 #0': 'wrong_answer', 'Mbpp/14 #0': 'passed' })
     expect(scoreMbpp(records)[0]).toMatchObject({ name: 'MBPP pass@1', value: 2 / 3, counted: { solved: 2, total: 3 } })
+  })
+
+  test("tricky replies get the verdict of the asserts run in the program's own process: setup objects of the answer's own class, a missing class, an argument sorted in place, a generator the asserts wrap in set(), math.isclose", { timeout: 300_000 }, async () => {
+    const { records, output } = await runSuite('mbpp', { MODEL: `replay:${TRICKY}`, SAMPLES: '3', TESTBENCH_MBPP_VARIANTS: 'mbpp,mbpp-sanitized' }, 'Mbpp/(11|12|82|85|140|367) ')
+    const answered = records.filter((record) => record.outcome !== 'provider_error')
+    expect(Object.fromEntries(answered.map((record) => [`${record.variant} ${record.itemId} #${record.sample}`, record.outcome])), output).toEqual({
+      'mbpp Mbpp/367 #0': 'passed',
+      'mbpp Mbpp/367 #1': 'wrong_answer',
+      'mbpp Mbpp/367 #2': 'runtime_error',
+      'mbpp Mbpp/12 #0': 'passed',
+      'mbpp Mbpp/11 #0': 'wrong_answer',
+      'mbpp-sanitized Mbpp/140 #0': 'passed',
+      'mbpp-sanitized Mbpp/82 #0': 'passed',
+      'mbpp-sanitized Mbpp/85 #0': 'wrong_answer',
+    })
+    expect(answered.find((record) => record.itemId === 'Mbpp/367' && record.sample === 2)?.reason).toMatch(/NameError: name 'Node' is not defined/)
   })
 
   test('completion mode sends the few-shot [BEGIN] prompt (and the fenced reference still passes)', { timeout: 120_000 }, async (context) => {

@@ -93,7 +93,7 @@ const TASK: PythonTask = {
   stop: ['\ndef'],
   completionPrefix: 'def add(a, b):\n    """Adds."""\n',
   preamble: '',
-  tests: 'assert add(1, 2) == 3',
+  judge: { check: { prelude: SOLUTION, setup: '', test: 'assert add(1, 2) == 3' } },
   reference: `\`\`\`python\n${SOLUTION}\n\`\`\``,
 }
 
