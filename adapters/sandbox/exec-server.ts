@@ -102,13 +102,24 @@ export class ExecServers {
   readonly #python: string
   readonly #bwrap: string
   readonly #root: boolean
+  readonly #user: User | undefined
   readonly #pools = new Map<string, WarmServerPool<ExecServer>>()
   #disabled = false
 
-  constructor(python: string, bwrap: string, options: { root: boolean }) {
+  /**
+   * As root (`root`), the `uid` isolation: servers as root, each program as its throwaway uid. Otherwise (or as root
+   * with `user`, whom the servers then run as) the `userns` isolation: servers in bwrap's user namespace.
+   */
+  constructor(python: string, bwrap: string, options: { root: boolean; user?: User }) {
     this.#python = python
     this.#bwrap = bwrap
     this.#root = options.root
+    this.#user = options.root ? options.user : undefined
+  }
+
+  /** The isolation of this process's servers. */
+  get isolation(): 'uid' | 'userns' {
+    return this.#root && this.#user === undefined ? 'uid' : 'userns'
   }
 
   /** Whether steps still go to servers (none failed to start or to prepare a step). */
@@ -140,16 +151,16 @@ export class ExecServers {
 
   async #start(tools: readonly string[]): Promise<ExecServer | undefined> {
     if (this.#disabled) return undefined
-    const userns = !this.#root
+    const userns = this.isolation === 'userns'
     const sandbox = bwrapArgs(this.#bwrap, {
-      root: this.#root,
+      root: !userns,
       tmpfsBytes: SERVER_TMPFS_BYTES,
       tools,
       hidden: hiddenHostPaths(),
       capabilities: userns ? USERNS_CAPABILITIES : ROOT_CAPABILITIES,
     })
     const argv = [...sandbox, ...(userns ? ['--disable-userns'] : []), '--as-pid-1', '--chdir', '/', '--', this.#python, '-c', SERVER_SOURCE]
-    const server = new ExecServer(argv, this.#root, {
+    const server = new ExecServer(argv, this.#root, this.#user, {
       ...sandboxEnvironment('/tmp'),
       TESTBENCH_EXEC_ISOLATION: userns ? 'userns' : 'uid',
       TESTBENCH_SECCOMP: seccompFilter()?.toString('base64') ?? '',
@@ -162,10 +173,15 @@ export class ExecServers {
   }
 }
 
-/** A memory cgroup for a server as root, where one can be made. */
-function serverCgroup(): RunCgroup | undefined {
+interface User {
+  uid: number
+  gid: number
+}
+
+/** A memory cgroup for a server as root, where one can be made; `user` (whom the server runs as) moves itself in. */
+function serverCgroup(user: User | undefined): RunCgroup | undefined {
   try {
-    return memoryCgroups()?.create(SERVER_MEMORY_BYTES)
+    return memoryCgroups()?.create(SERVER_MEMORY_BYTES, user)
   } catch (error) {
     warnOnce('cgroup-exec-server', `no memory cgroup for a warm exec server (${(error as Error).message}): its steps' processes are held to the memory limit each, not together.`)
     return undefined
@@ -185,10 +201,10 @@ class ExecServer {
   #onFrame: ((kind: string, payload: Buffer) => void) | undefined
   #onExit: (() => void) | undefined
 
-  constructor(argv: string[], root: boolean, env: Record<string, string>) {
-    this.#cgroup = root ? serverCgroup() : undefined
+  constructor(argv: string[], root: boolean, user: User | undefined, env: Record<string, string>) {
+    this.#cgroup = root ? serverCgroup(user) : undefined
     const [file, ...args] = this.#cgroup === undefined ? argv : this.#cgroup.enter(argv)
-    this.#process = spawn(file ?? 'bwrap', args, { env, stdio: ['pipe', 'pipe', 'pipe'], detached: true, cwd: '/' })
+    this.#process = spawn(file ?? 'bwrap', args, { env, stdio: ['pipe', 'pipe', 'pipe'], detached: true, cwd: '/', ...user })
     this.#process.stdout?.on('data', (chunk: Buffer) => this.#receive(chunk))
     this.#process.stderr?.on('data', (chunk: Buffer) => {
       this.#stderr = (this.#stderr + chunk.toString('utf8')).slice(-2000)
