@@ -288,7 +288,7 @@ def serve(request, blobs):
         os.close(fd)
     deadline = started + request['wall_ms'] / 1000
     streams = {out_r: b'o', err_r: b'e', report_r: None}
-    pending = b''
+    pending = bytearray()
     init, setup_error, result = None, None, None
     while streams:
         remaining = deadline - time.monotonic()
@@ -305,7 +305,8 @@ def serve(request, blobs):
                 pending += data
                 while len(pending) >= 5 and len(pending) >= 5 + struct.unpack('>I', pending[1:5])[0]:
                     length = struct.unpack('>I', pending[1:5])[0]
-                    kind, payload, pending = pending[:1], pending[5 : 5 + length], pending[5 + length :]
+                    kind, payload = bytes(pending[:1]), bytes(pending[5 : 5 + length])
+                    del pending[: 5 + length]
                     if kind == b'P':
                         init = int(payload)
                         os.waitpid(first, 0)

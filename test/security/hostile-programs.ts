@@ -1289,11 +1289,12 @@ int main(int argc, char **argv) {
     for (int i = 0; i < 100000; i++) { if (fork() > 0) _exit(0); usleep(200); }
     return 0;
   }
-  if (fork() == 0) { execl("/proc/self/exe", "main", "@TOKEN@", (char *) 0); _exit(1); }
+  pid_t daemon = fork();
+  if (daemon == 0) { execl("/proc/self/exe", "main", "@TOKEN@", (char *) 0); _exit(1); }
   int reached = 0;
   for (int pid = 1; pid < 65536; pid++) {
     /* Not itself, nor its daemon, nor a cold run's parent (GNU time, of its own uid) */
-    if (pid == getpid() || (pid == getppid() && pid != 1)) continue;
+    if (pid == getpid() || pid == daemon || (pid == getppid() && pid != 1)) continue;
     char path[64], command[256] = {0};
     snprintf(path, sizeof path, "/proc/%d/cmdline", pid);
     int named = open(path, O_RDONLY);
