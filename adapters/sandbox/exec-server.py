@@ -4,12 +4,14 @@ Runs inside bwrap as pid 1 of its pid namespace, one step at a time, in one of t
 - uid (we are root): the server keeps a few capabilities; each program runs as the request's throwaway uid.
 - userns (an ordinary user): bwrap's user namespace (no nested ones), the capabilities only inside it.
 Each step gets a fresh isolation of its own: a process that unshares a mount, pid and IPC namespace, mounts
-size-capped tmpfs on /tmp and /dev/shm (the work dir, holding only the step's files, is /tmp/work), and forks
-the namespace's init; the init mounts a /proc that shows only the step, and forks the program, which sets its
+size-capped tmpfs on /tmp and /dev/shm (the work dir, holding only the step's files, is /tmp/work), forks
+the namespace's init and waits for it; the init mounts a /proc that shows only the step, and forks the program, which sets its
 rlimits, drops its uid and every capability, sets no_new_privs and the seccomp filter, and execs the command.
 When the program ends, the init kills whatever it left (the whole namespace), reports its exit status, CPU
 time and peak memory from wait4, and the files asked back, on a pipe the program never holds; then it exits
-and its namespaces (mounts, tmpfs, processes) go with it. Nothing of one step is there for the next.
+and its namespaces (mounts, tmpfs, processes) go with it. The server answers as soon as the report is in, and
+waits for the step's first process (so for its namespaces to be gone) before the next step: nothing of one step
+is there for the next.
 
 Protocol: a request is one JSON line, then its files' bytes and stdin, one after another. Frames go back on
 stdout, each one byte of kind (o = stdout, e = stderr, f = a file, x = the end, as JSON), a 4-byte big-endian
@@ -46,8 +48,8 @@ RLIMITS = {
     'nproc': resource.RLIMIT_NPROC,
     'core': resource.RLIMIT_CORE,
 }
-# In the userns isolation the server and the step's init share the program's uid: its process limit counts them.
-NPROC_OF_OURS = 0 if ROOT_ISOLATION else 2
+# In the userns isolation the server, the step's first process and its init share the program's uid: its process limit counts them.
+NPROC_OF_OURS = 0 if ROOT_ISOLATION else 3
 
 
 def frame(kind, payload):
@@ -70,10 +72,10 @@ def mount(source, target, kind, flags, options):
 
 
 def prepare(request, blobs, pipes):
-    """The step's first process: its namespaces, tmpfs and files; then it forks their init and leaves. Never returns."""
+    """The step's first process: its namespaces, tmpfs and files; then it forks their init and waits for it. Never returns."""
     report = pipes['report_w']
     try:
-        for fd in (pipes['out_r'], pipes['err_r'], pipes['report_r'], pipes['go_w']):
+        for fd in (pipes['out_r'], pipes['err_r'], pipes['report_r']):
             os.close(fd)
         null = os.open('/dev/null', os.O_RDWR)
         for fd in (0, 1):  # the server's control pipes: no process of the step keeps them
@@ -106,6 +108,9 @@ def prepare(request, blobs, pipes):
         if init == 0:
             namespace_init(request, pipes, stdin_fd)
         write_all(report, frame(b'P', str(init).encode()))
+        for fd in (report, stdin_fd, pipes['out_w'], pipes['err_w']):
+            os.close(fd)
+        os.waitpid(init, 0)
     except BaseException as error:
         write_all(report, frame(b'E', f'could not prepare the step: {error!r}'.encode()))
         os._exit(125)
@@ -144,13 +149,10 @@ def namespace_init(request, pipes, stdin_fd):
         for number in (signal.SIGINT, signal.SIGPIPE, signal.SIGXFSZ):
             signal.signal(number, signal.SIG_DFL)
         mount(b'proc', b'/proc', b'proc', MS_NOSUID | MS_NODEV | MS_NOEXEC, None)
-        # The server has reaped the first process: from here on, only the step's own processes count against its limit.
-        if os.read(pipes['go_r'], 1) != b'g':
-            os._exit(1)
         program = os.fork()
         if program == 0:
             run_program(request, pipes, stdin_fd)
-        for fd in (stdin_fd, pipes['out_w'], pipes['err_w'], pipes['go_r']):
+        for fd in (stdin_fd, pipes['out_w'], pipes['err_w']):
             os.close(fd)
         cpu, peak, status = 0.0, 0, None
         while status is None:
@@ -278,19 +280,19 @@ def serve(request, blobs):
     out_r, out_w = os.pipe()
     err_r, err_w = os.pipe()
     report_r, report_w = os.pipe2(os.O_CLOEXEC)
-    go_r, go_w = os.pipe2(os.O_CLOEXEC)
-    pipes = {'out_r': out_r, 'out_w': out_w, 'err_r': err_r, 'err_w': err_w, 'report_r': report_r, 'report_w': report_w, 'go_r': go_r, 'go_w': go_w}
+    pipes = {'out_r': out_r, 'out_w': out_w, 'err_r': err_r, 'err_w': err_w, 'report_r': report_r, 'report_w': report_w}
     started = time.monotonic()
     first = os.fork()
     if first == 0:
         prepare(request, blobs, pipes)
-    for fd in (out_w, err_w, report_w, go_r):
+    for fd in (out_w, err_w, report_w):
         os.close(fd)
     deadline = started + request['wall_ms'] / 1000
     streams = {out_r: b'o', err_r: b'e', report_r: None}
     pending = bytearray()
     init, setup_error, result = None, None, None
-    while streams:
+    # Until the report is in and the program's output has ended (all of its processes are dead by then).
+    while out_r in streams or err_r in streams or (result is None and setup_error is None and report_r in streams):
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             break
@@ -309,31 +311,22 @@ def serve(request, blobs):
                     del pending[: 5 + length]
                     if kind == b'P':
                         init = int(payload)
-                        os.waitpid(first, 0)
-                        first = None
-                        os.write(go_w, b'g')
                     elif kind == b'E':
                         setup_error = payload.decode('utf-8', 'replace')
                     elif kind == b'f':
                         send(b'f', payload)
                     elif kind == b'R':
                         result = json.loads(payload)
-    timed_out = bool(streams)
+    timed_out = result is None and setup_error is None and time.monotonic() >= deadline
     for fd in streams:
         os.close(fd)
-    os.close(go_w)
-    for pid in (first, init):
-        if pid is not None:
-            if timed_out:
+    if timed_out or result is None:
+        for pid in (init, first):
+            if pid is not None:
                 try:
                     os.kill(pid, signal.SIGKILL)
                 except ProcessLookupError:
                     pass
-            # The step's namespaces go with its init: what it held (tmpfs, processes) is gone before the next step.
-            try:
-                os.waitpid(pid, 0)
-            except ChildProcessError:
-                pass
     end = {
         'timed_out': timed_out,
         'wall_ms': round((time.monotonic() - started) * 1000),
@@ -342,6 +335,7 @@ def serve(request, blobs):
         **(result or {}),
     }
     send(b'x', json.dumps(end).encode())
+    return first
 
 
 def read_exactly(size):
@@ -359,6 +353,7 @@ def main():
     libc_call('prctl', PR_SET_DUMPABLE, 0, 0, 0, 0)
     libc_call('prctl', PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     send(b'x', json.dumps({'ready': True}).encode())
+    previous = None
     while True:
         line = CONTROL_IN.readline()
         if not line:
@@ -366,8 +361,11 @@ def main():
         request = json.loads(line)
         sizes = [entry['size'] for entry in request['files']] + [request['stdin_size']]
         blobs = [read_exactly(size) for size in sizes]
+        if previous is not None:
+            # The last step's namespaces (its tmpfs, its processes) go with its first process: gone before this one.
+            os.waitpid(previous, 0)
         reap()
-        serve(request, blobs)
+        previous = serve(request, blobs)
 
 
 if __name__ == '__main__':
