@@ -1,6 +1,7 @@
 // npm run bench:sandbox: what the process sandbox costs over a bare spawn, per language.
 // For each language, the same trivial programs (print a number) run these ways, interleaved program by program:
-// - bare: the language's own compile and run commands, spawned directly in a temp dir, no sandbox;
+// - bare: the language's own compile and run commands, spawned directly in a temp dir in memory (/dev/shm, as the
+//   sandbox's work dir is), no sandbox;
 // - cold: a fresh runtime per program on the warm exec servers (each step in namespaces and a tmpfs of its own),
 //   which is what users get for JavaScript, C, Go, and Python with TESTBENCH_PYTHON_WARM=off;
 // - bwrap: a bwrap per step (TESTBENCH_EXEC_SERVER=off, and the fallback where exec servers cannot start);
@@ -10,7 +11,7 @@
 // isolation differs (throwaway uids and cgroups, or a user namespace).
 // BENCH_ROUNDS (default 3), BENCH_PROGRAMS (default 20 per round), BENCH_LANGUAGES (default python,javascript,c,java,go).
 import { execa } from 'execa'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sandboxEnvironment } from '../adapters/sandbox/environment.ts'
@@ -35,7 +36,8 @@ const SOURCES: Partial<Record<Language, (n: number) => string>> = {
 const WARM: readonly Language[] = ['python', 'java']
 
 const toolchain = new HostToolchain()
-const dir = mkdtempSync(join(tmpdir(), 'testbench-bench-sandbox-'))
+// In memory, as the sandbox's work dir and /tmp are (a tmpfs each): the host's /tmp may be a disk.
+const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'testbench-bench-sandbox-'))
 const sandboxes = {
   cold: new ProcessSandbox({ warmPython: false, warmJava: false, warmExec: true }),
   bwrap: new ProcessSandbox({ warmPython: false, warmJava: false, warmExec: false }),
@@ -62,7 +64,7 @@ async function runOnce(language: Language, way: Way, n: number): Promise<void> {
   mkdirSync(work)
   writeFileSync(join(work, spec.main), source)
   // The environment the sandbox gives its programs, so that both sides start the same runtime the same way.
-  const env = sandboxEnvironment(work, spec.env?.(work))
+  const env = { ...sandboxEnvironment(work, spec.env?.(work)), TMPDIR: work }
   // Go's build cache starts empty in every sandboxed compile (a shared one would carry one run's files to the next): here too.
   if (language === 'go') Object.assign(env, { GOCACHE: join(work, 'go-build'), GOPATH: join(work, 'go') })
   if (spec.compile !== undefined) {
