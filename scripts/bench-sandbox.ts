@@ -1,12 +1,18 @@
 // npm run bench:sandbox: what the process sandbox costs over a bare spawn, per language.
-// For each language, the same trivial programs (print a number) run three ways, interleaved round by round:
-// bare (the language's own compile and run commands, spawned directly in a temp dir, no sandbox), cold
-// (the process sandbox, a fresh runtime per program) and warm (the sandbox's warm path, where the
-// language has one: Python's fork server, Java's warm javac). Prints medians and min–max per program and the ratios to bare.
-// BENCH_ROUNDS (default 3), BENCH_PROGRAMS (default 20 per round), BENCH_LANGUAGES (default python,javascript,c,java).
+// For each language, the same trivial programs (print a number) run these ways, interleaved program by program:
+// - bare: the language's own compile and run commands, spawned directly in a temp dir in memory (/dev/shm, as the
+//   sandbox's work dir is), no sandbox;
+// - cold: a fresh runtime per program on the warm exec servers (each step in namespaces and a tmpfs of its own),
+//   which is what users get for JavaScript, C, Go, and Python with TESTBENCH_PYTHON_WARM=off;
+// - bwrap: a bwrap per step (TESTBENCH_EXEC_SERVER=off, and the fallback where exec servers cannot start);
+// - warm: the language's warm path, where it has one (Python's fork server, Java's warm javac then the exec server),
+//   which is what users get for those languages.
+// Prints medians and min–max per program and the ratios to bare. Run it as root and as an ordinary user: the
+// isolation differs (throwaway uids and cgroups, or a user namespace).
+// BENCH_ROUNDS (default 3), BENCH_PROGRAMS (default 20 per round), BENCH_LANGUAGES (default python,javascript,c,java,go).
 import { execa } from 'execa'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sandboxEnvironment } from '../adapters/sandbox/environment.ts'
 import { HostToolchain } from '../adapters/sandbox/host-toolchain.ts'
@@ -16,7 +22,7 @@ import { ProcessSandbox } from '../adapters/sandbox/process-sandbox.ts'
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3)
 const count = Number(process.env.BENCH_PROGRAMS ?? 20)
-const languages = (process.env.BENCH_LANGUAGES ?? 'python,javascript,c,java').split(',') as Language[]
+const languages = (process.env.BENCH_LANGUAGES ?? 'python,javascript,c,java,go').split(',') as Language[]
 
 const SOURCES: Partial<Record<Language, (n: number) => string>> = {
   python: (n) => `print(${n} * 2)\n`,
@@ -30,21 +36,25 @@ const SOURCES: Partial<Record<Language, (n: number) => string>> = {
 const WARM: readonly Language[] = ['python', 'java']
 
 const toolchain = new HostToolchain()
-const dir = mkdtempSync(join(tmpdir(), 'testbench-bench-sandbox-'))
-const cold = new ProcessSandbox({ warmPython: false, warmJava: false })
-const warm = new ProcessSandbox({ warmPython: true, warmJava: true })
+// In memory, as the sandbox's work dir and /tmp are (a tmpfs each): the host's /tmp may be a disk.
+const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'testbench-bench-sandbox-'))
+const sandboxes = {
+  cold: new ProcessSandbox({ warmPython: false, warmJava: false, warmExec: true }),
+  bwrap: new ProcessSandbox({ warmPython: false, warmJava: false, warmExec: false }),
+  warm: new ProcessSandbox({ warmPython: true, warmJava: true, warmExec: true }),
+}
 
 function expectOutput(what: string, n: number, stdout: string): void {
   if (stdout.trim() !== String(n * 2)) throw new Error(`${what}: program ${n} printed ${JSON.stringify(stdout.slice(0, 200))}, not ${n * 2}.`)
 }
 
-type Way = 'bare' | 'cold' | 'warm'
+type Way = 'bare' | keyof typeof sandboxes
 
 async function runOnce(language: Language, way: Way, n: number): Promise<void> {
   const spec = languageSpec(language)
   const source = SOURCES[language]?.(n) ?? ''
   if (way !== 'bare') {
-    const result = await (way === 'warm' ? warm : cold).run({ language, files: { [spec.main]: source } })
+    const result = await sandboxes[way].run({ language, files: { [spec.main]: source } })
     expectOutput(`${language} ${way}`, n, result.stdout.text)
     return
   }
@@ -54,7 +64,9 @@ async function runOnce(language: Language, way: Way, n: number): Promise<void> {
   mkdirSync(work)
   writeFileSync(join(work, spec.main), source)
   // The environment the sandbox gives its programs, so that both sides start the same runtime the same way.
-  const env = sandboxEnvironment(work, spec.env?.(work))
+  const env = { ...sandboxEnvironment(work, spec.env?.(work)), TMPDIR: work }
+  // Go's build cache starts empty in every sandboxed compile (a shared one would carry one run's files to the next): here too.
+  if (language === 'go') Object.assign(env, { GOCACHE: join(work, 'go-build'), GOPATH: join(work, 'go') })
   if (spec.compile !== undefined) {
     const [compiler, ...flags] = spec.compile(found.tools, spec.main, [spec.main], DEFAULT_COMPILE_LIMITS)
     await execa(compiler ?? '', flags, { cwd: work, env, extendEnv: false })
@@ -71,15 +83,15 @@ const median = (values: readonly number[]): number => {
 }
 
 try {
-  console.log(`${count} trivial programs per language and round, ${rounds} rounds, bare / cold / warm interleaved\n`)
+  console.log(`${count} trivial programs per language and round, ${rounds} rounds, ways interleaved; as ${process.getuid?.() === 0 ? 'root' : 'an ordinary user'}, load ${loadavg().map((load) => load.toFixed(1)).join(' ')}\n`)
   for (const language of languages) {
     if (SOURCES[language] === undefined) throw new Error(`No benchmark program for ${language}.`)
-    const missing = await cold.unavailable(language)
+    const missing = await sandboxes.cold.unavailable(language)
     if (missing !== undefined) {
       console.log(`${language}: left out (${missing})\n`)
       continue
     }
-    const ways: Way[] = WARM.includes(language) ? ['bare', 'cold', 'warm'] : ['bare', 'cold']
+    const ways: Way[] = WARM.includes(language) ? ['bare', 'cold', 'bwrap', 'warm'] : ['bare', 'cold', 'bwrap']
     // Disk cache, the sandbox's one-time probes and the warm servers' start-up are not what is measured.
     for (const way of ways) await runOnce(language, way, 0)
     const perProgram = new Map<Way, number[]>()
@@ -102,8 +114,8 @@ try {
     }
     console.log()
   }
+  console.log(`load afterwards ${loadavg().map((load) => load.toFixed(1)).join(' ')}`)
 } finally {
-  await cold.close()
-  await warm.close()
+  for (const sandbox of Object.values(sandboxes)) await sandbox.close()
   rmSync(dir, { recursive: true, force: true })
 }

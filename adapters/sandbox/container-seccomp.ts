@@ -6,7 +6,7 @@ import { join } from 'node:path'
  * The container tier's seccomp profile (the OCI format engines take): the same refusals as the process
  * tier's filter (seccomp-filter.ts) on top of allowing everything else, which the engine's own default
  * profile would otherwise decide. No new user namespaces, no ptrace or process_vm_*, no memfd or SysV
- * shared memory (memory no rlimit counts), no keyring, bpf, perf, userfaultfd or io_uring.
+ * shared memory (memory no rlimit counts), no keyring, bpf, perf, userfaultfd or io_uring, no prlimit of another process.
  */
 const CLONE_NEWUSER = 0x10000000
 const EPERM = 1
@@ -26,6 +26,8 @@ export const CONTAINER_SECCOMP_PROFILE = {
       errnoRet: EPERM,
       args: [{ index: 0, value: CLONE_NEWUSER, valueTwo: CLONE_NEWUSER, op: 'SCMP_CMP_MASKED_EQ' }],
     })),
+    // Of this process only (pid 0): GNU time and prlimit, of the program's uid, keep their limits.
+    { names: ['prlimit64'], action: 'SCMP_ACT_ERRNO', errnoRet: EPERM, args: [{ index: 0, value: 0, op: 'SCMP_CMP_NE' }] },
     // Its flags are in memory a filter cannot read: the C library falls back to clone.
     { names: ['clone3'], action: 'SCMP_ACT_ERRNO', errnoRet: ENOSYS },
   ],

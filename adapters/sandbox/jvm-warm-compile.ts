@@ -1,5 +1,3 @@
-import { mkdir, writeFile } from 'node:fs/promises'
-import { dirname, join } from 'node:path'
 import { classify } from './classify.ts'
 import type { WarmJavac } from './jvm-warm-javac.ts'
 import type { LanguageSpec } from './languages.ts'
@@ -12,7 +10,7 @@ const CLASS_PATH = /^(?:[\p{L}\p{N}_$]+\/)*[\p{L}\p{N}_$]+\.class$/u
 
 /**
  * The compile step of a Java program on a warm javac: the same sources the cold step compiles (the main
- * file and every other .java file), class files written into the work dir as `javac -d .` would.
+ * file and every other .java file), class files by their paths in the work dir as `javac -d .` writes them.
  * Undefined when the warm javac could not do it (the caller compiles cold); `failed` when the program
  * did not compile, as the cold step reports it.
  */
@@ -20,21 +18,16 @@ export async function compileJavaWarm(
   javac: WarmJavac,
   files: Record<string, string>,
   main: string,
-  work: string,
   spec: LanguageSpec,
   limits: Limits,
   marker: string | undefined,
-): Promise<{ compileOutput: string; failed?: RunResult } | undefined> {
+): Promise<{ compileOutput: string; classes: Map<string, Buffer>; failed?: RunResult } | undefined> {
   const sources = Object.fromEntries(Object.entries(files).filter(([path]) => path === main || path.endsWith('.java')))
   const compiled = await javac.compile(sources, limits.wallMs)
   if (compiled === undefined) return undefined
   if (compiled.compiled) {
-    for (const [path, bytes] of compiled.classes) {
-      if (!CLASS_PATH.test(path)) return undefined
-      await mkdir(dirname(join(work, path)), { recursive: true })
-      await writeFile(join(work, path), bytes)
-    }
-    return { compileOutput: compiled.output }
+    for (const path of compiled.classes.keys()) if (!CLASS_PATH.test(path)) return undefined
+    return { compileOutput: compiled.output, classes: compiled.classes }
   }
   const stderr = new CappedOutput(limits.outputBytes)
   stderr.push(Buffer.from(compiled.output))
@@ -63,5 +56,5 @@ export async function compileJavaWarm(
     compileOutput: compiled.output,
     markerSeen: marker === undefined ? undefined : false,
   }
-  return { compileOutput: compiled.output, failed }
+  return { compileOutput: compiled.output, classes: new Map(), failed }
 }

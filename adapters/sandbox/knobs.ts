@@ -12,6 +12,7 @@ export const sandboxKnobs: KnobGroup = {
     { name: 'TESTBENCH_SANDBOX_ENV', kind: 'list', default: '—', accepted: 'comma-separated variable names', readme: 'extra variables passed to programs (names that look like secrets are refused)' },
     { name: 'TESTBENCH_PYTHON', kind: 'path', default: '/usr/bin/python3', accepted: 'a path to python3', readme: 'the interpreter that runs Python programs' },
     { name: 'TESTBENCH_PYTHON_WARM', kind: 'boolean', default: 'on', accepted: '1/on/true or 0/off/false', readme: 'a warm interpreter forks a fresh, limited child per program, for root and ordinary users alike; off starts one per program' },
+    { name: 'TESTBENCH_EXEC_SERVER', kind: 'boolean', default: 'on', accepted: '1/on/true or 0/off/false', readme: 'compile steps and programs run on warm exec servers (one bwrap per worker, each step in namespaces, a tmpfs and limits of its own); off starts a bwrap per step' },
     { name: 'TESTBENCH_JAVA_WARM', kind: 'boolean', default: 'on', accepted: '1/on/true or 0/off/false', readme: 'Java compiles on a warm javac (in memory, inside bwrap, annotation processors off) instead of a fresh javac per program' },
     { name: 'TESTBENCH_PYTHON_PRELOAD', kind: 'list', default: '—', accepted: 'comma-separated module names', readme: 'modules the warm interpreter imports once, e.g. `numpy,pandas`' },
     { name: 'TESTBENCH_NODE', kind: 'path', default: '/usr/bin/node', accepted: 'a path to node', readme: 'the runtime of JavaScript programs' },

@@ -5,6 +5,8 @@ import { chmod, chown, mkdir, mkdtemp, open, readFile, rm, writeFile, type FileH
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { classify, signalFromStatus, type Ending } from './classify.ts'
+import { ExecServers } from './exec-server.ts'
+import { runOnExecServers, stepResult, tooBigResult } from './exec-run.ts'
 import { collectFiles } from './collect-files.ts'
 import { sandboxLimiter } from './concurrency.ts'
 import { sandboxEnvironment } from './environment.ts'
@@ -23,7 +25,7 @@ import { warnOnce } from './warn-once.ts'
 import { newMarker } from './marker.ts'
 import { compileJavaWarm } from './jvm-warm-compile.ts'
 import { WarmJavac } from './jvm-warm-javac.ts'
-import { PythonForkServers, type WarmRun } from './python-fork-server.ts'
+import { PythonForkServers } from './python-fork-server.ts'
 import { runCommand, type CommandResult } from './run-command.ts'
 import type { RunRequest, RunResult, Sandbox } from './sandbox.ts'
 import { infraFailure, sourceFiles } from './source-files.ts'
@@ -50,16 +52,22 @@ export class ProcessSandbox implements Sandbox {
   #forkServers: PythonForkServers | undefined
   readonly #warmJava: boolean
   #javacServers: WarmJavac | undefined
+  readonly #warmExec: boolean
+  #execServers: ExecServers | undefined
   readonly #tmpfsBytes: number
 
   /**
    * `warmPython` (default: unless TESTBENCH_PYTHON_WARM is 0, off or false) serves Python from warm fork servers
    * wherever bwrap works (as root, or in a user namespace), so that no run pays interpreter start-up.
    * `warmJava` (default: unless TESTBENCH_JAVA_WARM is 0, off or false) compiles Java on warm javac servers.
+   * `warmExec` (default: unless TESTBENCH_EXEC_SERVER is 0, off or false) runs every other compile step and program
+   * on warm exec servers (one bwrap for many steps, each step in namespaces and a tmpfs of its own), a bwrap per step otherwise.
    * Where bwrap cannot isolate programs every run is an infra_error naming what is missing, unless
    * `unsandboxed` (SANDBOX=none) asks for programs to run without it: limits and a throwaway uid only.
    */
-  constructor(options: { env?: NodeJS.ProcessEnv; protections?: () => HostProtections; warmPython?: boolean; warmJava?: boolean; unsandboxed?: boolean } = {}) {
+  constructor(
+    options: { env?: NodeJS.ProcessEnv; protections?: () => HostProtections; warmPython?: boolean; warmJava?: boolean; warmExec?: boolean; unsandboxed?: boolean } = {},
+  ) {
     const env = options.env ?? process.env
     this.#toolchain = new HostToolchain(env)
     const protections = options.protections ?? hostProtections
@@ -68,6 +76,7 @@ export class ProcessSandbox implements Sandbox {
     this.#protections = options.unsandboxed === true ? () => ({ ...protections(), bwrap: undefined }) : protections
     this.#warmPython = options.warmPython ?? readBoolean(env, 'TESTBENCH_PYTHON_WARM', true)
     this.#warmJava = options.warmJava ?? readBoolean(env, 'TESTBENCH_JAVA_WARM', true)
+    this.#warmExec = options.warmExec ?? readBoolean(env, 'TESTBENCH_EXEC_SERVER', true)
   }
 
   async unavailable(language: Language): Promise<string | undefined> {
@@ -88,6 +97,16 @@ export class ProcessSandbox implements Sandbox {
     this.#forkServers = undefined
     this.#javacServers?.close()
     this.#javacServers = undefined
+    this.#execServers?.close()
+    this.#execServers = undefined
+  }
+
+  #warmExecServers(protections: HostProtections): ExecServers | undefined {
+    if (!this.#warmExec || protections.bwrap === undefined) return undefined
+    const python = this.#toolchain.resolve('python')
+    if ('missing' in python) return undefined
+    this.#execServers ??= new ExecServers(python.path, protections.bwrap, { root: protections.root })
+    return this.#execServers.available ? this.#execServers : undefined
   }
 
   #warmJavac(protections: HostProtections, tools: Toolchain): WarmJavac | undefined {
@@ -120,8 +139,20 @@ export class ProcessSandbox implements Sandbox {
     const warm = request.language === 'python' ? this.#warmServers(protections, found.tools) : undefined
     if (warm !== undefined) {
       const ran = await warm.run({ files: files.files, main, stdin: request.stdin, limits: runLimits, uid, marker, collect: request.collect ?? [] })
-      if (ran !== undefined) return warmResult(ran, spec, runLimits, marker)
+      if (ran !== undefined) return { ...stepResult(ran, spec, runLimits, marker, 'run'), ...(ran.files === undefined ? {} : { files: ran.files }) }
       // The server broke (and is gone): this run starts a fresh interpreter instead.
+    }
+    const exec = this.#warmExecServers(protections)
+    if (exec !== undefined) {
+      const javac = request.language === 'java' ? this.#warmJavac(protections, found.tools) : undefined
+      const env = sandboxEnvironment(SANDBOX_WORK_DIR, spec.env?.(SANDBOX_WORK_DIR))
+      const common = { servers: exec, spec, tools: found.tools, files: files.files, main, stdin: request.stdin, runLimits, compileLimits, uid, marker }
+      const ran = await runOnExecServers({ ...common, collect: request.collect, env, tmpfsBytes: this.#tmpfsBytes, javac }).catch((error: unknown) => {
+        warnOnce('exec-run', `a run on the warm exec server failed (${(error as Error).message}); it starts a bwrap of its own.`)
+        return undefined
+      })
+      if (ran !== undefined) return ran
+      // A server broke (and is gone): this run starts from the beginning, in a bwrap per step.
     }
     const root = await mkdtemp(join(tmpdir(), 'testbench-sandbox-'))
     try {
@@ -142,10 +173,14 @@ export class ProcessSandbox implements Sandbox {
 
       let compileOutput: string | undefined
       const javac = request.language === 'java' ? this.#warmJavac(protections, found.tools) : undefined
-      const warmCompile = javac === undefined ? undefined : await compileJavaWarm(javac, files.files, main, work, spec, compileLimits, marker)
+      const warmCompile = javac === undefined ? undefined : await compileJavaWarm(javac, files.files, main, spec, compileLimits, marker)
       if (warmCompile !== undefined) {
         compileOutput = warmCompile.compileOutput
         if (warmCompile.failed !== undefined) return warmCompile.failed
+        for (const [path, bytes] of warmCompile.classes) {
+          await mkdir(dirname(join(work, path)), { recursive: true })
+          await writeFile(join(work, path), bytes)
+        }
       } else if (spec.compile !== undefined) {
         const argv = spec.compile(found.tools, main, Object.keys(files.files), compileLimits)
         const compiled = await step(argv, compileLimits, 'compile')
@@ -302,42 +337,6 @@ interface StepOutcome {
   ending: Ending
   verdict: ReturnType<typeof classify>
   infra: string | undefined
-}
-
-function warmResult(ran: WarmRun, spec: LanguageSpec, limits: Limits, marker: string | undefined): RunResult {
-  const stderr = ran.stderr.capture()
-  const ending: Ending = {
-    step: 'run',
-    exitCode: ran.exitCode,
-    signal: ran.signal,
-    wallLimitHit: ran.wallLimitHit,
-    oomKilled: ran.oomKilled,
-    stderr: stderr.text,
-    cpuMs: ran.cpuMs,
-    peakMemoryBytes: ran.peakMemoryBytes,
-    markerRequired: marker !== undefined,
-    markerSeen: ran.stdout.markerSeen,
-  }
-  const verdict = classify(ending, spec, limits)
-  return {
-    outcome: verdict.outcome,
-    reason: verdict.reason,
-    stdout: ran.stdout.capture(),
-    stderr,
-    exitCode: ran.exitCode,
-    signal: ran.signal,
-    wallMs: ran.wallMs,
-    cpuMs: ran.cpuMs,
-    peakMemoryBytes: ran.peakMemoryBytes,
-    compileOutput: undefined,
-    markerSeen: marker === undefined ? undefined : ran.stdout.markerSeen,
-    ...(ran.files === undefined ? {} : { files: ran.files }),
-  }
-}
-
-/** The program's files or its compiled output do not fit in its /tmp: its own doing, so a runtime_error. */
-function tooBigResult(reason: string, compileOutput: string | undefined, marker: string | undefined): RunResult {
-  return { ...infraFailure(reason, compileOutput), outcome: 'runtime_error', markerSeen: marker === undefined ? undefined : false }
 }
 
 function toResult(step: StepOutcome, marker: string | undefined): RunResult {

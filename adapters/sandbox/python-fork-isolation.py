@@ -48,11 +48,18 @@ def install_seccomp(program):
     libc_call('prctl', PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(program[1]), 0, 0)
 
 
-def drop_capabilities():
-    """Ambient, bounding, effective, permitted and inheritable sets emptied; exec can never grant more."""
-    libc_call('prctl', PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
+def drop_bounding_set():
+    """No capability can come back through exec (dropping needs CAP_SETPCAP: before a switch of uid drops it)."""
     for capability in range(LAST_CAPABILITY + 1):
         libc_call('prctl', PR_CAPBSET_DROP, capability, 0, 0, 0)
+
+
+def drop_capabilities(bounding=True):
+    """Ambient, bounding, effective, permitted and inheritable sets emptied; exec can never grant more.
+    `bounding=False`: the bounding set was emptied already (drop_bounding_set), before a switch of uid."""
+    libc_call('prctl', PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
+    if bounding:
+        drop_bounding_set()
     header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this process
     data = (ctypes.c_uint32 * 6)()
     libc_call('capset', header, data)

@@ -12,6 +12,8 @@
  * - memfd_create and shmget fail with EPERM: memory in a memfd written with write() and SysV shared
  *   memory are counted by no rlimit (RLIMIT_AS counts them only once mapped, RLIMIT_FSIZE not at all),
  *   and /dev/shm, the size-capped tmpfs, does the same job;
+ * - prlimit64 of another process fails with EPERM (of itself, pid 0, as the C library calls it, it works): the
+ *   processes around a program that share its uid (its namespace's init in a user namespace, GNU time) keep their limits;
  * - another architecture's calls (x32 on x86-64, 32-bit syscalls) kill the process.
  */
 
@@ -22,6 +24,7 @@ interface Arch {
   clone: number
   unshare: number
   clone3: number
+  prlimit64: number
   denied: readonly number[]
 }
 
@@ -32,6 +35,7 @@ const ARCHES: Partial<Record<NodeJS.Architecture, Arch>> = {
     clone: 56,
     unshare: 272,
     clone3: 435,
+    prlimit64: 302,
     // keyctl, add_key, request_key, bpf, perf_event_open, userfaultfd, io_uring_setup, pidfd_getfd, memfd_create, shmget,
     // ptrace, process_vm_readv, process_vm_writev
     denied: [250, 248, 249, 321, 298, 323, 425, 438, 319, 29, 101, 310, 311],
@@ -42,6 +46,7 @@ const ARCHES: Partial<Record<NodeJS.Architecture, Arch>> = {
     clone: 220,
     unshare: 97,
     clone3: 435,
+    prlimit64: 261,
     denied: [219, 217, 218, 280, 241, 282, 425, 438, 279, 194, 117, 270, 271],
   },
 }
@@ -81,6 +86,14 @@ export function seccompFilter(arch: NodeJS.Architecture = process.arch): Buffer 
   }
   program.push([JEQ_K, 0, 1, table.clone3], [RET_K, 0, 0, retErrno(ENOSYS)])
   for (const nr of table.denied) program.push([JEQ_K, 0, 1, nr], [RET_K, 0, 0, retErrno(EPERM)])
+  // prlimit64: its pid (the low 32 bits of the first argument, as the kernel reads a pid_t) must be 0, this process.
+  program.push(
+    [JEQ_K, 0, 4, table.prlimit64],
+    [LD_W_ABS, 0, 0, OFFSET_ARG0],
+    [JEQ_K, 0, 1, 0],
+    [RET_K, 0, 0, RET_ALLOW],
+    [RET_K, 0, 0, retErrno(EPERM)],
+  )
   // clone and unshare: look at the flags in the first argument.
   program.push(
     [JEQ_K, 1, 0, table.clone],

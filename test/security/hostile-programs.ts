@@ -27,6 +27,8 @@ export interface HostileProgram {
     | 'terminal'
     | 'daemon'
     | 'write outside'
+    | 'cross-run'
+    | 'warm server'
   source: string
   /** Outcomes that show the program really ran (not a compile error of ours); any other but passed/infra_error fails the table. */
   ran?: readonly Outcome[]
@@ -1090,6 +1092,233 @@ func main() {
 const { spawn } = require('child_process')
 spawn('/bin/sh', ['-c', 'sleep 60; : @TOKEN@'], { detached: true, stdio: 'ignore' }).unref()
 console.log('daemon started')
+`,
+  },
+  // ---- other runs: before, beside and after this one (the warm servers run many) ----
+  {
+    name: 'leaves a beacon (files, a process) and watches 3 s for another run\'s, killing and overwriting what it finds',
+    language: 'python',
+    kind: 'cross-run',
+    source: `
+import os, signal, subprocess, time
+mine = 'beacon-@TOKEN@-python'
+for directory in ('/tmp', '/dev/shm'):
+    open(os.path.join(directory, mine), 'w').write('x')
+subprocess.Popen(['/bin/sh', '-c', f'sleep 10; : {mine}'], start_new_session=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+def foreign(text):
+    return 'beacon-@TOKEN@-' in text and mine not in text
+found = []
+for _ in range(30):
+    for pid in [p for p in os.listdir('/proc') if p.isdigit()]:
+        try:
+            command = open(f'/proc/{pid}/cmdline', 'rb').read().decode('utf-8', 'replace')
+        except OSError:
+            continue
+        if foreign(command):
+            found.append(command)
+            try:
+                os.kill(int(pid), signal.SIGKILL)
+            except OSError:
+                pass
+        for where in (f'/proc/{pid}/root/tmp', f'/proc/{pid}/root/dev/shm', f'/proc/{pid}/cwd'):
+            try:
+                found.extend(name for name in os.listdir(where) if foreign(name))
+                for name in os.listdir(where):
+                    if name.startswith('main'):
+                        open(os.path.join(where, name), 'w').write('print(45)')
+            except OSError:
+                pass
+    for top in ('/tmp', '/dev/shm', '/var/tmp'):
+        for directory, dirs, files in os.walk(top):
+            found.extend(name for name in dirs + files if foreign(name))
+    time.sleep(0.1)
+print(45 if found else 44)
+`,
+  },
+  {
+    name: 'a daemon that stays for the next runs: their files rewritten, their processes killed',
+    language: 'c',
+    kind: 'cross-run',
+    source: `
+#include <dirent.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+static int hunt(const char *self) {
+  int found = 0;
+  struct stat own, other;
+  stat(".", &own);
+  DIR *proc = opendir("/proc");
+  struct dirent *entry;
+  while (proc && (entry = readdir(proc))) {
+    int pid = atoi(entry->d_name);
+    if (pid <= 1 || pid == getpid()) continue;
+    char path[256], command[512] = {0};
+    snprintf(path, sizeof path, "/proc/%d/cmdline", pid);
+    FILE *file = fopen(path, "r");
+    if (!file) continue;
+    size_t length = fread(command, 1, sizeof command - 1, file);
+    fclose(file);
+    for (size_t i = 0; i < length; i++) if (!command[i]) command[i] = ' ';
+    if (strstr(command, self)) continue;  /* its own daemon */
+    if (strstr(command, "beacon-@TOKEN@-")) { found = 1; kill(pid, SIGKILL); }
+    snprintf(path, sizeof path, "/proc/%d/root/tmp/work", pid);
+    if (stat(path, &other) == 0 && other.st_dev == own.st_dev && other.st_ino == own.st_ino) continue;  /* its own work dir */
+    const char *mains[] = { "main.py", "main.c", "main", "main.js" };
+    for (int i = 0; i < 4; i++) {
+      snprintf(path, sizeof path, "/proc/%d/root/tmp/work/%s", pid, mains[i]);
+      FILE *target = fopen(path, "w");
+      if (target) { fputs("print(45)\\n", target); fclose(target); found = 1; }
+    }
+  }
+  if (proc) closedir(proc);
+  return found;
+}
+int main(int argc, char **argv) {
+  if (argc > 1) {  /* the daemon: no signal ends it but SIGKILL; it hunts for 20 s */
+    for (int sig = 1; sig < 32; sig++) signal(sig, SIG_IGN);
+    setsid();
+    for (int i = 0; i < 200; i++) { hunt(argv[1]); usleep(100000); }
+    return 0;
+  }
+  if (fork() == 0) { execl("/proc/self/exe", "main", "beacon-@TOKEN@-c", (char *) 0); _exit(1); }
+  int found = 0;
+  for (int i = 0; i < 30; i++) { found |= hunt("beacon-@TOKEN@-c"); usleep(100000); }
+  printf(found ? "45\\n" : "44\\n");
+  return 0;
+}
+`,
+  },
+  {
+    name: 'watches from Node for another run\'s beacon processes and files',
+    language: 'javascript',
+    kind: 'cross-run',
+    source: `
+const fs = require('fs')
+const { spawn } = require('child_process')
+const mine = 'beacon-@TOKEN@-javascript'
+for (const dir of ['/tmp', '/dev/shm']) fs.writeFileSync(dir + '/' + mine, 'x')
+spawn('/bin/sh', ['-c', 'sleep 10; : ' + mine], { detached: true, stdio: 'ignore' }).unref()
+const foreign = (text) => text.includes('beacon-@TOKEN@-') && !text.includes(mine)
+let found = false
+const deadline = Date.now() + 3000
+const look = () => {
+  for (const pid of fs.readdirSync('/proc').filter((name) => /^\\d+$/.test(name))) {
+    try {
+      if (foreign(fs.readFileSync('/proc/' + pid + '/cmdline', 'utf8'))) { found = true; process.kill(Number(pid), 'SIGKILL') }
+    } catch {}
+    for (const where of ['/root/tmp', '/root/dev/shm', '/cwd']) {
+      try { if (fs.readdirSync('/proc/' + pid + where).some(foreign)) found = true } catch {}
+    }
+  }
+  for (const dir of ['/tmp', '/dev/shm']) if (fs.readdirSync(dir).some(foreign)) found = true
+  if (Date.now() < deadline) setTimeout(look, 100)
+  else { console.log(found ? 45 : 44); process.exit(0) }
+}
+look()
+`,
+  },
+  // ---- the warm servers themselves ----
+  {
+    name: "attacks its namespace's init and the server: /proc fds, memory, environ, prlimit, forged report frames on every fd",
+    language: 'python',
+    kind: 'warm server',
+    source: `
+import os, resource, signal, struct
+reached = []
+# Every process it can see but itself (as /proc numbers it); a cold run's parent is GNU time, of its own uid, left out.
+me = os.readlink('/proc/self')
+for pid in sorted({'1'} | {p for p in os.listdir('/proc') if p.isdigit() and p != me and (p == '1' or int(p) != os.getppid())}):
+    for entry in ('mem', 'environ', 'fd', 'root/tmp', 'maps'):
+        path = f'/proc/{pid}/{entry}'
+        try:
+            if entry == 'fd' or entry.startswith('root'):
+                os.listdir(path)
+            else:
+                with open(path, 'rb') as file:
+                    file.read(1)
+            reached.append(path)
+        except OSError:
+            pass
+    try:
+        for fd in os.listdir(f'/proc/{pid}/fd'):
+            with open(f'/proc/{pid}/fd/{fd}', 'wb') as file:
+                file.write(b'x')
+            reached.append(f'{pid}/fd/{fd}')
+    except OSError:
+        pass
+    try:
+        resource.prlimit(int(pid), resource.RLIMIT_CPU, (0, 0))
+        reached.append(f'prlimit {pid}')
+    except (OSError, ValueError):
+        pass
+for report in (b'{"exit_code": 0, "signal": null, "cpu_ms": 0, "peak_memory_bytes": 0, "too_big": null}', b'{"ready": true}'):
+    for kind in (b'R', b'x', b'E'):
+        for fd in range(3, 1024):
+            try:
+                os.write(fd, kind + struct.pack('>I', len(report)) + report)
+                reached.append(f'wrote fd {fd}')
+            except OSError:
+                pass
+for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGSTOP, signal.SIGKILL):
+    try:
+        os.kill(1, sig)
+    except OSError:
+        pass
+print(45 if reached else 44)
+`,
+  },
+  {
+    name: 'looks for the server from C (every pid, its /proc, prlimit), forges reports, and leaves a fork-chasing daemon',
+    language: 'c',
+    kind: 'warm server',
+    source: `
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+int main(int argc, char **argv) {
+  if (argc > 1) {  /* a daemon that keeps changing its pid: fork, and the parent leaves */
+    for (int sig = 1; sig < 32; sig++) signal(sig, SIG_IGN);
+    setsid();
+    for (int i = 0; i < 100000; i++) { if (fork() > 0) _exit(0); usleep(200); }
+    return 0;
+  }
+  pid_t daemon = fork();
+  if (daemon == 0) { execl("/proc/self/exe", "main", "@TOKEN@", (char *) 0); _exit(1); }
+  int reached = 0;
+  for (int pid = 1; pid < 65536; pid++) {
+    /* Not itself, nor its daemon, nor a cold run's parent (GNU time, of its own uid) */
+    if (pid == getpid() || pid == daemon || (pid == getppid() && pid != 1)) continue;
+    char path[64], command[256] = {0};
+    snprintf(path, sizeof path, "/proc/%d/cmdline", pid);
+    int named = open(path, O_RDONLY);
+    if (named < 0) continue;
+    ssize_t length = read(named, command, sizeof command - 1);
+    close(named);
+    for (ssize_t i = 0; i < length; i++) if (!command[i]) command[i] = ' ';
+    if (strstr(command, "@TOKEN@")) continue;
+    snprintf(path, sizeof path, "/proc/%d/mem", pid);
+    int fd = open(path, O_RDONLY);
+    if (fd >= 0) { char byte; if (read(fd, &byte, 1) == 1) reached = 1; close(fd); }
+    for (int target = 0; target < 8; target++) {
+      snprintf(path, sizeof path, "/proc/%d/fd/%d", pid, target);
+      fd = open(path, O_WRONLY);
+      if (fd >= 0) { reached = 1; close(fd); }
+    }
+    struct rlimit none = { 0, 0 };
+    if (prlimit(pid, RLIMIT_CPU, &none, 0) == 0) reached = 1;
+  }
+  const char report[] = "R\\0\\0\\0\\x02{}";
+  for (int fd = 3; fd < 1024; fd++) if (write(fd, report, sizeof report - 1) > 0) reached = 1;
+  printf(reached ? "45\\n" : "44\\n");
+  return 0;
+}
 `,
   },
   // ---- writing outside ----

@@ -11,8 +11,11 @@ import { HELLO, hostileCases, type HostileContext } from './programs.ts'
 import { skipWithoutSandbox } from '../../support/sandbox-available.ts'
 
 const sandbox = new ProcessSandbox()
-/** Python starting a fresh interpreter per program: the path taken where the warm server cannot run. */
-const cold = new ProcessSandbox({ warmPython: false })
+/** Python starting a fresh interpreter per program: on the warm exec servers, and in a bwrap of its own (where those cannot run). */
+const freshInterpreters = [
+  ['on the exec servers', new ProcessSandbox({ warmPython: false })],
+  ['a bwrap per step', new ProcessSandbox({ warmPython: false, warmExec: false })],
+] as const
 
 function processesWith(text: string): number[] {
   const found: number[] = []
@@ -66,7 +69,7 @@ afterAll(async () => {
   delete process.env['GITHUB_TOKEN']
   await new Promise((resolve) => server.close(resolve))
   await sandbox.close()
-  await cold.close()
+  for (const [, fresh] of freshInterpreters) await fresh.close()
 })
 
 describe('process sandbox: hostile programs', () => {
@@ -79,10 +82,10 @@ describe('process sandbox: hostile programs', () => {
   })
 })
 
-describe('process sandbox: hostile Python programs, cold', () => {
+describe.for(freshInterpreters)('process sandbox: hostile Python programs, a fresh interpreter each, %s', ([, fresh]) => {
   beforeEach((context) => skipWithoutSandbox(context))
   test.concurrent.for(hostileCases(host).filter((hostile) => hostile.request.language === 'python'))('$name', async (hostile) => {
-    const result = await cold.run(hostile.request)
+    const result = await fresh.run(hostile.request)
     const expected = typeof hostile.expected === 'string' ? [hostile.expected] : hostile.expected
     expect(expected, `${result.reason}\nstdout: ${result.stdout.text.slice(0, 500)}\nstderr: ${result.stderr.text.slice(0, 1500)}`).toContain(result.outcome)
     await hostile.check?.(result)
@@ -107,11 +110,12 @@ describe('process sandbox: every language', () => {
 describe('process sandbox: runs are isolated from each other', () => {
   beforeEach((context) => skipWithoutSandbox(context))
   test.for([
-    ['warm', true],
-    ['cold', false],
-  ] as const)('%s: a run leaves nothing in /tmp, /dev/shm or SysV IPC for the next one', async ([, warmPython]) => {
-    // One sandbox, one run at a time: with warm Python both runs go through the same server.
-    const isolated = new ProcessSandbox({ warmPython })
+    ['warm', { warmPython: true }],
+    ['exec server', { warmPython: false }],
+    ['cold', { warmPython: false, warmExec: false }],
+  ] as const)('%s: a run leaves nothing in /tmp, /dev/shm or SysV IPC for the next one', async ([, options]) => {
+    // One sandbox, one run at a time: warm, both runs go through the same server.
+    const isolated = new ProcessSandbox(options)
     const leave = "import ctypes\nopen('/tmp/leak', 'w').write('x')\nopen('/dev/shm/leak', 'w').write('x')\nprint(ctypes.CDLL(None).shmget(0x7e57, 4096, 0o1000 | 0o666))\n"
     const look =
       "import ctypes, os\nfound = [path for path in ('/tmp/leak', '/dev/shm/leak') if os.path.exists(path)]\nif ctypes.CDLL(None).shmget(0x7e57, 4096, 0o666) >= 0:\n    found.append('shm')\nprint(found)\n"
@@ -163,8 +167,9 @@ describe('process sandbox: afterwards', () => {
     await skipWithoutSandbox(context)
     const result = await sandbox.run({ language: 'python', files: HELLO.python.files })
     expect(result.outcome).toBe('passed')
-    // The warm Python servers are ours too, until closed.
+    // The warm servers are ours too, until closed.
     await sandbox.close()
+    for (const [, fresh] of freshInterpreters) await fresh.close()
     const children = () => readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)
     await expect.poll(() => children().filter((pid) => pid !== sentinel.pid)).toEqual([])
   })
