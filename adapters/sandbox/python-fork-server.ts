@@ -70,6 +70,8 @@ const USERNS_CAPABILITIES = ['CAP_SYS_ADMIN', 'CAP_SETPCAP']
 export class PythonForkServers {
   readonly #python: string
   readonly #bwrap: string
+  /** Modules each server imports before its first child, beyond TESTBENCH_PYTHON_PRELOAD's. */
+  readonly #preload: readonly string[]
   /** The isolations to try, best first; the first whose server starts is kept. */
   readonly #isolations: Isolation[]
   readonly #servers = new WarmServerPool(() => this.#start())
@@ -82,9 +84,10 @@ export class PythonForkServers {
    * `uid` isolation (root's servers keep a few capabilities, each child switches to a throwaway uid)
    * where that cannot start (e.g. a Python that only root can read). `isolation` forces one.
    */
-  constructor(python: string, bwrap: string, options: { root: boolean; isolation?: 'userns' | 'uid'; user?: User }) {
+  constructor(python: string, bwrap: string, options: { root: boolean; isolation?: 'userns' | 'uid'; user?: User; preload?: readonly string[] }) {
     this.#python = python
     this.#bwrap = bwrap
+    this.#preload = options.preload ?? []
     const uid = SERVER_UID_BASE + randomInt(SERVER_UID_RANGE)
     const user = options.user ?? (options.root ? { uid, gid: uid } : undefined)
     const userns: Isolation = { kind: 'userns', user }
@@ -143,7 +146,7 @@ export class PythonForkServers {
     ]
     return new ForkServer(argv, isolation.user, {
       ...sandboxEnvironment('/tmp'),
-      TESTBENCH_PYTHON_PRELOAD: process.env['TESTBENCH_PYTHON_PRELOAD'] ?? '',
+      TESTBENCH_PYTHON_PRELOAD: [process.env['TESTBENCH_PYTHON_PRELOAD'] ?? '', ...this.#preload].filter((list) => list !== '').join(','),
       TESTBENCH_FORK_ISOLATION: isolation.kind,
     })
   }
