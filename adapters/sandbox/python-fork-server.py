@@ -350,12 +350,14 @@ def main():
     libc_call('prctl', PR_SET_DUMPABLE, 0, 0, 0, 0)
     os.makedirs(RUNS, mode=0o711, exist_ok=True)
     note_scratch_dirs()
+    # Before the children's pid namespace: once it exists this process can start no thread, and
+    # libraries do at import (numpy's OpenBLAS).
+    for module in PRELOADED + tuple(filter(None, os.environ.get('TESTBENCH_PYTHON_PRELOAD', '').split(','))):
+        __import__(module.strip())
     if USERNS:
         INIT = PidNamespaceInit()
         # The pid namespace was all it needed them for: children inherit none, and can never gain one.
         drop_capabilities()
-    for module in PRELOADED + tuple(filter(None, os.environ.get('TESTBENCH_PYTHON_PRELOAD', '').split(','))):
-        __import__(module.strip())
     # The server's objects never need collecting again: a child's collector then leaves their pages unshared.
     gc.collect()
     gc.freeze()

@@ -48,6 +48,9 @@ interface ServerEnd {
 /** One program: the isolation pieces, then the server. */
 const SERVER_SOURCE = ['./python-fork-isolation.py', './python-fork-server.py'].map((file) => readFileSync(new URL(file, import.meta.url), 'utf8')).join('\n\n')
 const RUNS_DIR = '/tmp/runs'
+/** How long a server may take to start, without and with modules to preload for a request. */
+const READY_MS = 10_000
+const PRELOADED_READY_MS = 180_000
 /** How long past a run's wall limit we wait for the server before giving up on it. */
 const GRACE_MS = 5_000
 /** As root, `userns` servers run as a throwaway uid from this range (below the process tier's per-run uids). */
@@ -121,7 +124,9 @@ export class PythonForkServers {
       const server = this.#spawn(isolation)
       if (await server.ready) return server
       server.kill()
-      // A server that cannot start will not start next time either: the next isolation, or none.
+      // A server that cannot start will not start next time either: the next isolation, or none
+      // (unless a server started at the same time has moved on already).
+      if (this.#isolations[0] !== isolation) continue
       if (this.#isolations.length === 1) {
         warnOnce('fork-server', `the warm Python server did not start (${server.diagnostics()}); Python programs start a fresh interpreter each.`)
       }
@@ -144,7 +149,9 @@ export class PythonForkServers {
       '--',
       this.#python, '-c', SERVER_SOURCE,
     ]
-    return new ForkServer(argv, isolation.user, {
+    // Importing heavy libraries (pandas, matplotlib, sklearn…) takes many seconds on a busy machine.
+    const readyMs = this.#preload.length > 0 ? PRELOADED_READY_MS : READY_MS
+    return new ForkServer(argv, isolation.user, readyMs, {
       ...sandboxEnvironment('/tmp'),
       TESTBENCH_PYTHON_PRELOAD: [process.env['TESTBENCH_PYTHON_PRELOAD'] ?? '', ...this.#preload].filter((list) => list !== '').join(','),
       TESTBENCH_FORK_ISOLATION: isolation.kind,
@@ -173,7 +180,7 @@ class ForkServer {
   #onFrame: ((kind: string, payload: Buffer) => void) | undefined
   #onExit: (() => void) | undefined
 
-  constructor(argv: string[], user: User | undefined, env: Record<string, string>) {
+  constructor(argv: string[], user: User | undefined, readyMs: number, env: Record<string, string>) {
     const [file, ...args] = argv
     this.#process = spawn(file ?? 'bwrap', args, { env, stdio: ['pipe', 'pipe', 'pipe'], detached: true, cwd: '/', ...user })
     this.#process.stdout?.on('data', (chunk: Buffer) => this.#receive(chunk))
@@ -183,7 +190,7 @@ class ForkServer {
     this.#process.stdin?.on('error', () => {})
     this.#process.on('exit', () => this.#onExit?.())
     this.ready = new Promise((resolve) => {
-      const timer = setTimeout(() => resolve(false), 10_000)
+      const timer = setTimeout(() => resolve(false), readyMs)
       this.#onExit = () => resolve(false)
       this.#onFrame = (kind) => {
         clearTimeout(timer)
