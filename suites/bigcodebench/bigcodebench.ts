@@ -27,9 +27,9 @@ export function declareBigCodeBench(part: Part): Promise<void> {
     const startAt = Math.floor(((part.index - 1) * tasks.length) / part.count)
     const calibration = await calibrate(tasks, options, startAt)
     const excluded = formatExclusions(exclusionsByCategory(calibration.entries, tasks.map((task) => task.id)))
-    const canonicalCpuMs = new Map<string, number>()
-    for (const [id, entry] of calibration.entries) if (entry.status === 'scored') canonicalCpuMs.set(id, entry.canonicalCpuMs)
-    const scored = tasks.filter((task) => canonicalCpuMs.has(task.id))
+    const canonicalMs = new Map<string, number>()
+    for (const [id, entry] of calibration.entries) if (entry.status === 'scored') canonicalMs.set(id, entry.canonicalMs)
+    const scored = tasks.filter((task) => canonicalMs.has(task.id))
     if (part.index === 1 && scored.length < tasks.length) {
       process.stderr.write(`BigCodeBench ${options.subset}: ${scored.length} of ${tasks.length} tasks scored here; excluded: ${excluded}\n`)
     }
@@ -43,7 +43,7 @@ export function declareBigCodeBench(part: Part): Promise<void> {
         ...(selected === undefined ? {} : { narrowedBy: `TESTBENCH_BIGCODEBENCH_TASKS=${process.env.TESTBENCH_BIGCODEBENCH_TASKS}` }),
         concurrent: true,
         run: (task, bench) =>
-          runItem(task, bench, { split, options, canonicalCpuMs: canonicalCpuMs.get(task.id) ?? 0, preload: calibration.preload, excluded }),
+          runItem(task, bench, { split, options, canonicalMs: canonicalMs.get(task.id) ?? 0, preload: calibration.preload, excluded }),
       })
     }
   })

@@ -18,16 +18,16 @@ import { canonicalProgram, taskNumber, type BigCodeBenchTask } from './dataset.t
 import { pythonEnvironment, type PythonEnvironment } from './environment.ts'
 import { EXCLUSION_CATEGORIES, exclusionOf, type Exclusion, type ExclusionCategory } from './exclusion.ts'
 import { claim } from './calibration-claim.ts'
-import { RUNNER_VERSION, runChecks, wallSeconds } from './run-checks.ts'
+import { RUNNER_VERSION, runChecks, wallBackstopSeconds } from './run-checks.ts'
 import type { TaskRun } from './task-run.ts'
 
-export type CalibrationEntry = { status: 'scored'; canonicalCpuMs: number } | ({ status: 'excluded' } & Exclusion)
+export type CalibrationEntry = { status: 'scored'; canonicalMs: number; canonicalCpuMs: number } | ({ status: 'excluded' } & Exclusion)
 
 export interface CalibrationOptions {
   /** The dataset release: its tests differ between versions, so each has its own files. */
   version: string
   memoryBytes: number
-  /** CPU seconds a canonical solution may take (the official TIMEOUT_LIMIT, 240). */
+  /** Seconds a canonical solution may run, on an idle machine's clock (the official TIMEOUT_LIMIT, 240). */
   timeLimitSeconds: number
   /** Run every task again even when the cache has it (the cache is rewritten). */
   fresh?: boolean
@@ -77,7 +77,7 @@ async function calibrateAll(tasks: readonly BigCodeBenchTask[], options: Calibra
   if (ordered.length === 0) return { entries, preload: environment.preload, dir }
   progress(`BigCodeBench calibration: ${ordered.length} canonical solutions to run (${tasks.length - ordered.length} cached in ${dir})…`)
   await mkdir(dir, { recursive: true })
-  const staleMs = 2 * (wallSeconds(options.timeLimitSeconds + 1) + 60) * 1000
+  const staleMs = 2 * (wallBackstopSeconds(options.timeLimitSeconds + 1) + 60) * 1000
   const tried = new Set<string>()
   let done = 0
   let reported = Date.now()
@@ -134,12 +134,12 @@ async function calibrateTask(task: BigCodeBenchTask, options: CalibrationOptions
       program: canonicalProgram(task),
       test: task.test,
       entryPoint: task.entryPoint,
-      cpuSeconds: options.timeLimitSeconds + 1,
+      timeLimitSeconds: options.timeLimitSeconds + 1,
       memoryBytes: options.memoryBytes,
       preload,
     })
   const first: TaskRun = await run()
-  if (first.outcome === 'passed') return { status: 'scored', canonicalCpuMs: first.cpuMs }
+  if (first.outcome === 'passed') return { status: 'scored', canonicalMs: first.idleWallMs ?? first.wallMs, canonicalCpuMs: first.cpuMs }
   const exclusion = exclusionOf(first, await run())
   return exclusion.category === 'infra' ? undefined : { status: 'excluded', ...exclusion }
 }
@@ -163,7 +163,9 @@ async function readEntry(file: string): Promise<CalibrationEntry | undefined> {
     return undefined
   }
   if (!isRecord(value)) return undefined
-  if (value.status === 'scored' && typeof value.canonicalCpuMs === 'number') return { status: 'scored', canonicalCpuMs: value.canonicalCpuMs }
+  if (value.status === 'scored' && typeof value.canonicalMs === 'number' && typeof value.canonicalCpuMs === 'number') {
+    return { status: 'scored', canonicalMs: value.canonicalMs, canonicalCpuMs: value.canonicalCpuMs }
+  }
   const category = EXCLUSION_CATEGORIES.find((known) => known === value.category)
   if (value.status === 'excluded' && category !== undefined && typeof value.reason === 'string') return { status: 'excluded', category, reason: value.reason }
   return undefined

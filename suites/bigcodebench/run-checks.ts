@@ -13,7 +13,7 @@ import { judgeVerdict, type MethodResult, type RunnerVerdict, type TaskRun } fro
  * Part of calibration's key: bump it when a change to the runner can change a verdict (what
  * passes, the time measured), so that no calibration made before is reused.
  */
-export const RUNNER_VERSION = 2
+export const RUNNER_VERSION = 3
 
 const RUNNER_FILES = ['checks_child.py', 'report_judge.py', 'tamper_guard.py', 'test_plan.py', 'upstream_environment.py']
 const RUNNER_SOURCES: Readonly<Record<string, string>> = Object.fromEntries([
@@ -33,25 +33,21 @@ export interface ChecksRequest {
   /** The task's unittest module. */
   test: string
   entryPoint: string
-  /** CPU seconds the program and its tests may use. */
-  cpuSeconds: number
+  /** Seconds the program and its tests may run, on an idle machine's clock (runner/checks_parent.py). */
+  timeLimitSeconds: number
   memoryBytes: number
   /** Modules the warm interpreter has imported before it forks (environment.ts's preload). */
   preload: readonly string[]
 }
 
-/**
- * The wall-clock backstop: a CPU limit keeps verdicts the same on a loaded machine, and this one
- * stops a program that waits (sleeps, blocks) instead of computing.
- */
-export function wallSeconds(cpuSeconds: number): number {
-  return 2 * cpuSeconds + 30
+/** The wall clock's backstop, past the time limit on an idle machine's clock (as checks_parent.py has it). */
+export function wallBackstopSeconds(timeLimitSeconds: number): number {
+  return 10 * timeLimitSeconds + 60
 }
 
 export async function runChecks(request: ChecksRequest): Promise<TaskRun> {
   let seal = ''
-  const wall = wallSeconds(request.cpuSeconds)
-  const task = { program: request.program, test: request.test, entryPoint: request.entryPoint, cpuSeconds: request.cpuSeconds, wallSeconds: wall, outputBytes: OUTPUT_BYTES }
+  const task = { program: request.program, test: request.test, entryPoint: request.entryPoint, timeLimitSeconds: request.timeLimitSeconds, outputBytes: OUTPUT_BYTES }
   const sandboxed = await runProgram({
     language: 'python',
     files: (marker) => {
@@ -60,8 +56,8 @@ export async function runChecks(request: ChecksRequest): Promise<TaskRun> {
     },
     preload: request.preload,
     limits: {
-      wallMs: (wall + PARENT_ALLOWANCE_S) * 1000,
-      cpuSeconds: request.cpuSeconds + PARENT_ALLOWANCE_S,
+      wallMs: (wallBackstopSeconds(request.timeLimitSeconds) + PARENT_ALLOWANCE_S) * 1000,
+      cpuSeconds: Math.ceil(4 * request.timeLimitSeconds) + PARENT_ALLOWANCE_S,
       memoryBytes: request.memoryBytes,
       outputBytes: 1 * MiB,
       fileBytes: 256 * MiB,
@@ -70,7 +66,7 @@ export async function runChecks(request: ChecksRequest): Promise<TaskRun> {
   })
   const verdict = seal === '' ? undefined : verdictLine(sandboxed.stdout.text, seal)
   if (verdict === undefined) return withoutVerdict(request, sandboxed)
-  return judgeVerdict(request.id, verdict, request.cpuSeconds)
+  return judgeVerdict(request.id, verdict, request.timeLimitSeconds)
 }
 
 /** The parent's verdict: the line that starts with the seal, which the program never saw. */
@@ -103,7 +99,8 @@ function asVerdict(value: unknown): RunnerVerdict | undefined {
     ...(typeof value.running === 'string' ? { running: value.running } : {}),
     finished: value.finished === true,
     timedOut: value.timedOut === true,
-    cpuLimitHit: value.cpuLimitHit === true,
+    ...(value.stoppedBy === 'time' || value.stoppedBy === 'cpu' || value.stoppedBy === 'wall' ? { stoppedBy: value.stoppedBy } : {}),
+    ...(typeof value.idleWallMs === 'number' ? { idleWallMs: value.idleWallMs } : {}),
     childFailed: value.childFailed === true,
     ...(typeof value.signal === 'string' ? { signal: value.signal } : {}),
     cpuMs: typeof value.cpuMs === 'number' ? value.cpuMs : 0,
@@ -129,14 +126,13 @@ function withoutVerdict(request: ChecksRequest, sandboxed: RunResult): TaskRun {
     fixtureErrors: [],
     finished: false,
     timedOut: false,
-    cpuLimitHit: false,
     childFailed: false,
     cpuMs: sandboxed.cpuMs ?? 0,
     wallMs: sandboxed.wallMs,
     output: sandboxed.stderr.text.trim().split('\n').slice(-5).join('\n'),
-    cpuLimitMs: request.cpuSeconds * 1000,
+    timeLimitMs: request.timeLimitSeconds * 1000,
   }
   if (sandboxed.outcome === 'infra_error') return { ...base, outcome: 'infra_error', reason: `The sandbox failed: ${sandboxed.reason}` }
-  if (sandboxed.outcome === 'timeout') return { ...base, timedOut: true, outcome: 'timeout', reason: sandboxed.reason }
+  if (sandboxed.outcome === 'timeout') return { ...base, timedOut: true, stoppedBy: 'wall', outcome: 'timeout', reason: sandboxed.reason }
   return { ...base, outcome: 'runtime_error', reason: `The checks ended without a verdict: the program stopped the process that judges it (${sandboxed.reason})` }
 }

@@ -12,7 +12,7 @@ import { describeTaskRun, failureLine } from './task-run.ts'
 /**
  * What each BigCodeBench item records: its split, subset, release and prompt mode; the exclusions
  * of its part of the set (formatExclusions), which the scorer lists and counts; and, once it ran,
- * how the program was found, its CPU limit and use, and how many test methods passed.
+ * how the program was found, its time limit and times, and how many test methods passed.
  */
 export const bigCodeBenchFacts = scoringFacts('bigcodebench', {
   split: SPLITS,
@@ -22,9 +22,10 @@ export const bigCodeBenchFacts = scoringFacts('bigcodebench', {
   calibrated: 'boolean',
   excluded: 'string',
   solutionFrom: optional('string'),
-  cpuLimitMs: optional('number'),
+  timeLimitMs: optional('number'),
   cpuMs: optional('number'),
   wallMs: optional('number'),
+  idleWallMs: optional('number'),
   methodsPassed: optional('number'),
   methodsTotal: optional('number'),
 })
@@ -36,8 +37,8 @@ export const COMPLETION_STOP = ['\nif __name__', '\ndef main(', '\nprint(', '\n`
 export interface ItemSetting {
   split: Split
   options: BigCodeBenchOptions
-  /** The canonical solution's CPU time here, from calibration. */
-  canonicalCpuMs: number
+  /** The canonical solution's time here (on an idle machine's clock), from calibration. */
+  canonicalMs: number
   /** What the warm interpreter preloads. */
   preload: readonly string[]
   /** The exclusions of this part (formatExclusions), recorded for the scorer. */
@@ -45,8 +46,8 @@ export interface ItemSetting {
 }
 
 /** As the official harness: max(TIMEOUT_LIMIT, the canonical solution's time) + 1 seconds. */
-export function cpuLimitSeconds(canonicalCpuMs: number, options: Pick<BigCodeBenchOptions, 'timeLimitSeconds'>): number {
-  return Math.max(options.timeLimitSeconds, Math.ceil(canonicalCpuMs / 1000)) + 1
+export function timeLimitSeconds(canonicalMs: number, options: Pick<BigCodeBenchOptions, 'timeLimitSeconds'>): number {
+  return Math.max(options.timeLimitSeconds, Math.ceil(canonicalMs / 1000)) + 1
 }
 
 export async function runItem(task: BigCodeBenchTask, bench: ItemContext<BigCodeBenchFacts>, setting: ItemSetting): Promise<void> {
@@ -69,13 +70,13 @@ export async function runItem(task: BigCodeBenchTask, bench: ItemContext<BigCode
     bench.expect.fail(`${task.id}: the reply holds no code to run.`)
     return
   }
-  const cpuSeconds = cpuLimitSeconds(setting.canonicalCpuMs, options)
+  const limit = timeLimitSeconds(setting.canonicalMs, options)
   const run = await runChecks({
     id: task.id,
     program: evaluatedProgram(task, solution.code, options.calibrated),
     test: task.test,
     entryPoint: task.entryPoint,
-    cpuSeconds,
+    timeLimitSeconds: limit,
     memoryBytes: options.memoryBytes,
     preload: setting.preload,
   })
@@ -87,9 +88,10 @@ export async function runItem(task: BigCodeBenchTask, bench: ItemContext<BigCode
     scoring: {
       ...scoring,
       solutionFrom: solution.from,
-      cpuLimitMs: cpuSeconds * 1000,
+      timeLimitMs: limit * 1000,
       cpuMs: run.cpuMs,
       wallMs: run.wallMs,
+      ...(run.idleWallMs === undefined ? {} : { idleWallMs: run.idleWallMs }),
       methodsPassed: run.methods.filter((method) => method.status === 'passed' || method.status === 'skipped').length,
       methodsTotal: run.expected.length,
     },

@@ -27,8 +27,10 @@ export interface RunnerVerdict {
   /** Every planned method reported, the checks ended and the child exited by itself. */
   finished: boolean
   timedOut: boolean
-  /** The time limit that stopped it was the CPU limit (else the wall-clock backstop). */
-  cpuLimitHit: boolean
+  /** What stopped it: the time limit on an idle machine's clock, or the CPU or wall-clock backstop. */
+  stoppedBy?: 'time' | 'cpu' | 'wall'
+  /** How long it ran on an idle machine's clock (the wall clock less the time it waited for a CPU), when it ended by itself. */
+  idleWallMs?: number
   /** The child failed before the program existed: our side broke. */
   childFailed: boolean
   signal?: string
@@ -40,22 +42,27 @@ export interface RunnerVerdict {
 
 export interface TaskRun extends RunnerVerdict, Verdict {
   id: string
-  /** The CPU limit the task had. */
-  cpuLimitMs: number
+  /** The time limit the task had, on an idle machine's clock. */
+  timeLimitMs: number
 }
 
-export function judgeVerdict(id: string, verdict: RunnerVerdict, cpuSeconds: number): TaskRun {
-  return { id, ...verdict, cpuLimitMs: cpuSeconds * 1000, ...outcomeOf(verdict, cpuSeconds) }
+export function judgeVerdict(id: string, verdict: RunnerVerdict, timeLimitSeconds: number): TaskRun {
+  return { id, ...verdict, timeLimitMs: timeLimitSeconds * 1000, ...outcomeOf(verdict, timeLimitSeconds) }
 }
 
-function outcomeOf(run: RunnerVerdict, cpuSeconds: number): Verdict {
+function outcomeOf(run: RunnerVerdict, timeLimitSeconds: number): Verdict {
   const where = run.running === undefined ? '' : ` in ${run.running}`
   if (run.childFailed) return { outcome: 'infra_error', reason: 'The checks could not start (before the program ran).' }
   if (run.tamper.length > 0) {
     return { outcome: 'wrong_answer', reason: `The program tampered with its checks: ${run.tamper.slice(0, 3).join('; ')}${run.tamper.length > 3 ? ` (and ${run.tamper.length - 3} more)` : ''}.` }
   }
   if (run.timedOut) {
-    const limit = run.cpuLimitHit ? `its CPU limit of ${cpuSeconds} s` : `the wall-clock backstop after ${Math.round(run.wallMs / 1000)} s`
+    const limit =
+      run.stoppedBy === 'cpu'
+        ? `the CPU-time backstop (${4 * timeLimitSeconds} s)`
+        : run.stoppedBy === 'wall'
+          ? `the wall-clock backstop after ${Math.round(run.wallMs / 1000)} s`
+          : `its time limit of ${timeLimitSeconds} s (not counting the time it waited for a CPU)`
     return { outcome: 'timeout', reason: `Stopped by ${limit}${where}.` }
   }
   if (run.load?.stage === 'compile') return { outcome: 'compile_error', reason: `Does not compile: ${lastLine(run.load.error)}` }
@@ -99,7 +106,8 @@ const DETAILS_KEPT = 3
 
 /** Per-method lines for the record's output: `✓ test_case_1 passed (12 ms)`, then a few failures' tracebacks. Bounded. */
 export function describeTaskRun(run: TaskRun): string {
-  const lines = [run.reason, `CPU ${run.cpuMs} ms of ${run.cpuLimitMs} ms, wall ${run.wallMs} ms`]
+  const idle = run.idleWallMs === undefined ? '' : `, ${run.idleWallMs} ms on an idle machine's clock`
+  const lines = [run.reason, `time limit ${run.timeLimitMs} ms; CPU ${run.cpuMs} ms, wall ${run.wallMs} ms${idle}`]
   for (const tampered of run.tamper.slice(0, 10)) lines.push(`tampered: ${tampered}`)
   for (const method of run.methods) lines.push(`${STATUS_MARK[method.status]} ${method.name} ${method.status} (${method.ms} ms)`)
   for (const name of run.expected) if (!run.methods.some((method) => method.name === name)) lines.push(`… ${name} ${name === run.running ? 'did not finish' : 'did not run'}`)

@@ -58,7 +58,7 @@ def prepare(task, report_fd, out_fd, go_fd):
     os.close(report_fd)
     secret = read_exactly(go_fd, 16)
     os.close(go_fd)
-    cpu = int(task['cpuSeconds'])
+    cpu = int(task['cpuBackstopSeconds'])
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
     os.register_at_fork(after_in_child=lambda _close=os.close, _fd=fd: _close(_fd))
     os.chdir(tempfile.mkdtemp(prefix='task-'))

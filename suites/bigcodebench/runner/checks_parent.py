@@ -12,6 +12,7 @@ same user), which leaves no verdict line: the item fails.
 task.json: {"program", "test", "entryPoint", "cpuSeconds", "wallSeconds", "outputBytes"}.
 """
 import json
+import math
 import os
 import secrets
 import select
@@ -23,6 +24,9 @@ from test_plan import test_plan
 
 READ_BYTES = 65536
 REPORT_BYTES = 8 << 20
+CPU_BACKSTOP_FACTOR = 4
+WALL_BACKSTOP_FACTOR = 10
+TICK_SECONDS = 0.5
 
 
 def main():
@@ -30,6 +34,7 @@ def main():
     with open('task.json', encoding='utf-8') as handle:
         task = json.load(handle)
     os.remove('task.json')
+    task['cpuBackstopSeconds'] = math.ceil(CPU_BACKSTOP_FACTOR * task['timeLimitSeconds'])
     plan = test_plan(task['test'])
     report_r, report_w = os.pipe()
     out_r, out_w = os.pipe()
@@ -55,9 +60,9 @@ def main():
 
     reader = ReportReader(secret, REPORT_BYTES)
     output = OutputTail(task['outputBytes'])
-    ended = supervise(pid, {report_r: reader.feed, out_r: output.feed}, started + task['wallSeconds'])
+    ended = supervise(pid, {report_r: reader.feed, out_r: output.feed}, started, task['timeLimitSeconds'])
     kill_group(pid)
-    verdict = judge(plan, reader, ended, task['cpuSeconds'])
+    verdict = judge(plan, reader, ended, task['cpuBackstopSeconds'])
     verdict['wallMs'] = round((time.monotonic() - started) * 1000)
     verdict['output'] = output.text()
     os.write(1, (seal + ' ' + json.dumps(verdict) + '\n').encode('utf-8'))
@@ -71,19 +76,18 @@ def not_dumpable():
     ctypes.CDLL(None, use_errno=True).prctl(pr_set_dumpable, 0, 0, 0, 0)
 
 
-def supervise(pid, readers, deadline):
-    """Feeds what the child writes to `readers` until it exits or the deadline passes; how it ended."""
+def supervise(pid, readers, started, limit):
+    """Feeds what the child writes to `readers` until it exits or passes its time; how it ended."""
     pidfd = os.pidfd_open(pid)
     waited = None
-    timed_out = False
+    stopped_by = None
     while waited is None:
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            timed_out = True
+        stopped_by = over_time(pid, started, limit)
+        if stopped_by is not None:
             kill_group(pid)
             waited = os.wait4(pid, 0)[1:]
             break
-        for fd in select.select([pidfd, *readers], [], [], remaining)[0]:
+        for fd in select.select([pidfd, *readers], [], [], TICK_SECONDS)[0]:
             if fd == pidfd:
                 waited = os.wait4(pid, 0)[1:]
                 continue
@@ -104,12 +108,34 @@ def supervise(pid, readers, deadline):
             pass
         os.close(fd)
     status, usage = waited
+    wall = time.monotonic() - started
     return {
-        'timedOut': timed_out,
+        'timedOut': stopped_by is not None,
+        'stoppedBy': stopped_by,
         'exitCode': os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
         'signal': signal_name(os.WTERMSIG(status)) if os.WIFSIGNALED(status) else None,
         'cpuMs': round((usage.ru_utime + usage.ru_stime) * 1000),
+        'idleWallMs': round(1000 * max(0.0, wall - run_delay(pid, 0.0))) if stopped_by is None else None,
     }
+
+
+def over_time(pid, started, limit):
+    """'time' when the child has run longer than `limit` on an idle machine's clock, 'wall' past the backstop."""
+    wall = time.monotonic() - started
+    if wall > WALL_BACKSTOP_FACTOR * limit + 60:
+        return 'wall'
+    if wall - run_delay(pid, 0.0) > limit:
+        return 'time'
+    return None
+
+
+def run_delay(pid, fallback):
+    """Seconds the child's main thread has waited for a CPU (fallback where the kernel does not say)."""
+    try:
+        with open(f'/proc/{pid}/schedstat', encoding='ascii') as handle:
+            return int(handle.read().split()[1]) / 1e9
+    except (OSError, ValueError, IndexError):
+        return fallback
 
 
 def kill_group(pid):

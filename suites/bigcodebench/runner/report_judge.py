@@ -55,7 +55,7 @@ class ReportReader:
         return None
 
 
-def judge(plan, reader, ended, cpu_seconds):
+def judge(plan, reader, ended, cpu_backstop):
     """The verdict: per-method results, how the program ended, and what was tampered with."""
     verdict = {
         'methods': [],
@@ -64,11 +64,15 @@ def judge(plan, reader, ended, cpu_seconds):
         'timedOut': ended['timedOut'],
         'cpuMs': ended['cpuMs'],
     }
+    if ended['stoppedBy'] is not None:
+        verdict['stoppedBy'] = ended['stoppedBy']
+    if ended['idleWallMs'] is not None:
+        verdict['idleWallMs'] = ended['idleWallMs']
     if ended['signal'] is not None:
         verdict['signal'] = ended['signal']
-        if not ended['timedOut'] and (ended['signal'] == 'SIGXCPU' or (ended['signal'] == 'SIGKILL' and ended['cpuMs'] >= cpu_seconds * 950)):
+        if not ended['timedOut'] and (ended['signal'] == 'SIGXCPU' or (ended['signal'] == 'SIGKILL' and ended['cpuMs'] >= cpu_backstop * 950)):
             verdict['timedOut'] = True
-            verdict['cpuLimitHit'] = True
+            verdict['stoppedBy'] = 'cpu'
     if ended['exitCode'] is not None:
         verdict['exitCode'] = ended['exitCode']
     if isinstance(plan, str):

@@ -10,7 +10,6 @@ function run(fields: Partial<RunnerVerdict>): TaskRun {
     fixtureErrors: [],
     finished: true,
     timedOut: false,
-    cpuLimitHit: false,
     childFailed: false,
     cpuMs: 5,
     wallMs: 5,
@@ -41,8 +40,8 @@ describe('exclusionOf: why a canonical solution fails here', () => {
   test('network errors, timeouts and other steady failures get their own category', () => {
     const network = run({ methods: [errored('test_fetch', 'requests.exceptions.ConnectionError: Max retries exceeded with url')] })
     expect(exclusionOf(network, network).category).toBe('network')
-    const slow = run({ timedOut: true, cpuLimitHit: true, running: 'test_big', methods: [passed('test_small')] })
-    expect(exclusionOf(slow, slow)).toEqual({ category: 'timeout', reason: 'Stopped by its CPU limit of 10 s in test_big.' })
+    const slow = run({ timedOut: true, stoppedBy: 'time', running: 'test_big', methods: [passed('test_small')] })
+    expect(exclusionOf(slow, slow)).toEqual({ category: 'timeout', reason: 'Stopped by its time limit of 10 s (not counting the time it waited for a CPU) in test_big.' })
     const version = run({ methods: [failed('test_plot', 'AssertionError: 3 != 4')] })
     expect(exclusionOf(version, version)).toEqual({ category: 'fails here', reason: '1 of 1 test methods failed: test_plot. test_plot: AssertionError: 3 != 4' })
   })
