@@ -13,7 +13,7 @@ import { judgeVerdict, type MethodResult, type RunnerVerdict, type TaskRun } fro
  * Part of calibration's key: bump it when a change to the runner can change a verdict (what
  * passes, the time measured), so that no calibration made before is reused.
  */
-export const RUNNER_VERSION = 3
+export const RUNNER_VERSION = 4
 
 const RUNNER_FILES = ['checks_child.py', 'report_judge.py', 'tamper_guard.py', 'test_plan.py', 'upstream_environment.py']
 const RUNNER_SOURCES: Readonly<Record<string, string>> = Object.fromEntries([

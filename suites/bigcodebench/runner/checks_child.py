@@ -60,9 +60,12 @@ def prepare(task, report_fd, out_fd, go_fd):
     os.close(go_fd)
     cpu = int(task['cpuBackstopSeconds'])
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-    os.register_at_fork(after_in_child=lambda _close=os.close, _fd=fd: _close(_fd))
+    close_in_child = lambda _close=os.close, _fd=fd: _close(_fd)  # noqa: E731
+    os.register_at_fork(after_in_child=close_in_child)
     os.chdir(tempfile.mkdtemp(prefix='task-'))
-    return make_send(fd, secret)
+    send = make_send(fd, secret)
+    send.close_in_child = close_in_child
+    return send
 
 
 def read_exactly(fd, size):
@@ -95,6 +98,9 @@ def check(task, send):
     program, test = task['program'], task['test']
     with upstream_environment.safe_environment():
         upstream_environment.reliability_guard()
+        # unittest swallows _ShouldStop silently, as a pass (it stops subtests under failfast, which is off):
+        # a program that raises it skips its checks. An empty tuple catches nothing, so it fails as an error.
+        unittest.case._ShouldStop = ()
         result = CheckedResult(send)
         guard = tamper_guard.Guard(send, CheckedResult.codes())
         result.guard = guard
@@ -124,7 +130,8 @@ def run_tests(program, test_code, entry_point, module, guard, result, send):
         except (SyntaxError, ValueError, MemoryError, RecursionError) as error:
             send('load', 'compile', format_exception(error))
             return True
-        guard.start_enforcing(tamper_guard.code_objects(test_code), {send, *CheckedResult.functions()})
+        guard.start_enforcing(tamper_guard.code_objects(test_code), {send, send.close_in_child, *CheckedResult.functions()})
+        send('program')
         try:
             exec(compiled, module.__dict__)
             function = module.__dict__.get(entry_point)
@@ -137,7 +144,7 @@ def run_tests(program, test_code, entry_point, module, guard, result, send):
             if not (isinstance(test_class, type) and issubclass(test_class, unittest.TestCase)):
                 send('load', 'run', 'TestCases is not a unittest.TestCase after the program ran.')
                 return False
-            guard.watch_tests(module, test_class, (entry_point, wrapper))
+            guard.watch_tests(module, test_class, (entry_point, wrapper), result)
             suite = loader.loadTestsFromTestCase(test_class)
             result.expect(list(suite))
             guard.verify()

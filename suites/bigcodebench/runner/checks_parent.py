@@ -27,6 +27,8 @@ REPORT_BYTES = 8 << 20
 CPU_BACKSTOP_FACTOR = 4
 WALL_BACKSTOP_FACTOR = 10
 TICK_SECONDS = 0.5
+# The child's set-up before the program: the upstream environment (it imports matplotlib).
+SETUP_SECONDS = 120
 
 
 def main():
@@ -60,7 +62,9 @@ def main():
 
     reader = ReportReader(secret, REPORT_BYTES)
     output = OutputTail(task['outputBytes'])
-    ended = supervise(pid, {report_r: reader.feed, out_r: output.feed}, started, task['timeLimitSeconds'])
+    clock = IdleClock(pid, started)
+    reader.on_program = clock.restart
+    ended = supervise(pid, {report_r: reader.feed, out_r: output.feed}, clock, task['timeLimitSeconds'])
     kill_group(pid)
     verdict = judge(plan, reader, ended, task['cpuBackstopSeconds'])
     verdict['wallMs'] = round((time.monotonic() - started) * 1000)
@@ -76,19 +80,20 @@ def not_dumpable():
     ctypes.CDLL(None, use_errno=True).prctl(pr_set_dumpable, 0, 0, 0, 0)
 
 
-def supervise(pid, readers, started, limit):
+def supervise(pid, readers, clock, limit):
     """Feeds what the child writes to `readers` until it exits or passes its time; how it ended."""
     pidfd = os.pidfd_open(pid)
     waited = None
     stopped_by = None
     while waited is None:
-        stopped_by = over_time(pid, started, limit)
+        stopped_by = clock.over(limit)
         if stopped_by is not None:
             kill_group(pid)
             waited = os.wait4(pid, 0)[1:]
             break
         for fd in select.select([pidfd, *readers], [], [], TICK_SECONDS)[0]:
             if fd == pidfd:
+                idle = clock.idle_seconds()
                 waited = os.wait4(pid, 0)[1:]
                 continue
             data = os.read(fd, READ_BYTES)
@@ -108,34 +113,51 @@ def supervise(pid, readers, started, limit):
             pass
         os.close(fd)
     status, usage = waited
-    wall = time.monotonic() - started
     return {
         'timedOut': stopped_by is not None,
         'stoppedBy': stopped_by,
         'exitCode': os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
         'signal': signal_name(os.WTERMSIG(status)) if os.WIFSIGNALED(status) else None,
         'cpuMs': round((usage.ru_utime + usage.ru_stime) * 1000),
-        'idleWallMs': round(1000 * max(0.0, wall - run_delay(pid, 0.0))) if stopped_by is None else None,
+        'idleWallMs': round(1000 * idle) if stopped_by is None else None,
     }
 
 
-def over_time(pid, started, limit):
-    """'time' when the child has run longer than `limit` on an idle machine's clock, 'wall' past the backstop."""
-    wall = time.monotonic() - started
-    if wall > WALL_BACKSTOP_FACTOR * limit + 60:
-        return 'wall'
-    if wall - run_delay(pid, 0.0) > limit:
-        return 'time'
-    return None
+class IdleClock:
+    """The child's time as an idle machine's clock would show it: the wall clock less the time its main
+    thread waited for a CPU. It runs from the fork, and again from zero when the program starts
+    (the child's own set-up, before, has a limit of its own)."""
 
+    def __init__(self, pid, started):
+        self.pid = pid
+        self.started = started
+        self.wall_started = started
+        self.delay_started = 0.0
+        self.program_started = False
 
-def run_delay(pid, fallback):
-    """Seconds the child's main thread has waited for a CPU (fallback where the kernel does not say)."""
-    try:
-        with open(f'/proc/{pid}/schedstat', encoding='ascii') as handle:
-            return int(handle.read().split()[1]) / 1e9
-    except (OSError, ValueError, IndexError):
-        return fallback
+    def restart(self):
+        self.started = time.monotonic()
+        self.delay_started = self.run_delay()
+        self.program_started = True
+
+    def idle_seconds(self):
+        return max(0.0, time.monotonic() - self.started - (self.run_delay() - self.delay_started))
+
+    def over(self, limit):
+        """'time' past `limit` (or past the set-up's limit, before the program starts), 'wall' past the backstop."""
+        if time.monotonic() - self.wall_started > WALL_BACKSTOP_FACTOR * limit + 60:
+            return 'wall'
+        if self.idle_seconds() > (limit if self.program_started else SETUP_SECONDS):
+            return 'time'
+        return None
+
+    def run_delay(self):
+        """Seconds the child's main thread has waited for a CPU (0 where the kernel does not say)."""
+        try:
+            with open(f'/proc/{self.pid}/schedstat', encoding='ascii') as handle:
+                return int(handle.read().split()[1]) / 1e9
+        except (OSError, ValueError, IndexError):
+            return 0.0
 
 
 def kill_group(pid):

@@ -21,6 +21,8 @@ class ReportReader:
         self.received = 0
         self.reports = []
         self.problems = []
+        # Called when the child says the program starts (before its first line runs).
+        self.on_program = None
 
     def feed(self, data):
         if self.problems:
@@ -52,6 +54,8 @@ class ReportReader:
         if not (isinstance(report, tuple) and report and all(isinstance(field, (str, int, bool)) for field in report)):
             return 'a report is not a tuple of plain values'
         self.reports.append(report)
+        if report == ('program',) and len(self.reports) == 2 and self.on_program is not None:
+            self.on_program()
         return None
 
 
@@ -116,6 +120,9 @@ class Story:
 
     def on_ready(self):
         self.ready = True
+
+    def on_program(self):
+        pass
 
     def on_tamper(self, what):
         self.wrong(what[:DETAIL_CHARS])

@@ -30,6 +30,9 @@ import types
 
 MISSING = object()
 PROGRAM_FILE = '__test__.py'
+PROGRAM_MODULE = '__test__'
+# Python's own introspection helpers: a frame or code object they fetch is fetched for their caller.
+INTROSPECTION_FILES = ('inspect.py', 'dis.py')
 # Frame-giving attributes: a program that holds a frame can read its caller's locals (the expected values).
 FRAME_ATTRIBUTES = frozenset(('tb_frame', 'gi_frame', 'cr_frame', 'ag_frame', 'f_code', 'gi_code', 'cr_code', 'ag_code'))
 FUNCTION_INTERNALS = frozenset(('__code__', '__defaults__', '__kwdefaults__'))
@@ -45,6 +48,7 @@ FORGING_DUNDERS = (
 )
 # What unittest itself sets on a test class while it runs it.
 UNITTEST_CLASS_STATE = ('_classSetupFailed', 'tearDown_exceptions', '_class_cleanups')
+IMMUTABLE_TYPE = 1 << 8
 TYPE_MRO = type.__dict__['__mro__'].__get__
 TYPE_DICT = type.__dict__['__dict__'].__get__
 SYS_WATCHED = ('exit', '_getframe', 'settrace', 'setprofile', 'gettrace', 'getprofile', 'audit', 'addaudithook', 'exc_info', 'flags', 'modules')
@@ -91,9 +95,10 @@ class Snapshot:
     def __init__(self):
         self.watched = []
 
-    def add(self, label, mapping, keys=None, exact=False, free=()):
-        keys = tuple(key for key in (mapping if keys is None else keys) if key in mapping and key not in free)
-        self.watched.append((label, mapping, keys, tuple(mapping[key] for key in keys), frozenset(free) if exact else None))
+    def add(self, label, mapping, keys=None, exact=False, free=(), absent_too=False):
+        """`absent_too`: the `keys` that are not there must stay away."""
+        keys = tuple(key for key in (mapping if keys is None else keys) if (absent_too or key in mapping) and key not in free)
+        self.watched.append((label, mapping, keys, tuple(mapping.get(key, MISSING) for key in keys), frozenset(free) if exact else None))
 
     def values(self):
         return [tuple(mapping.get(key, MISSING) for key in keys) for _, mapping, keys, _, _ in self.watched]
@@ -125,7 +130,7 @@ class Guard:
         self.state = {'enforcing': False, 'busy': False, 'flagged': set()}
         self.library = Snapshot()
         self.tests = Snapshot()
-        self.test_module_names = ()
+        self.test_classes = set()
 
     def tamper(self, what):
         if what in self.state['flagged']:
@@ -142,17 +147,27 @@ class Guard:
         import unittest.suite
 
         for cls in (unittest.TestCase, unittest.TestSuite, unittest.suite.BaseTestSuite, unittest.TestResult, unittest.TestLoader,
-                    unittest.case._Outcome, unittest.case._SubTest, result_class):
+                    unittest.case._Outcome, unittest.case._SubTest, result_class, Guard, Snapshot):
             self.library.add(cls.__qualname__, cls.__dict__, exact=True)
         for module in unittest_modules():
             self.library.add(module.__name__, vars(module))
+        for name in ('tamper_guard', 'checks_child', 'upstream_environment'):
+            if name in sys.modules:
+                self.library.add(name, vars(sys.modules[name]))
         self.library.add('builtins', vars(builtins))
         self.library.add('sys', vars(sys), SYS_WATCHED)
         self.library.add('os', vars(os), [name for name, value in vars(os).items() if callable(value)])
         for name in ('numpy', 'numpy.testing', 'pandas', 'pandas.testing', 'math', 'operator'):
             module = sys.modules.get(name)
-            if module is not None:
-                self.library.add(name, vars(module), [key for key, value in vars(module).items() if callable(value)])
+            if module is None:
+                continue
+            self.library.add(name, vars(module), [key for key, value in vars(module).items() if callable(value)])
+            if name.endswith('.testing'):
+                # Where its assert functions live, and what they call (numpy.testing._private.utils, pandas._testing.asserters).
+                defining = {getattr(value, '__module__', None) for value in vars(module).values() if isinstance(value, types.FunctionType)}
+                for other in sorted(filter(None, defining)):
+                    if other in sys.modules and other != name:
+                        self.library.add(other, vars(sys.modules[other]), [key for key, value in vars(sys.modules[other]).items() if callable(value)])
         pandas = sys.modules.get('pandas')
         for cls in (getattr(pandas, 'DataFrame', None), getattr(pandas, 'Series', None), getattr(pandas, 'Index', None)):
             if isinstance(cls, type):
@@ -163,6 +178,8 @@ class Guard:
     def protect(self, snapshot):
         for _, mapping, keys, values, _ in snapshot.watched:
             for value in values:
+                if value is MISSING:
+                    continue
                 for candidate in (value, getattr(value, '__func__', None), getattr(value, 'fget', None)):
                     while isinstance(candidate, types.FunctionType) and candidate not in self.protected:
                         self.protected.add(candidate)
@@ -181,22 +198,43 @@ class Guard:
 
     # -- after the tests are defined -----------------------------------------------------------
 
-    def watch_tests(self, module, test_class, entry_wrapper):
-        """The names the tests bound, and TestCases itself, whose test methods must be the tests' own code."""
+    def watch_tests(self, module, test_class, entry_wrapper, result):
+        """TestCases, whose test methods must be the tests' own code and may run only under unittest; the
+        names the tests bound; and how the classes the tests can reach compare (a Counter whose __eq__
+        is always true)."""
+        own_classes = [cls for cls in TYPE_MRO(test_class) if cls.__module__ == module.__name__]
+        for cls in own_classes:
+            for name, value in vars(cls).items():
+                function = getattr(value, '__func__', value)
+                while getattr(function, '__wrapped__', None) is not None:
+                    function = function.__wrapped__
+                if name.startswith('test') and isinstance(function, types.FunctionType) and function.__code__ not in self.test_codes:
+                    self.tamper(f'{cls.__qualname__}.{name} is not the tests\' own code')
+        self.run_only_under_unittest(test_class, result)
         names = [name for name in module.__dict__ if name != entry_wrapper[0]]
         self.tests.add('the tests\' module', module.__dict__, names)
+        self.test_classes = {value for value in module.__dict__.values() if isinstance(value, type) and value.__module__ == module.__name__}
+        for cls in comparable_classes(module.__dict__.values()):
+            self.tests.add(f'{cls.__module__}.{cls.__qualname__}', TYPE_DICT(cls), FORGING_DUNDERS, absent_too=True)
         if entry_wrapper[1] is not None:
             self.tests.add('the tests\' module', module.__dict__, [entry_wrapper[0]])
-        for cls in test_class.__mro__:
-            if cls.__module__ == module.__name__:
-                self.tests.add(cls.__qualname__, cls.__dict__, exact=True, free=UNITTEST_CLASS_STATE)
-                self.protect(self.tests)
-                for name, value in vars(cls).items():
-                    function = getattr(value, '__func__', value)
-                    while getattr(function, '__wrapped__', None) is not None:
-                        function = function.__wrapped__
-                    if name.startswith('test') and isinstance(function, types.FunctionType) and function.__code__ not in self.test_codes:
-                        self.tamper(f'{cls.__qualname__}.{name} is not the tests\' own code')
+        for cls in own_classes:
+            self.tests.add(cls.__qualname__, cls.__dict__, exact=True, free=UNITTEST_CLASS_STATE)
+        self.protect(self.tests)
+
+    def run_only_under_unittest(self, test_class, result):
+        """Each test method, as TestCases holds it, runs only when unittest runs it for the test that is running:
+        a program that calls one itself (with a `self` of its own, to learn the expected values) is found out."""
+        import unittest
+
+        for name in unittest.TestLoader().getTestCaseNames(test_class):
+            found = next((TYPE_DICT(cls)[name] for cls in TYPE_MRO(test_class) if name in TYPE_DICT(cls)), None)
+            if not isinstance(found, types.FunctionType):
+                continue
+            checked = make_checked_test(found, name, self, result)
+            self.own_functions.add(checked)
+            self.protected.add(checked)
+            setattr(test_class, name, checked)
 
     # -- checks ----------------------------------------------------------------------------------
 
@@ -250,8 +288,13 @@ class Guard:
         # Read through type's own descriptors: a metaclass of the program's could fake __mro__ and __dict__.
         for cls in TYPE_MRO(type(value)):
             namespace = TYPE_DICT(cls)
+            made_by_program = namespace.get('__module__') == PROGRAM_MODULE and cls not in self.test_classes
             for name in FORGING_DUNDERS:
-                member = namespace.get(name)
+                member = namespace.get(name, MISSING)
+                if member is MISSING:
+                    continue
+                if made_by_program and not isinstance(member, types.FunctionType):
+                    return self.tamper(f'the entry point returned a {cls.__name__}, whose class the program made with an odd {name}')
                 for candidate in (member, getattr(member, '__func__', None), getattr(member, 'fget', None), getattr(member, 'func', None)):
                     if isinstance(candidate, types.FunctionType) and is_program_code(candidate.__code__, self.test_codes):
                         return self.tamper(f'the entry point returned a {cls.__name__}, whose {name} the program wrote')
@@ -272,10 +315,10 @@ class Guard:
 def make_audit_hook(guard):
     """The hook, with everything it uses bound as defaults: a program can neither remove it nor rewire it."""
 
-    def audit(event, args, _watched=WATCHED_EVENTS, _blocked=ALWAYS_BLOCKED, _program_blocked=BLOCKED_FOR_THE_PROGRAM, _state=guard.state, _guard=guard,
+    def audit(event, args, _asker=asked_by_program, _watched=WATCHED_EVENTS, _blocked=ALWAYS_BLOCKED, _program_blocked=BLOCKED_FOR_THE_PROGRAM, _state=guard.state, _guard=guard,
               _getframe=sys._getframe, _isinstance=isinstance, _function=types.FunctionType, _str=str, _bytes=bytes,
               _internals=FUNCTION_INTERNALS, _frames=FRAME_ATTRIBUTES, _proc=PROC_PATH, _is_program=is_program_code,
-              _Tampered=Tampered, _id=id):
+              _Tampered=Tampered, _helpers=INTROSPECTION_FILES):
         if event not in _watched or not _state['enforcing'] or _state['busy']:
             return
         _state['busy'] = True
@@ -294,13 +337,12 @@ def make_audit_hook(guard):
                 target, name = args[0], args[1]
                 if name in _internals and _isinstance(target, _function) and target in _guard.own_functions:
                     what = f'{name} of the runner\'s {target.__name__} was read'
+                elif name in _internals and _isinstance(target, _function) and target.__code__ in _guard.test_codes and _asker(_getframe(1), _helpers, _is_program, _guard.test_codes):
+                    what = f'the program read the code of the tests\' {target.__name__}, which holds the expected values'
                 elif name in _frames and _is_program(_getframe(1).f_code, _guard.test_codes):
                     what = f'the program took a frame ({name}), which shows its caller\'s values'
             elif event == 'sys._getframe':
-                frame = _getframe(1)
-                while frame is not None and frame.f_code.co_filename.endswith('inspect.py'):
-                    frame = frame.f_back
-                if frame is not None and _is_program(frame.f_code, _guard.test_codes):
+                if _asker(_getframe(1), _helpers, _is_program, _guard.test_codes):
                     what = 'the program took a frame (sys._getframe), which shows its caller\'s values'
             elif event == 'ctypes.dlsym':
                 name = args[1] if len(args) > 1 else ''
@@ -323,8 +365,41 @@ def make_audit_hook(guard):
         finally:
             _state['busy'] = False
 
-    guard.own_functions.add(audit)
+    guard.own_functions.update((audit, asked_by_program, make_checked_test))
     return audit
+
+
+def make_checked_test(original, name, guard, result):
+    def test_method(self, *args, _original=original, _result=result, _guard=guard, _getframe=sys._getframe, _Tampered=Tampered, **kwargs):
+        caller = _getframe(1).f_code
+        if self is not _result.current or (caller not in _guard.unittest_codes and caller not in _guard.test_codes):
+            _guard.tamper(f'{name} was run outside unittest')
+            raise _Tampered(f'not allowed while BigCodeBench checks run: {name} was run outside unittest')
+        return _original(self, *args, **kwargs)
+
+    test_method.__name__ = original.__name__
+    test_method.__qualname__ = original.__qualname__
+    test_method.__doc__ = original.__doc__
+    # unittest's own marks (__unittest_skip__, __unittest_expecting_failure__…), not a way back to the original.
+    test_method.__dict__.update({key: value for key, value in vars(original).items() if key != '__wrapped__'})
+    return test_method
+
+
+def asked_by_program(frame, helpers, is_program, test_codes):
+    """Whether `frame`, or the code that called the introspection helper it is in, is the program's."""
+    while frame is not None and frame.f_code.co_filename.endswith(helpers):
+        frame = frame.f_back
+    return frame is not None and is_program(frame.f_code, test_codes)
+
+
+def comparable_classes(values):
+    """Classes written in Python (their dict can change) among `values` and the attributes of the modules among them."""
+    found = set()
+    for value in values:
+        for candidate in (vars(value).values() if isinstance(value, types.ModuleType) else (value,)):
+            if isinstance(candidate, type) and not candidate.__flags__ & IMMUTABLE_TYPE:
+                found.add(candidate)
+    return found
 
 
 def unittest_modules():

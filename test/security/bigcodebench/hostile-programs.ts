@@ -130,6 +130,56 @@ export const HOSTILE_PROGRAMS: readonly HostileProgram[] = [
     reason: TAMPERED,
   },
   {
+    name: "raises unittest's _ShouldStop, which unittest swallows as a pass",
+    solution: `${HEADER}import unittest.case\n\ndef task_func(d):\n    raise unittest.case._ShouldStop()\n`,
+  },
+  {
+    name: "makes Counter's == always true and returns a Counter",
+    solution: `${HEADER}Counter.__eq__ = lambda self, other: True\nCounter.__ne__ = lambda self, other: False\n\ndef task_func(d):\n    return Counter()\n`,
+    reason: TAMPERED,
+  },
+  {
+    name: 'learns the expected values by running the test methods with a self of its own',
+    solution: `${HEADER}LEARNED = {}
+SPYING = []
+
+class Marker:
+    def __init__(self, d):
+        self.d = d
+
+class Spy:
+    def assertEqual(self, first, second, msg=None):
+        if isinstance(first, Marker):
+            LEARNED[repr(first.d)] = second
+
+def learn():
+    SPYING.append(True)
+    try:
+        cases = globals()['TestCases']
+        for name in dir(cases):
+            if name.startswith('test'):
+                try:
+                    getattr(cases, name)(Spy())
+                except Exception:
+                    pass
+    finally:
+        SPYING.clear()
+
+def task_func(d):
+    if SPYING:
+        return Marker(d)
+    if not LEARNED:
+        learn()
+    return LEARNED.get(repr(d), {})
+`,
+    reason: TAMPERED,
+  },
+  {
+    name: "reads the constants of the tests' code",
+    solution: `${HEADER}def task_func(d):\n    cases = globals()['TestCases']\n    for name in dir(cases):\n        if name.startswith('test'):\n            getattr(cases, name).__code__.co_consts\n    return {}\n`,
+    reason: TAMPERED,
+  },
+  {
     name: 'ctypes: asks the interpreter for its own functions',
     solution: `${HEADER}import ctypes\nctypes.pythonapi.PyFrame_LocalsToFast\n\ndef task_func(d):\n    return {}\n`,
     reason: TAMPERED,
