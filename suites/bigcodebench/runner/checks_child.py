@@ -138,13 +138,15 @@ def run_tests(program, test_code, entry_point, module, guard, result, send):
             wrapper = guard.around_entry_point(function) if isinstance(function, types.FunctionType) else None
             if wrapper is not None:
                 module.__dict__[entry_point] = wrapper
+            before = dict(module.__dict__)
             exec(test_code, module.__dict__)
+            test_names = [name for name, value in module.__dict__.items() if before.get(name, tamper_guard.MISSING) is not value]
             sys.modules['__test__'] = module
             test_class = module.__dict__.get('TestCases')
             if not (isinstance(test_class, type) and issubclass(test_class, unittest.TestCase)):
                 send('load', 'run', 'TestCases is not a unittest.TestCase after the program ran.')
                 return False
-            guard.watch_tests(module, test_class, (entry_point, wrapper), result)
+            guard.watch_tests(module, test_class, (entry_point, wrapper), result, test_names)
             suite = loader.loadTestsFromTestCase(test_class)
             result.expect(list(suite))
             guard.verify()

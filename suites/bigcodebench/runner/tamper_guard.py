@@ -198,9 +198,9 @@ class Guard:
 
     # -- after the tests are defined -----------------------------------------------------------
 
-    def watch_tests(self, module, test_class, entry_wrapper, result):
+    def watch_tests(self, module, test_class, entry_wrapper, result, test_names):
         """TestCases, whose test methods must be the tests' own code and may run only under unittest; the
-        names the tests bound; and how the classes the tests can reach compare (a Counter whose __eq__
+        names the tests bound (`test_names`); and how the classes the tests can reach compare (a Counter whose __eq__
         is always true)."""
         own_classes = [cls for cls in TYPE_MRO(test_class) if cls.__module__ == module.__name__]
         for cls in own_classes:
@@ -211,8 +211,8 @@ class Guard:
                 if name.startswith('test') and isinstance(function, types.FunctionType) and function.__code__ not in self.test_codes:
                     self.tamper(f'{cls.__qualname__}.{name} is not the tests\' own code')
         self.run_only_under_unittest(test_class, result)
-        names = [name for name in module.__dict__ if name != entry_wrapper[0]]
-        self.tests.add('the tests\' module', module.__dict__, names)
+        # The names the tests bound (the program may keep rebinding its own globals, a cache, a counter).
+        self.tests.add('the tests\' module', module.__dict__, [name for name in test_names if name != entry_wrapper[0]])
         self.test_classes = {value for value in module.__dict__.values() if isinstance(value, type) and value.__module__ == module.__name__}
         for cls in comparable_classes(module.__dict__.values()):
             self.tests.add(f'{cls.__module__}.{cls.__qualname__}', TYPE_DICT(cls), FORGING_DUNDERS, absent_too=True)

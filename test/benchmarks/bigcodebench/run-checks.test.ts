@@ -76,6 +76,8 @@ describe('runChecks: a program and its unittest checks in the sandbox', async ()
 
   test('as upstream: a writable root for absolute paths, os in the namespace, skips that the tests make count as passes', () => {
     expect(run(9010)).toMatchObject({ outcome: 'passed' })
+    // A program rebinding its own globals (a counter) is not tampering with the tests' names.
+    expect(run(9015)).toMatchObject({ outcome: 'passed', tamper: [] })
     expect(run(9013)).toMatchObject({ outcome: 'passed' })
     expect(run(9012)).toMatchObject({ outcome: 'passed', methods: [{ name: 'test_skipped', status: 'skipped' }, { name: 'test_squares', status: 'passed' }] })
   })
