@@ -32,13 +32,16 @@ MISSING = object()
 PROGRAM_FILE = '__test__.py'
 PROGRAM_MODULE = '__test__'
 # Python's own introspection helpers: a frame or code object they fetch is fetched for their caller.
-INTROSPECTION_FILES = ('inspect.py', 'dis.py')
+INTROSPECTION_FILES = ('inspect.py', 'dis.py', 'ctypes/__init__.py')
 # Frame-giving attributes: a program that holds a frame can read its caller's locals (the expected values).
 FRAME_ATTRIBUTES = frozenset(('tb_frame', 'gi_frame', 'cr_frame', 'ag_frame', 'f_code', 'gi_code', 'cr_code', 'ag_code'))
 FUNCTION_INTERNALS = frozenset(('__code__', '__defaults__', '__kwdefaults__'))
-ALWAYS_BLOCKED = frozenset(('sys.settrace', 'sys.setprofile', 'ctypes.cdata', 'ctypes.string_at', 'ctypes.wstring_at'))
-# Views of every object or every thread's frames: libraries use some (matplotlib asks for the threads' frames), the program may not.
-BLOCKED_FOR_THE_PROGRAM = frozenset(('sys._current_frames', 'gc.get_objects', 'gc.get_referrers', 'gc.get_referents'))
+ALWAYS_BLOCKED = frozenset(('sys.settrace', 'sys.setprofile'))
+# Views of every object or every thread's frames, raw memory: libraries use some (matplotlib asks for the threads'
+# frames, shapely reads memory with ctypes), the program may not.
+BLOCKED_FOR_THE_PROGRAM = frozenset((
+    'sys._current_frames', 'gc.get_objects', 'gc.get_referrers', 'gc.get_referents', 'ctypes.cdata', 'ctypes.string_at', 'ctypes.wstring_at',
+))
 WATCHED_EVENTS = ALWAYS_BLOCKED | BLOCKED_FOR_THE_PROGRAM | frozenset(('object.__setattr__', 'object.__getattr__', 'sys._getframe', 'ctypes.dlsym', 'open', 'os.listdir'))
 PROC_PATH = re.compile(r'^/+(proc/+(self|thread-self|\d+)(/+task/+\d+)?/+(mem|fd|fdinfo|map_files)|dev/+fd)(/|$)')
 # What an always-equal (or always-true, always-anything) object overrides.
@@ -46,8 +49,6 @@ FORGING_DUNDERS = (
     '__eq__', '__ne__', '__lt__', '__le__', '__gt__', '__ge__', '__bool__', '__len__', '__contains__', '__hash__',
     '__getattr__', '__getattribute__', '__class__', '__del__', '__instancecheck__', '__subclasscheck__',
 )
-# What unittest itself sets on a test class while it runs it.
-UNITTEST_CLASS_STATE = ('_classSetupFailed', 'tearDown_exceptions', '_class_cleanups')
 IMMUTABLE_TYPE = 1 << 8
 TYPE_MRO = type.__dict__['__mro__'].__get__
 TYPE_DICT = type.__dict__['__dict__'].__get__
@@ -90,15 +91,15 @@ def functions_of(namespace):
 
 
 class Snapshot:
-    """Entries of namespaces, by identity; `exact` namespaces may not gain entries either (but `free` ones)."""
+    """Entries of namespaces, by identity; `exact` namespaces may not gain entries either."""
 
     def __init__(self):
         self.watched = []
 
-    def add(self, label, mapping, keys=None, exact=False, free=(), absent_too=False):
+    def add(self, label, mapping, keys=None, exact=False, absent_too=False):
         """`absent_too`: the `keys` that are not there must stay away."""
-        keys = tuple(key for key in (mapping if keys is None else keys) if (absent_too or key in mapping) and key not in free)
-        self.watched.append((label, mapping, keys, tuple(mapping.get(key, MISSING) for key in keys), frozenset(free) if exact else None))
+        keys = tuple(key for key in (mapping if keys is None else keys) if absent_too or key in mapping)
+        self.watched.append((label, mapping, keys, tuple(mapping.get(key, MISSING) for key in keys), exact))
 
     def values(self):
         return [tuple(mapping.get(key, MISSING) for key in keys) for _, mapping, keys, _, _ in self.watched]
@@ -106,15 +107,14 @@ class Snapshot:
     def changes(self, against=None):
         """What differs from the snapshot (or from `against`, an earlier `values()`)."""
         found = []
-        for index, (label, mapping, keys, values, free) in enumerate(self.watched):
+        for index, (label, mapping, keys, values, exact) in enumerate(self.watched):
             expected = values if against is None else against[index]
             for key, value in zip(keys, expected):
                 if mapping.get(key, MISSING) is not value:
                     found.append(f'{label}.{key} was replaced')
-            if free is not None and len(mapping) > len(keys):
-                added = [str(key) for key in list(mapping) if key not in keys and key not in free]
-                if added:
-                    found.append(f'{label} gained {", ".join(added[:5])}')
+            if exact and len(mapping) > len(keys):
+                added = [str(key) for key in list(mapping) if key not in keys]
+                found.append(f'{label} gained {", ".join(added[:5])}')
         return found
 
 
@@ -131,6 +131,8 @@ class Guard:
         self.library = Snapshot()
         self.tests = Snapshot()
         self.test_classes = set()
+        # The functions the test classes hold (setUp, helpers; the test methods themselves are wrapped): their code holds expected values.
+        self.test_class_functions = set()
 
     def tamper(self, what):
         if what in self.state['flagged']:
@@ -171,7 +173,9 @@ class Guard:
         pandas = sys.modules.get('pandas')
         for cls in (getattr(pandas, 'DataFrame', None), getattr(pandas, 'Series', None), getattr(pandas, 'Index', None)):
             if isinstance(cls, type):
-                self.library.add(f'pandas.{cls.__name__}', cls.__dict__, exact=True)
+                # Libraries add to them as they load (geopandas' set_geometry): what they had, and no new comparison.
+                self.library.add(f'pandas.{cls.__name__}', cls.__dict__)
+                self.library.add(f'pandas.{cls.__name__}', cls.__dict__, FORGING_DUNDERS, absent_too=True)
         self.library.add('sys.modules', sys.modules, [module.__name__ for module in unittest_modules()] + ['builtins', 'sys', 'os', 'numpy', 'pandas'])
         self.protect(self.library)
 
@@ -204,6 +208,7 @@ class Guard:
         is always true)."""
         own_classes = [cls for cls in TYPE_MRO(test_class) if cls.__module__ == module.__name__]
         for cls in own_classes:
+            self.test_class_functions.update(value for value in vars(cls).values() if isinstance(value, types.FunctionType))
             for name, value in vars(cls).items():
                 function = getattr(value, '__func__', value)
                 while getattr(function, '__wrapped__', None) is not None:
@@ -218,8 +223,15 @@ class Guard:
             self.tests.add(f'{cls.__module__}.{cls.__qualname__}', TYPE_DICT(cls), FORGING_DUNDERS, absent_too=True)
         if entry_wrapper[1] is not None:
             self.tests.add('the tests\' module', module.__dict__, [entry_wrapper[0]])
+        # The tests may set attributes of their own class (a classmethod making fixtures); nothing may come to
+        # override unittest's methods or the comparisons.
+        import unittest
+
+        overridable = sorted({name for cls in TYPE_MRO(unittest.TestCase) for name in TYPE_DICT(cls)} | set(FORGING_DUNDERS))
         for cls in own_classes:
-            self.tests.add(cls.__qualname__, cls.__dict__, exact=True, free=UNITTEST_CLASS_STATE)
+            self.tests.add(cls.__qualname__, cls.__dict__)
+            self.tests.add(cls.__qualname__, cls.__dict__, overridable, absent_too=True)
+            self.test_class_functions.update(value for value in vars(cls).values() if isinstance(value, types.FunctionType))
         self.protect(self.tests)
 
     def run_only_under_unittest(self, test_class, result):
@@ -327,7 +339,7 @@ def make_audit_hook(guard):
             if event in _blocked:
                 what = f'{event} was called'
             elif event in _program_blocked:
-                if _is_program(_getframe(1).f_code, _guard.test_codes):
+                if _asker(_getframe(1), _helpers, _is_program, _guard.test_codes):
                     what = f'the program called {event}'
             elif event == 'object.__setattr__':
                 target, name = args[0], args[1]
@@ -337,7 +349,7 @@ def make_audit_hook(guard):
                 target, name = args[0], args[1]
                 if name in _internals and _isinstance(target, _function) and target in _guard.own_functions:
                     what = f'{name} of the runner\'s {target.__name__} was read'
-                elif name in _internals and _isinstance(target, _function) and target.__code__ in _guard.test_codes and _asker(_getframe(1), _helpers, _is_program, _guard.test_codes):
+                elif name in _internals and _isinstance(target, _function) and target in _guard.test_class_functions and _asker(_getframe(1), _helpers, _is_program, _guard.test_codes):
                     what = f'the program read the code of the tests\' {target.__name__}, which holds the expected values'
                 elif name in _frames and _is_program(_getframe(1).f_code, _guard.test_codes):
                     what = f'the program took a frame ({name}), which shows its caller\'s values'

@@ -180,6 +180,16 @@ def task_func(d):
     reason: TAMPERED,
   },
   {
+    name: 'gives TestCases an assertEqual of its own while the tests run',
+    solution: `${HEADER}def task_func(d):\n    globals()['TestCases'].assertEqual = lambda *args, **kwargs: None\n    return {}\n`,
+    reason: TAMPERED,
+  },
+  {
+    name: 'ctypes: reads raw memory',
+    solution: `${HEADER}import ctypes\nctypes.string_at(id(0), 8)\n\ndef task_func(d):\n    return {}\n`,
+    reason: TAMPERED,
+  },
+  {
     name: 'ctypes: asks the interpreter for its own functions',
     solution: `${HEADER}import ctypes\nctypes.pythonapi.PyFrame_LocalsToFast\n\ndef task_func(d):\n    return {}\n`,
     reason: TAMPERED,
