@@ -124,9 +124,10 @@ def supervise(pid, readers, clock, limit):
 
 
 class IdleClock:
-    """The child's time as an idle machine's clock would show it: the wall clock less the time its main
-    thread waited for a CPU. It runs from the fork, and again from zero when the program starts
-    (the child's own set-up, before, has a limit of its own)."""
+    """The child's time as an idle machine's clock would show it: the wall clock less the time its
+    processes' threads waited for a CPU (the child's session: it and what it started). It runs from
+    the fork, and again from zero when the program starts (the child's own set-up, before, has a
+    limit of its own)."""
 
     def __init__(self, pid, started):
         self.pid = pid
@@ -134,6 +135,8 @@ class IdleClock:
         self.wall_started = started
         self.delay_started = 0.0
         self.program_started = False
+        # Nanoseconds each thread (by /proc path) has waited, as last read: an ended thread keeps its share.
+        self.waited = {}
 
     def restart(self):
         self.started = time.monotonic()
@@ -152,12 +155,30 @@ class IdleClock:
         return None
 
     def run_delay(self):
-        """Seconds the child's main thread has waited for a CPU (0 where the kernel does not say)."""
+        """Seconds the threads of the child's session have waited for a CPU (0 where the kernel does not say)."""
+        for entry in os.listdir('/proc'):
+            if not entry.isdigit() or not self.in_session(entry):
+                continue
+            try:
+                threads = os.listdir(f'/proc/{entry}/task')
+            except OSError:
+                continue
+            for thread in threads:
+                path = f'/proc/{entry}/task/{thread}/schedstat'
+                try:
+                    with open(path, encoding='ascii') as handle:
+                        self.waited[path] = max(self.waited.get(path, 0), int(handle.read().split()[1]))
+                except (OSError, ValueError, IndexError):
+                    pass
+        return sum(self.waited.values()) / 1e9
+
+    def in_session(self, entry):
         try:
-            with open(f'/proc/{self.pid}/schedstat', encoding='ascii') as handle:
-                return int(handle.read().split()[1]) / 1e9
+            with open(f'/proc/{entry}/stat', encoding='ascii', errors='replace') as handle:
+                fields = handle.read().rsplit(')', 1)[1].split()
+            return int(fields[3]) == self.pid
         except (OSError, ValueError, IndexError):
-            return 0.0
+            return False
 
 
 def kill_group(pid):
