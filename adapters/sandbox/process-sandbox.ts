@@ -49,7 +49,8 @@ export class ProcessSandbox implements Sandbox {
   readonly #toolchain: HostToolchain
   readonly #protections: () => HostProtections
   readonly #warmPython: boolean
-  #forkServers: PythonForkServers | undefined
+  /** Warm Python servers by the modules they preload (RunRequest.preload). */
+  readonly #forkServers = new Map<string, PythonForkServers>()
   readonly #warmJava: boolean
   #javacServers: WarmJavac | undefined
   readonly #warmExec: boolean
@@ -93,8 +94,8 @@ export class ProcessSandbox implements Sandbox {
   }
 
   async close(): Promise<void> {
-    this.#forkServers?.close()
-    this.#forkServers = undefined
+    for (const servers of this.#forkServers.values()) servers.close()
+    this.#forkServers.clear()
     this.#javacServers?.close()
     this.#javacServers = undefined
     this.#execServers?.close()
@@ -115,10 +116,15 @@ export class ProcessSandbox implements Sandbox {
     return this.#javacServers
   }
 
-  #warmServers(protections: HostProtections, tools: Toolchain): PythonForkServers | undefined {
+  #warmServers(protections: HostProtections, tools: Toolchain, preload: readonly string[]): PythonForkServers | undefined {
     if (!this.#warmPython || protections.bwrap === undefined) return undefined
-    this.#forkServers ??= new PythonForkServers(tools.python, protections.bwrap, { root: protections.root })
-    return this.#forkServers
+    const key = preload.join(',')
+    let servers = this.#forkServers.get(key)
+    if (servers === undefined) {
+      servers = new PythonForkServers(tools.python, protections.bwrap, { root: protections.root, preload })
+      this.#forkServers.set(key, servers)
+    }
+    return servers
   }
 
   async #run(request: RunRequest): Promise<RunResult> {
@@ -136,7 +142,7 @@ export class ProcessSandbox implements Sandbox {
     const missing = this.tier === 'none' ? undefined : processTierProblem(protections)
     if (missing !== undefined) return infraFailure(`No program runs without a sandbox: ${missing}, or SANDBOX=none to run them unsandboxed.`)
     const uid = UID_BASE + randomInt(UID_RANGE)
-    const warm = request.language === 'python' ? this.#warmServers(protections, found.tools) : undefined
+    const warm = request.language === 'python' ? this.#warmServers(protections, found.tools, request.preload ?? []) : undefined
     if (warm !== undefined) {
       const ran = await warm.run({ files: files.files, main, stdin: request.stdin, limits: runLimits, uid, marker, collect: request.collect ?? [] })
       if (ran !== undefined) return { ...stepResult(ran, spec, runLimits, marker, 'run'), ...(ran.files === undefined ? {} : { files: ran.files }) }

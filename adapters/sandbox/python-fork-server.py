@@ -171,8 +171,47 @@ def kill_leftovers():
         kill_all_but_self()
 
 
+# Dirs of the server's own root (bwrap's tmpfs) that a program may write to: besides /tmp and /dev/shm,
+# the root itself (BigCodeBench's tasks write to /fake, /target...), /etc and /dev. What a run adds
+# there is removed after it, and a link it replaced (/lib64, the loader's dir) is put back.
+SCRATCH_DIRS = ('/', '/etc', '/dev')
+SCRATCH_START = {}
+
+
+def note_scratch_dirs():
+    for base in SCRATCH_DIRS:
+        SCRATCH_START[base] = {name: entry_state(os.path.join(base, name)) for name in os.listdir(base)}
+
+
+def entry_state(path):
+    return ('link', os.readlink(path)) if os.path.islink(path) else ('other', None)
+
+
+def restore_scratch_dirs():
+    for base, start in SCRATCH_START.items():
+        for name in os.listdir(base):
+            path = os.path.join(base, name)
+            if start.get(name) == entry_state(path) or (name in start and start[name][0] == 'other'):
+                continue
+            if os.path.isdir(path) and not os.path.islink(path):
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                try:
+                    os.unlink(path)
+                except OSError:
+                    pass
+        for name, (kind, target) in start.items():
+            path = os.path.join(base, name)
+            if kind == 'link' and not os.path.islink(path):
+                try:
+                    os.symlink(target, path)
+                except OSError:
+                    pass
+
+
 def clear_shared_state():
-    """What a run can leave for the next one: files in /tmp and /dev/shm, POSIX message queues, SysV IPC."""
+    """What a run can leave for the next one: files in /tmp, /dev/shm and the root, POSIX message queues, SysV IPC."""
+    restore_scratch_dirs()
     for base in ('/tmp', '/dev/shm', '/dev/mqueue'):
         for name in os.listdir(base):
             path = os.path.join(base, name)
@@ -313,12 +352,15 @@ def main():
     global INIT
     libc_call('prctl', PR_SET_DUMPABLE, 0, 0, 0, 0)
     os.makedirs(RUNS, mode=0o711, exist_ok=True)
+    note_scratch_dirs()
+    # Before the children's pid namespace: once it exists this process can start no thread, and
+    # libraries do at import (numpy's OpenBLAS).
+    for module in PRELOADED + tuple(filter(None, os.environ.get('TESTBENCH_PYTHON_PRELOAD', '').split(','))):
+        __import__(module.strip())
     if USERNS:
         INIT = PidNamespaceInit()
         # The pid namespace was all it needed them for: children inherit none, and can never gain one.
         drop_capabilities()
-    for module in PRELOADED + tuple(filter(None, os.environ.get('TESTBENCH_PYTHON_PRELOAD', '').split(','))):
-        __import__(module.strip())
     # The server's objects never need collecting again: a child's collector then leaves their pages unshared.
     gc.collect()
     gc.freeze()

@@ -53,6 +53,9 @@ interface ServerEnd {
 /** One program: the isolation pieces, then the server. */
 const SERVER_SOURCE = ['./python-fork-isolation.py', './python-fork-server.py'].map((file) => readFileSync(new URL(file, import.meta.url), 'utf8')).join('\n\n')
 const RUNS_DIR = '/tmp/runs'
+/** How long a server may take to start, without and with modules to preload for a request. */
+const READY_MS = 10_000
+const PRELOADED_READY_MS = 180_000
 /** How long past a run's wall limit we wait for the server before giving up on it. */
 const GRACE_MS = 5_000
 /** As root, `userns` servers run as a throwaway uid from this range (below the process tier's per-run uids). */
@@ -76,6 +79,8 @@ export class PythonForkServers {
   readonly #python: string
   readonly #bwrap: string
   readonly #root: boolean
+  /** Modules each server imports before its first child, beyond TESTBENCH_PYTHON_PRELOAD's. */
+  readonly #preload: readonly string[]
   /** The isolations to try, best first; the first whose server starts is kept. */
   readonly #isolations: Isolation[]
   readonly #servers = new WarmServerPool(() => this.#start())
@@ -88,10 +93,11 @@ export class PythonForkServers {
    * `uid` isolation (root's servers keep a few capabilities, each child switches to a throwaway uid)
    * where that cannot start (e.g. a Python that only root can read). `isolation` forces one.
    */
-  constructor(python: string, bwrap: string, options: { root: boolean; isolation?: 'userns' | 'uid'; user?: User }) {
+  constructor(python: string, bwrap: string, options: { root: boolean; isolation?: 'userns' | 'uid'; user?: User; preload?: readonly string[] }) {
     this.#python = python
     this.#bwrap = bwrap
     this.#root = options.root
+    this.#preload = options.preload ?? []
     const uid = SERVER_UID_BASE + randomInt(SERVER_UID_RANGE)
     const user = options.user ?? (options.root ? { uid, gid: uid } : undefined)
     const userns: Isolation = { kind: 'userns', user }
@@ -125,7 +131,9 @@ export class PythonForkServers {
       const server = this.#spawn(isolation)
       if (await server.ready) return server
       server.kill()
-      // A server that cannot start will not start next time either: the next isolation, or none.
+      // A server that cannot start will not start next time either: the next isolation, or none
+      // (unless a server started at the same time has moved on already).
+      if (this.#isolations[0] !== isolation) continue
       if (this.#isolations.length === 1) {
         warnOnce('fork-server', `the warm Python server did not start (${server.diagnostics()}); Python programs start a fresh interpreter each.`)
       }
@@ -149,9 +157,11 @@ export class PythonForkServers {
       '--',
       this.#python, '-c', SERVER_SOURCE,
     ]
-    return new ForkServer(argv, isolation.user, this.#root, {
+    // Importing heavy libraries (pandas, matplotlib, sklearn…) takes many seconds on a busy machine.
+    const readyMs = this.#preload.length > 0 ? PRELOADED_READY_MS : READY_MS
+    return new ForkServer(argv, isolation.user, this.#root, readyMs, {
       ...sandboxEnvironment('/tmp'),
-      TESTBENCH_PYTHON_PRELOAD: process.env['TESTBENCH_PYTHON_PRELOAD'] ?? '',
+      TESTBENCH_PYTHON_PRELOAD: [process.env['TESTBENCH_PYTHON_PRELOAD'] ?? '', ...this.#preload].filter((list) => list !== '').join(','),
       TESTBENCH_FORK_ISOLATION: isolation.kind,
       TESTBENCH_SECCOMP: seccompFilter()?.toString('base64') ?? '',
     })
@@ -192,7 +202,7 @@ class ForkServer {
   /** As root, the server and its children sit in a memory cgroup whose limit each run sets (memory-cgroup.ts). */
   readonly #cgroup: RunCgroup | undefined
 
-  constructor(argv: string[], user: User | undefined, root: boolean, env: Record<string, string>) {
+  constructor(argv: string[], user: User | undefined, root: boolean, readyMs: number, env: Record<string, string>) {
     this.#cgroup = root ? serverCgroup(user) : undefined
     const [file, ...args] = this.#cgroup === undefined ? argv : this.#cgroup.enter(argv)
     this.#process = spawn(file ?? 'bwrap', args, { env, stdio: ['pipe', 'pipe', 'pipe'], detached: true, cwd: '/', ...user })
@@ -206,7 +216,7 @@ class ForkServer {
       void this.#cgroup?.remove()
     })
     this.ready = new Promise((resolve) => {
-      const timer = setTimeout(() => resolve(false), 10_000)
+      const timer = setTimeout(() => resolve(false), readyMs)
       this.#onExit = () => resolve(false)
       this.#onFrame = (kind) => {
         clearTimeout(timer)

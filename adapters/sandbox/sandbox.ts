@@ -25,6 +25,12 @@ export interface RunRequest {
   compileLimits?: Partial<Limits>
   /** Files the program writes that should come back in the result (paths relative to its work dir). */
   collect?: readonly string[]
+  /**
+   * Python: modules a warm interpreter imports before forking this program (each list gets servers
+   * of its own), so that programs that use heavy libraries do not each pay their import. Every name
+   * must import; the cold path and the container tier ignore it.
+   */
+  preload?: readonly string[]
 }
 
 export interface StreamCapture {

@@ -1,118 +1,174 @@
 /**
- * Calibration: every canonical solution runs once in this environment (sandbox tier, interpreter,
- * installed packages). Tasks whose canonical solution fails are excluded, with the reason; the
- * others keep their canonical time for their time limit. Results are cached per environment
- * fingerprint, so a rerun in the same environment only runs what is missing.
+ * Calibration, as the official harness's ground-truth step: every canonical solution runs once in
+ * this environment. A task whose canonical solution fails is excluded, with the reason; the others
+ * keep their canonical CPU time (their limit is at least that). Each task's result is a file of
+ * its own in the cache, named by what the result depends on (the environment's interpreter and the
+ * versions of what that task imports, the runner, the limits, the task itself), so the part files
+ * and shards of a run each calibrate their own tasks, workers never write the same file, and a
+ * task runs again only when something it imports changed.
  */
 import { createHash } from 'node:crypto'
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { mkdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { runProgram, sandbox } from '../../adapters/sandbox/index.ts'
+import { writeFileAtomically } from '../../harness/atomic-file.ts'
+import { sandboxConcurrency } from '../../adapters/sandbox/concurrency.ts'
 import { isRecord } from '../../harness/dataset-file.ts'
 import { cacheDir } from '../../harness/knobs.ts'
-import { canonicalProgram, type BigCodeBenchTask } from './dataset.ts'
+import { canonicalProgram, taskNumber, type BigCodeBenchTask } from './dataset.ts'
+import { pythonEnvironment, type PythonEnvironment } from './environment.ts'
 import { EXCLUSION_CATEGORIES, exclusionOf, type Exclusion, type ExclusionCategory } from './exclusion.ts'
-import { RUNNER_VERSION, runBatch, testProgram } from './run-batch.ts'
+import { claim } from './calibration-claim.ts'
+import { RUNNER_VERSION, runChecks, wallBackstopSeconds } from './run-checks.ts'
 import type { TaskRun } from './task-run.ts'
 
-export type CalibrationEntry = { status: 'scored'; canonicalMs: number } | ({ status: 'excluded' } & Exclusion)
-
-export interface Calibration {
-  fingerprint: string
-  entries: Map<string, CalibrationEntry>
-  /** Where the entries are kept. */
-  file: string
-}
+export type CalibrationEntry = { status: 'scored'; canonicalMs: number; canonicalCpuMs: number } | ({ status: 'excluded' } & Exclusion)
 
 export interface CalibrationOptions {
-  /** The dataset release: its tests differ between versions, so each has its own cache. */
+  /** The dataset release: its tests differ between versions, so each has its own files. */
   version: string
   memoryBytes: number
-  calibrationLimitMs: number
-  /** Programs per sandbox run; they share one interpreter that imports their libraries once. */
-  batchSize?: number
+  /** Seconds a canonical solution may run, on an idle machine's clock (the official TIMEOUT_LIMIT, 240). */
+  timeLimitSeconds: number
   /** Run every task again even when the cache has it (the cache is rewritten). */
   fresh?: boolean
   env?: NodeJS.ProcessEnv
   progress?: (line: string) => void
 }
 
-export const DEFAULT_BATCH_SIZE = 20
-
-/** The calibration of `tasks`: cached entries, and runs of the canonical solutions that have none. */
-export async function calibrate(tasks: readonly BigCodeBenchTask[], options: CalibrationOptions): Promise<Calibration> {
-  const progress = options.progress ?? ((line: string) => process.stderr.write(`${line}\n`))
-  const fingerprint = await environmentFingerprint(options)
-  const file = join(cacheDir(options.env), 'bigcodebench', `calibration-${options.version}-${fingerprint}.json`)
-  const entries = options.fresh ? new Map<string, CalibrationEntry>() : await readEntries(file)
-  const missing = tasks.filter((task) => !entries.has(task.id))
-  if (missing.length > 0) {
-    progress(`BigCodeBench calibration: running ${missing.length} canonical solutions (${tasks.length - missing.length} cached in ${file})…`)
-    const saver = new SerialWriter(file)
-    let done = 0
-    const batches = chunks(missing, options.batchSize ?? DEFAULT_BATCH_SIZE)
-    await Promise.all(
-      batches.map(async (batch) => {
-        for (const [id, entry] of await calibrateBatch(batch, options)) if (entry !== undefined) entries.set(id, entry)
-        done += batch.length
-        progress(`  calibrated ${done}/${missing.length}`)
-        await saver.write(entries)
-      }),
-    )
-  }
-  return { fingerprint, entries, file }
-}
-
-/** Runs a batch's canonical solutions, then the failures once more to tell flaky tests apart. Infra failures are not cached. */
-async function calibrateBatch(batch: readonly BigCodeBenchTask[], options: CalibrationOptions): Promise<Map<string, CalibrationEntry | undefined>> {
-  const entries = new Map<string, CalibrationEntry | undefined>()
-  const first = await runCanonical(batch, options)
-  const failed = batch.filter((_, index) => first[index]?.outcome !== 'passed')
-  const reruns = failed.length === 0 ? [] : await runCanonical(failed, options)
-  batch.forEach((task, index) => {
-    const run = first[index]
-    if (run === undefined) return
-    if (run.outcome === 'passed') {
-      entries.set(task.id, { status: 'scored', canonicalMs: run.wallMs })
-      return
-    }
-    const rerun = reruns[failed.indexOf(task)] ?? run
-    const exclusion = exclusionOf(run, rerun)
-    entries.set(task.id, exclusion.category === 'infra' ? undefined : { status: 'excluded', ...exclusion })
-  })
-  return entries
-}
-
-function runCanonical(tasks: readonly BigCodeBenchTask[], options: CalibrationOptions): Promise<TaskRun[]> {
-  return runBatch(
-    tasks.map((task) => ({ id: task.id, program: testProgram(canonicalProgram(task), task.test), limitMs: options.calibrationLimitMs })),
-    { memoryBytes: options.memoryBytes, preload: [...new Set(tasks.flatMap((task) => task.libs))].sort() },
-  )
+export interface Calibration {
+  entries: Map<string, CalibrationEntry>
+  /** What the warm interpreter preloads for these tasks. */
+  preload: readonly string[]
+  /** Where the entries are kept. */
+  dir: string
 }
 
 /**
- * What a canonical solution's result depends on: the sandbox tier, the interpreter and every
- * installed distribution with its version, the runner's version, and the limits.
+ * The calibration of `tasks`, once per process for the same tasks and options: cached entries, and
+ * runs of the canonical solutions that have none, `startAt` first (a part file's own slice). The
+ * workers of a run share the work through claims (calibration-claim.ts): each runs what no other
+ * has claimed, then waits for the rest.
  */
-export async function environmentFingerprint(options: Pick<CalibrationOptions, 'memoryBytes' | 'calibrationLimitMs'>): Promise<string> {
-  const probe = await runProgram({
-    language: 'python',
-    files: {
-      'main.py': [
-        'import sys, platform, importlib.metadata as m',
-        'print(sys.version, sys.executable, platform.machine())',
-        'print(sorted({(d.metadata["Name"] or "?").lower() + "==" + d.version for d in m.distributions()}))',
-      ].join('\n'),
-    },
-    limits: { wallMs: 60_000, cpuSeconds: 60 },
-  })
-  if (probe.outcome !== 'passed') {
-    throw new Error(`BigCodeBench calibration could not list the sandbox's Python packages (${probe.outcome}: ${probe.reason}). ${probe.stderr.text.slice(-500)}`)
+export function calibrate(tasks: readonly BigCodeBenchTask[], options: CalibrationOptions, startAt = 0): Promise<Calibration> {
+  const key = JSON.stringify([tasks.map((task) => task.id), options.version, options.memoryBytes, options.timeLimitSeconds, cacheDir(options.env), options.fresh])
+  let calibration = calibrations.get(key)
+  if (calibration === undefined) {
+    calibration = calibrateAll(tasks, options, startAt)
+    calibrations.set(key, calibration)
+    calibration.catch(() => calibrations.delete(key))
   }
+  return calibration
+}
+const calibrations = new Map<string, Promise<Calibration>>()
+
+async function calibrateAll(tasks: readonly BigCodeBenchTask[], options: CalibrationOptions, startAt: number): Promise<Calibration> {
+  const progress = options.progress ?? ((line: string) => process.stderr.write(`${line}\n`))
+  const environment = await pythonEnvironment(tasks.flatMap((task) => task.libs))
+  const dir = join(cacheDir(options.env), 'bigcodebench', `calibration-${options.version}`)
+  const files = new Map(tasks.map((task) => [task.id, join(dir, `${taskNumber(task.id)}-${taskKey(task, environment, options)}.json`)]))
+  const file = (task: BigCodeBenchTask): string => files.get(task.id) ?? ''
+  const entries = new Map<string, CalibrationEntry>()
+  const cached = async (task: BigCodeBenchTask): Promise<CalibrationEntry | undefined> => (options.fresh ? undefined : readEntry(file(task)))
+  for (const task of tasks) {
+    const entry = await cached(task)
+    if (entry !== undefined) entries.set(task.id, entry)
+  }
+  const ordered = [...tasks.slice(startAt), ...tasks.slice(0, startAt)].filter((task) => !entries.has(task.id))
+  if (ordered.length === 0) return { entries, preload: environment.preload, dir }
+  progress(`BigCodeBench calibration: ${ordered.length} canonical solutions to run (${tasks.length - ordered.length} cached in ${dir})…`)
+  await mkdir(dir, { recursive: true })
+  const staleMs = 2 * (wallBackstopSeconds(options.timeLimitSeconds + 1) + 60) * 1000
+  const tried = new Set<string>()
+  let done = 0
+  let reported = Date.now()
+  /** Runs what this process can claim; returns the tasks another process holds. */
+  const runClaimable = async (queue: BigCodeBenchTask[]): Promise<BigCodeBenchTask[]> => {
+    const held: BigCodeBenchTask[] = []
+    const worker = async (): Promise<void> => {
+      for (let task = queue.shift(); task !== undefined; task = queue.shift()) {
+        const found = tried.has(task.id) ? undefined : await cached(task)
+        if (found !== undefined) {
+          entries.set(task.id, found)
+          continue
+        }
+        const claimed = tried.has(task.id) ? undefined : await claim(`${file(task)}.lock`, staleMs)
+        if (claimed === undefined) {
+          if (!tried.has(task.id)) held.push(task)
+          continue
+        }
+        tried.add(task.id)
+        try {
+          const entry = await calibrateTask(task, options, environment.preload)
+          if (entry !== undefined) {
+            entries.set(task.id, entry)
+            await writeFileAtomically(file(task), JSON.stringify(entry))
+          }
+        } finally {
+          await claimed.release()
+        }
+        done += 1
+        if (Date.now() - reported > 10_000) {
+          reported = Date.now()
+          progress(`  calibrated ${done} here; ${tasks.length - entries.size} to go`)
+        }
+      }
+    }
+    await Promise.all(Array.from({ length: sandboxConcurrency() }, worker))
+    return held
+  }
+  let held = await runClaimable([...ordered])
+  // What others hold: wait for their results, or take over what they left without one.
+  while (held.length > 0) {
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    held = await runClaimable(held)
+  }
+  progress(`BigCodeBench calibration: done (${entries.size} of ${tasks.length} tasks calibrated).`)
+  return { entries, preload: environment.preload, dir }
+}
+
+/** Runs a canonical solution, and a failure once more to tell flaky tests apart. An infra failure is not kept. */
+async function calibrateTask(task: BigCodeBenchTask, options: CalibrationOptions, preload: readonly string[]): Promise<CalibrationEntry | undefined> {
+  const run = () =>
+    runChecks({
+      id: task.id,
+      program: canonicalProgram(task),
+      test: task.test,
+      entryPoint: task.entryPoint,
+      timeLimitSeconds: options.timeLimitSeconds + 1,
+      memoryBytes: options.memoryBytes,
+      preload,
+    })
+  const first: TaskRun = await run()
+  if (first.outcome === 'passed') return { status: 'scored', canonicalMs: first.idleWallMs ?? first.wallMs, canonicalCpuMs: first.cpuMs }
+  const exclusion = exclusionOf(first, await run())
+  return exclusion.category === 'infra' ? undefined : { status: 'excluded', ...exclusion }
+}
+
+/** What a task's canonical result depends on, hashed. */
+export function taskKey(task: BigCodeBenchTask, environment: PythonEnvironment, options: Pick<CalibrationOptions, 'memoryBytes' | 'timeLimitSeconds'>): string {
+  const libraries = [...new Set(task.libs)].sort().map((library) => `${library}: ${environment.libraries.get(library) ?? 'unknown'}`)
   return createHash('sha256')
-    .update([sandbox().tier, probe.stdout.text, `runner ${RUNNER_VERSION}`, String(options.memoryBytes), String(options.calibrationLimitMs)].join('\0'))
+    .update([environment.interpreter, `runner ${RUNNER_VERSION}`, String(options.memoryBytes), String(options.timeLimitSeconds), ...libraries].join('\0'))
+    .update('\0')
+    .update([task.completePrompt, task.canonicalSolution, task.test, task.entryPoint].join('\0'))
     .digest('hex')
     .slice(0, 16)
+}
+
+async function readEntry(file: string): Promise<CalibrationEntry | undefined> {
+  let value: unknown
+  try {
+    value = JSON.parse(await readFile(file, 'utf8'))
+  } catch {
+    return undefined
+  }
+  if (!isRecord(value)) return undefined
+  if (value.status === 'scored' && typeof value.canonicalMs === 'number' && typeof value.canonicalCpuMs === 'number') {
+    return { status: 'scored', canonicalMs: value.canonicalMs, canonicalCpuMs: value.canonicalCpuMs }
+  }
+  const category = EXCLUSION_CATEGORIES.find((known) => known === value.category)
+  if (value.status === 'excluded' && category !== undefined && typeof value.reason === 'string') return { status: 'excluded', category, reason: value.reason }
+  return undefined
 }
 
 /** Excluded task ids by category, in a stable order; a task calibration could not run (the sandbox failed) counts as `infra`. */
@@ -125,51 +181,4 @@ export function exclusionsByCategory(entries: ReadonlyMap<string, CalibrationEnt
   }
   for (const [category, list] of groups) if (list.length === 0) groups.delete(category)
   return groups
-}
-
-async function readEntries(file: string): Promise<Map<string, CalibrationEntry>> {
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(await readFile(file, 'utf8'))
-  } catch {
-    return new Map()
-  }
-  const entries = new Map<string, CalibrationEntry>()
-  if (!isRecord(parsed) || !isRecord(parsed.tasks)) return entries
-  for (const [id, value] of Object.entries(parsed.tasks)) {
-    if (!isRecord(value)) continue
-    if (value.status === 'scored' && typeof value.canonicalMs === 'number') entries.set(id, { status: 'scored', canonicalMs: value.canonicalMs })
-    const category = EXCLUSION_CATEGORIES.find((known) => known === value.category)
-    if (value.status === 'excluded' && category !== undefined && typeof value.reason === 'string') {
-      entries.set(id, { status: 'excluded', category, reason: value.reason })
-    }
-  }
-  return entries
-}
-
-/** Writes the whole cache after each batch, one write at a time, each atomically. */
-class SerialWriter {
-  readonly #file: string
-  #last: Promise<void> = Promise.resolve()
-
-  constructor(file: string) {
-    this.#file = file
-  }
-
-  write(entries: ReadonlyMap<string, CalibrationEntry>): Promise<void> {
-    const text = JSON.stringify({ savedAt: new Date().toISOString(), tasks: Object.fromEntries(entries) }, null, 1)
-    this.#last = this.#last.then(async () => {
-      await mkdir(join(this.#file, '..'), { recursive: true })
-      const partial = `${this.#file}.${process.pid}.part`
-      await writeFile(partial, text)
-      await rename(partial, this.#file)
-    })
-    return this.#last
-  }
-}
-
-function chunks<T>(values: readonly T[], size: number): T[][] {
-  const result: T[][] = []
-  for (let start = 0; start < values.length; start += size) result.push(values.slice(start, start + size))
-  return result
 }

@@ -1,5 +1,5 @@
 /** The knobs of the BigCodeBench suite, all `TESTBENCH_BIGCODEBENCH_*`, read in one place. */
-import { positiveNumber, nonNegativeNumber } from '../../adapters/knob.ts'
+import { positiveNumber, nonNegativeNumber, readBoolean } from '../../adapters/knob.ts'
 import { parseNumberRanges } from '../../harness/number-ranges.ts'
 import { parseVariants, type PromptMode } from '../../harness/python-tasks/options.ts'
 import { bigCodeBenchVersion, SUBSETS, type Subset } from './dataset.ts'
@@ -20,12 +20,14 @@ export interface BigCodeBenchOptions {
   mode: PromptMode
   /** TESTBENCH_BIGCODEBENCH_MEMORY_MB, default 4096: the memory one task may use. */
   memoryBytes: number
-  /** TESTBENCH_BIGCODEBENCH_TIME_FLOOR seconds, default 10 (the official minimum): the smallest time limit a task gets. */
-  timeFloorMs: number
-  /** TESTBENCH_BIGCODEBENCH_TIME_FACTOR, default 4: a task's limit is this many times its canonical solution's time, when above the floor. */
-  timeFactor: number
-  /** TESTBENCH_BIGCODEBENCH_CALIBRATION_TIME_LIMIT seconds, default 60 (the official limit for ground truths): what a canonical solution may take. */
-  calibrationLimitMs: number
+  /**
+   * TESTBENCH_BIGCODEBENCH_TIME_LIMIT seconds, default 240 (the official TIMEOUT_LIMIT, which
+   * BIGCODEBENCH_TIMEOUT_PER_TASK was meant to set): a task gets max(this, its canonical solution's
+   * time) + 1 seconds of CPU time, and so does a canonical solution in calibration.
+   */
+  timeLimitSeconds: number
+  /** TESTBENCH_BIGCODEBENCH_CALIBRATED, default on (bigcodebench.evaluate's `--calibrated`): the code prompt goes before each solution. */
+  calibrated: boolean
   /** TESTBENCH_BIGCODEBENCH_TASKS: comma list of task numbers or ranges (`0-49,148`), default all: runs only those. */
   tasks: ReadonlySet<number> | undefined
   /** TESTBENCH_BIGCODEBENCH_TEMPERATURE, default 0, or 0.8 when SAMPLES > 1. */
@@ -39,9 +41,8 @@ export function bigCodeBenchOptions(samples: number, env: NodeJS.ProcessEnv = pr
     version: bigCodeBenchVersion(env),
     mode: parseMode(...promptModeSetting(env)),
     memoryBytes: positiveNumber(env, 'TESTBENCH_BIGCODEBENCH_MEMORY_MB', 4096) * MiB,
-    timeFloorMs: positiveNumber(env, 'TESTBENCH_BIGCODEBENCH_TIME_FLOOR', 10) * 1000,
-    timeFactor: positiveNumber(env, 'TESTBENCH_BIGCODEBENCH_TIME_FACTOR', 4),
-    calibrationLimitMs: positiveNumber(env, 'TESTBENCH_BIGCODEBENCH_CALIBRATION_TIME_LIMIT', 60) * 1000,
+    timeLimitSeconds: positiveNumber(env, 'TESTBENCH_BIGCODEBENCH_TIME_LIMIT', 240),
+    calibrated: readBoolean(env, 'TESTBENCH_BIGCODEBENCH_CALIBRATED', true),
     tasks: parseTaskNumbers(env.TESTBENCH_BIGCODEBENCH_TASKS),
     temperature: nonNegativeNumber(env, 'TESTBENCH_BIGCODEBENCH_TEMPERATURE', samples > 1 ? 0.8 : 0),
   }

@@ -1,29 +1,31 @@
-/** One BigCodeBench item: ask, take the program from the reply, run its unittest methods, record, assert. */
+/** One BigCodeBench item: ask, take the program from the reply, run its checks, record, assert. */
 import type { ItemContext } from '../../harness/benchmark.ts'
 import { optional, scoringFacts, type FactsOf } from '../../harness/scoring-facts.ts'
-import type { BatchingRunner } from './batching-runner.ts'
 import { SUBSETS, type BigCodeBenchTask } from './dataset.ts'
 import { solutionFrom } from './extract.ts'
 import { SPLITS, type BigCodeBenchOptions, type Split } from './options.ts'
+import { evaluatedProgram } from './program.ts'
 import { chatPrompt } from './prompt.ts'
-import { testProgram } from './run-batch.ts'
-import { describeTaskRun } from './task-run.ts'
+import { runChecks } from './run-checks.ts'
+import { describeTaskRun, failureLine } from './task-run.ts'
 
 /**
- * What each BigCodeBench item records: its split, subset, release and prompt mode; calibration's
- * fingerprint and exclusions (formatExclusions), which the scorer lists; and, once it ran, how the
- * program was found, its limit and time, and how many test methods passed.
+ * What each BigCodeBench item records: its split, subset, release and prompt mode; the exclusions
+ * of its part of the set (formatExclusions), which the scorer lists and counts; and, once it ran,
+ * how the program was found, its time limit and times, and how many test methods passed.
  */
 export const bigCodeBenchFacts = scoringFacts('bigcodebench', {
   split: SPLITS,
   subset: SUBSETS,
   version: 'string',
   mode: ['chat', 'completion'],
-  calibration: 'string',
+  calibrated: 'boolean',
   excluded: 'string',
   solutionFrom: optional('string'),
-  limitMs: optional('number'),
+  timeLimitMs: optional('number'),
+  cpuMs: optional('number'),
   wallMs: optional('number'),
+  idleWallMs: optional('number'),
   methodsPassed: optional('number'),
   methodsTotal: optional('number'),
 })
@@ -35,17 +37,17 @@ export const COMPLETION_STOP = ['\nif __name__', '\ndef main(', '\nprint(', '\n`
 export interface ItemSetting {
   split: Split
   options: BigCodeBenchOptions
-  runner: BatchingRunner
-  /** The canonical solution's time here, from calibration. */
+  /** The canonical solution's time here (on an idle machine's clock), from calibration. */
   canonicalMs: number
-  /** Calibration's fingerprint and its exclusions (formatExclusions), recorded for the scorer. */
-  calibration: string
+  /** What the warm interpreter preloads. */
+  preload: readonly string[]
+  /** The exclusions of this part (formatExclusions), recorded for the scorer. */
   excluded: string
 }
 
-/** max(floor, factor × the canonical solution's time). */
-export function timeLimitMs(canonicalMs: number, options: Pick<BigCodeBenchOptions, 'timeFloorMs' | 'timeFactor'>): number {
-  return Math.max(options.timeFloorMs, Math.ceil(options.timeFactor * canonicalMs))
+/** As the official harness: max(TIMEOUT_LIMIT, the canonical solution's time) + 1 seconds. */
+export function timeLimitSeconds(canonicalMs: number, options: Pick<BigCodeBenchOptions, 'timeLimitSeconds'>): number {
+  return Math.max(options.timeLimitSeconds, Math.ceil(canonicalMs / 1000)) + 1
 }
 
 export async function runItem(task: BigCodeBenchTask, bench: ItemContext<BigCodeBenchFacts>, setting: ItemSetting): Promise<void> {
@@ -59,7 +61,7 @@ export async function runItem(task: BigCodeBenchTask, bench: ItemContext<BigCode
     subset: options.subset,
     version: options.version,
     mode: options.mode,
-    calibration: setting.calibration,
+    calibrated: options.calibrated,
     excluded: setting.excluded,
   }
   const solution = solutionFrom(task, reply, options.mode)
@@ -68,22 +70,31 @@ export async function runItem(task: BigCodeBenchTask, bench: ItemContext<BigCode
     bench.expect.fail(`${task.id}: the reply holds no code to run.`)
     return
   }
-  const limitMs = timeLimitMs(setting.canonicalMs, options)
-  const run = await setting.runner.run(bench.model.label, { id: task.id, program: testProgram(solution.code, task.test), limitMs }, task.libs)
-  const output = describeTaskRun(run)
+  const limit = timeLimitSeconds(setting.canonicalMs, options)
+  const run = await runChecks({
+    id: task.id,
+    program: evaluatedProgram(task, solution.code, options.calibrated),
+    test: task.test,
+    entryPoint: task.entryPoint,
+    timeLimitSeconds: limit,
+    memoryBytes: options.memoryBytes,
+    preload: setting.preload,
+  })
   bench.record({
     outcome: run.outcome,
     reason: run.reason,
     extracted: solution.code,
-    output,
+    output: describeTaskRun(run),
     scoring: {
       ...scoring,
       solutionFrom: solution.from,
-      limitMs,
+      timeLimitMs: limit * 1000,
+      cpuMs: run.cpuMs,
       wallMs: run.wallMs,
+      ...(run.idleWallMs === undefined ? {} : { idleWallMs: run.idleWallMs }),
       methodsPassed: run.methods.filter((method) => method.status === 'passed' || method.status === 'skipped').length,
-      methodsTotal: run.methods.length,
+      methodsTotal: run.expected.length,
     },
   })
-  bench.expect(run.outcome, `${task.id}: ${output}`).toBe('passed')
+  bench.expect(run.outcome, failureLine(task.id, run)).toBe('passed')
 }

@@ -1,26 +1,48 @@
 /**
- * BigCodeBench scores: pass@1 … pass@n per model and variant, with the 95% interval, over the
- * tasks that calibration kept (`BigCodeBench-Complete v0.1.0 pass@1`, `BigCodeBench-Instruct-Hard
- * v0.1.0 pass@1`); the excluded tasks are listed with their category, and the outcomes column
- * counts the failure categories.
+ * BigCodeBench scores, per model and variant: pass@1 … pass@n with the 95% interval over the tasks
+ * that calibration kept (`BigCodeBench-Complete v0.1.0 pass@1`), and the same over all tasks of the
+ * selection, the excluded ones counted as failed, as the official leaderboard counts every task
+ * (`BigCodeBench-Complete v0.1.0 pass@1 over all tasks`). The excluded tasks are listed with their
+ * category, and the outcomes column counts the failure categories.
  */
-import { scorePassAtK } from '../../harness/pass-at-k.ts'
-import type { Scorer } from '../../harness/score.ts'
+import { NOT_THE_MODELS_FAULT } from '../../adapters/outcome.ts'
+import { groupBy } from '../../harness/group-by.ts'
+import { countSamples, formatPassAtK, meanPassAtK, outcomeSummary, passAtEveryK } from '../../harness/pass-at-k.ts'
+import type { Score, Scorer } from '../../harness/score.ts'
 import { bigCodeBenchFacts } from './run-item.ts'
 import { parseExclusions, scoreName } from './variant.ts'
 
 export const scoreBigCodeBench: Scorer = (records) => {
+  const scores: Score[] = []
   const own = records.filter((record) => record.suite === 'bigcodebench')
-  const exclusions = new Map<string, string>()
-  const versions = new Map<string, string>()
-  for (const record of own) {
-    const { excluded, version } = bigCodeBenchFacts.read(record)
-    if (!exclusions.has(record.variant ?? '')) exclusions.set(record.variant ?? '', excluded)
-    if (!versions.has(record.variant ?? '')) versions.set(record.variant ?? '', version)
+  for (const group of groupBy(own, (record) => `${record.model}\u0000${record.variant ?? ''}`).values()) {
+    const first = group[0]
+    if (first === undefined) continue
+    // The version and the exclusions come from the records, so a saved or merged report keeps them.
+    const name = scoreName(first.variant, bigCodeBenchFacts.read(first).version)
+    const excludedById = new Map<string, string>()
+    for (const record of group) for (const { itemId, reason } of parseExclusions(bigCodeBenchFacts.read(record).excluded)) excludedById.set(itemId, reason)
+    const excluded = [...excludedById].map(([itemId, reason]) => ({ itemId, reason }))
+    const answered = group.filter((record) => record.outcome !== undefined && !NOT_THE_MODELS_FAULT.has(record.outcome))
+    const counts = [...countSamples(answered, (record) => record.itemId, (record) => record.outcome === 'passed').values()]
+    const columns: Record<string, string> = { Model: first.model }
+    const solved = counts.filter(({ c }) => c > 0).length
+    for (const result of passAtEveryK(counts)) {
+      const smallestN = Math.min(...counts.map(({ n }) => n))
+      const overAll = meanPassAtK([...counts, ...excluded.map(() => ({ n: smallestN, c: 0 }))], result.k)
+      const scoredName = `${name} pass@${result.k}`
+      const allName = `${scoredName} over all tasks`
+      columns[scoredName] = formatPassAtK(result)
+      columns[allName] = formatPassAtK(overAll)
+      const common = { suite: first.suite, model: first.model }
+      scores.push(
+        { ...common, name: scoredName, value: result.value, display: formatPassAtK(result), counted: { solved, total: counts.length }, ...(excluded.length > 0 ? { excluded } : {}) },
+        { ...common, name: allName, value: overAll.value, display: formatPassAtK(overAll), counted: { solved, total: counts.length + excluded.length } },
+      )
+    }
+    columns[`${name} outcomes`] = outcomeSummary(group)
+    const firstScore = scores.find((score) => score.model === first.model && score.name === `${name} pass@1`)
+    if (firstScore !== undefined) firstScore.columns = columns
   }
-  return scorePassAtK(own, {
-    // The version comes from the records, so a saved or merged report keeps the name it was run under.
-    scoreName: (variant) => scoreName(variant, versions.get(variant ?? '')),
-    excluded: (variant) => parseExclusions(exclusions.get(variant ?? '') ?? ''),
-  })
+  return scores
 }

@@ -44,7 +44,7 @@ function shardSizes(files: readonly PartFile[], items: number, shards: number): 
 
 describe('shards', () => {
   test('the gated suites and every other big suite are split into part files', () => {
-    expect([...suites.keys()].sort()).toEqual(['euler', 'farel', 'humaneval', 'mbpp', 'swebench'])
+    expect([...suites.keys()].sort()).toEqual(['bigcodebench', 'euler', 'farel', 'humaneval', 'mbpp', 'swebench'])
   })
 
   test.for([...suites.entries()].map(([suite, files]) => ({ suite, files })))('$suite: part files 1..n, each declaring its own index and the same count, n a multiple of 3', ({ suite, files }) => {
@@ -57,8 +57,8 @@ describe('shards', () => {
     }
   })
 
-  // Published set sizes: HumanEval 164, PE-Bench 100 and 200, SWE-bench Lite 300, FaRel-3 450, MBPP+ 378, MBPP 500.
-  test.for([...suites.entries()].flatMap(([suite, files]) => [100, 164, 200, 300, 378, 450, 500].map((items) => ({ suite, files, items }))))(
+  // Published set sizes: HumanEval 164, PE-Bench 100 and 200, SWE-bench Lite 300, FaRel-3 450, MBPP+ 378, MBPP 500, BigCodeBench-Hard 148, BigCodeBench 1140.
+  test.for([...suites.entries()].flatMap(([suite, files]) => [100, 148, 164, 200, 300, 378, 450, 500, 1140].map((items) => ({ suite, files, items }))))(
     '$suite with $items items: --shard 1/3..3/3 are within 20 % of each other',
     ({ files, items }) => {
       const sizes = shardSizes(files, items, 3)

@@ -135,6 +135,20 @@ print(sorted(os.listdir('/tmp')), os.listdir('/dev/shm'), [p for p in os.listdir
     expect(next.stdout).toBe("['runs'] [] []\n")
   })
 
+  test('what a run writes to the root, /etc or /dev, or a system link it replaces, is undone before the next', async (context) => {
+    skipUnlessAvailable(context)
+    await run(`import os
+for action in (lambda: os.makedirs('/fake/dir'), lambda: open('/etc/planted', 'w').write('x'), lambda: open('/dev/planted', 'w').write('x'),
+               lambda: os.unlink('/lib64'), lambda: os.mkdir('/lib64')):
+    try:
+        action()
+    except OSError:
+        pass`)
+    const next = await run(`import os
+print([os.path.exists(path) for path in ('/fake', '/etc/planted', '/dev/planted')], os.readlink('/lib64'))`)
+    expect(next.stdout).toBe(`[False, False, False] ${(await import('node:fs')).readlinkSync('/lib64')}\n`)
+  })
+
   test('no network, and a read-only view of the system', async (context) => {
     skipUnlessAvailable(context)
     const ran = await run(`import socket
@@ -148,6 +162,19 @@ try:
 except OSError as error:
     print(error.strerror)`)
     expect(ran.stdout).toBe('no network\nRead-only file system\n')
+  })
+})
+
+describe('warm Python fork server: modules preloaded per request', () => {
+  const sandbox = new ProcessSandbox()
+  afterAll(() => sandbox.close())
+
+  test('a run that asks for preloaded modules finds them imported; one that does not, does not', async (context) => {
+    skipWithoutTool(context, TOOLS.bwrap, hostProtections().bwrap === undefined ? 'bwrap cannot create namespaces here' : undefined)
+    const files = { 'main.py': "import sys\nprint('wave' in sys.modules, 'csv' in sys.modules)" }
+    const preloaded = await sandbox.run({ language: 'python', files, preload: ['csv', 'wave'] })
+    const plain = await sandbox.run({ language: 'python', files })
+    expect([preloaded.stdout.text, plain.stdout.text]).toEqual(['True True\n', 'False False\n'])
   })
 })
 

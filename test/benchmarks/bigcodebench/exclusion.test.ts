@@ -1,9 +1,23 @@
 import { describe, expect, test } from 'vitest'
 import { exclusionOf, missingModule } from '../../../suites/bigcodebench/exclusion.ts'
-import { judgeRunnerResult, type MethodResult, type RunnerResult, type TaskRun } from '../../../suites/bigcodebench/task-run.ts'
+import { judgeVerdict, type MethodResult, type RunnerVerdict, type TaskRun } from '../../../suites/bigcodebench/task-run.ts'
 
-function run(fields: Partial<RunnerResult>): TaskRun {
-  return judgeRunnerResult({ id: 'BigCodeBench/1', wallMs: 5, methods: [], output: '', finished: true, timedOut: false, ...fields }, 10_000)
+function run(fields: Partial<RunnerVerdict>): TaskRun {
+  const methods = fields.methods ?? []
+  const verdict: RunnerVerdict = {
+    expected: methods.map((method) => method.name),
+    tamper: [],
+    fixtureErrors: [],
+    finished: true,
+    timedOut: false,
+    childFailed: false,
+    cpuMs: 5,
+    wallMs: 5,
+    output: '',
+    ...fields,
+    methods,
+  }
+  return judgeVerdict('BigCodeBench/1', verdict, 10)
 }
 const passed = (name: string): MethodResult => ({ name, status: 'passed', ms: 1 })
 const failed = (name: string, detail: string): MethodResult => ({ name, status: 'failed', ms: 1, detail })
@@ -26,8 +40,8 @@ describe('exclusionOf: why a canonical solution fails here', () => {
   test('network errors, timeouts and other steady failures get their own category', () => {
     const network = run({ methods: [errored('test_fetch', 'requests.exceptions.ConnectionError: Max retries exceeded with url')] })
     expect(exclusionOf(network, network).category).toBe('network')
-    const slow = run({ timedOut: true, running: 'test_big', methods: [passed('test_small')] })
-    expect(exclusionOf(slow, slow)).toEqual({ category: 'timeout', reason: 'Timed out after 10000 ms in test_big.' })
+    const slow = run({ timedOut: true, stoppedBy: 'time', running: 'test_big', methods: [passed('test_small')] })
+    expect(exclusionOf(slow, slow)).toEqual({ category: 'timeout', reason: 'Stopped by its time limit of 10 s (not counting the time it waited for a CPU) in test_big.' })
     const version = run({ methods: [failed('test_plot', 'AssertionError: 3 != 4')] })
     expect(exclusionOf(version, version)).toEqual({ category: 'fails here', reason: '1 of 1 test methods failed: test_plot. test_plot: AssertionError: 3 != 4' })
   })

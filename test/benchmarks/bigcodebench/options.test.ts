@@ -2,16 +2,15 @@ import { describe, expect, test } from 'vitest'
 import { bigCodeBenchOptions, parseTaskNumbers } from '../../../suites/bigcodebench/options.ts'
 
 describe('bigCodeBenchOptions', () => {
-  test('defaults: the complete split of the full set, chat, 4 GiB, limits max(10 s, 4 × canonical), 60 s for ground truths', () => {
+  test("defaults: the complete split of the full set, chat, 4 GiB, the official 240 s and --calibrated", () => {
     expect(bigCodeBenchOptions(1, {})).toEqual({
       splits: ['complete'],
       subset: 'full',
       version: 'v0.1.0',
       mode: 'chat',
       memoryBytes: 4096 * 1024 * 1024,
-      timeFloorMs: 10_000,
-      timeFactor: 4,
-      calibrationLimitMs: 60_000,
+      timeLimitSeconds: 240,
+      calibrated: true,
       tasks: undefined,
       temperature: 0,
     })
@@ -25,9 +24,8 @@ describe('bigCodeBenchOptions', () => {
       TESTBENCH_BIGCODEBENCH_VERSION: 'v0.1.4',
       TESTBENCH_BIGCODEBENCH_PROMPT_MODE: 'completion',
       TESTBENCH_BIGCODEBENCH_MEMORY_MB: '512',
-      TESTBENCH_BIGCODEBENCH_TIME_FLOOR: '2.5',
-      TESTBENCH_BIGCODEBENCH_TIME_FACTOR: '3',
-      TESTBENCH_BIGCODEBENCH_CALIBRATION_TIME_LIMIT: '30',
+      TESTBENCH_BIGCODEBENCH_TIME_LIMIT: '2.5',
+      TESTBENCH_BIGCODEBENCH_CALIBRATED: 'off',
       TESTBENCH_BIGCODEBENCH_TASKS: '3,10-12',
       TESTBENCH_BIGCODEBENCH_TEMPERATURE: '0.2',
     })
@@ -37,9 +35,8 @@ describe('bigCodeBenchOptions', () => {
       version: 'v0.1.4',
       mode: 'completion',
       memoryBytes: 512 * 1024 * 1024,
-      timeFloorMs: 2500,
-      timeFactor: 3,
-      calibrationLimitMs: 30_000,
+      timeLimitSeconds: 2.5,
+      calibrated: false,
       tasks: new Set([3, 10, 11, 12]),
       temperature: 0.2,
     })

@@ -32,7 +32,7 @@ describe('scoreBigCodeBench', () => {
     sample,
     variant,
     outcome,
-    scoring: { split: 'complete', subset: 'full', version: 'v0.1.0', mode: 'chat', calibration: 'c', excluded: 'network: 7' },
+    scoring: { split: 'complete', subset: 'full', version: 'v0.1.0', mode: 'chat', calibrated: true, excluded: 'network: 7' },
   })
 
   test('pass@1 over the scored tasks, with the excluded ones listed and the outcomes counted', () => {
@@ -44,7 +44,7 @@ describe('scoreBigCodeBench', () => {
       record('BigCodeBench/5', 'complete-hard', 'infra_error'),
       { ...record('HumanEval/1', 'x', 'passed'), suite: 'humaneval' },
     ]
-    const [score, ...others] = scoreBigCodeBench(records)
+    const [score, overAll, ...others] = scoreBigCodeBench(records)
     expect(others).toEqual([])
     expect(score).toMatchObject({
       suite: 'bigcodebench',
@@ -54,6 +54,9 @@ describe('scoreBigCodeBench', () => {
       excluded: [{ itemId: 'BigCodeBench/7', reason: 'network' }],
     })
     expect(score?.display).toMatch(/^50\.0% ± \d+\.\d$/)
+    // Over all tasks, as the leaderboard counts them: the excluded task counts as failed (2 of 5).
+    expect(overAll).toMatchObject({ name: 'BigCodeBench-Complete-Hard v0.1.0 pass@1 over all tasks', value: 0.4, counted: { solved: 2, total: 5 } })
+    expect(overAll?.excluded).toBeUndefined()
     expect(score?.columns?.['BigCodeBench-Complete-Hard v0.1.0 outcomes']).toBe('passed 2, wrong_answer 1, timeout 1, infra_error 1')
   })
 
@@ -66,10 +69,22 @@ describe('scoreBigCodeBench', () => {
     ]
     expect(scoreBigCodeBench(records).map((score) => [score.name, score.value])).toEqual([
       ['BigCodeBench-Complete v0.1.0 pass@1', 0.5],
+      ['BigCodeBench-Complete v0.1.0 pass@1 over all tasks', 0.25],
       ['BigCodeBench-Complete v0.1.0 pass@2', 1],
+      ['BigCodeBench-Complete v0.1.0 pass@2 over all tasks', 0.5],
       ['BigCodeBench-Instruct v0.1.0 pass@1', 0],
+      ['BigCodeBench-Instruct v0.1.0 pass@1 over all tasks', 0],
       ['BigCodeBench-Instruct v0.1.0 pass@2', 0],
+      ['BigCodeBench-Instruct v0.1.0 pass@2 over all tasks', 0],
     ])
+  })
+
+  test('records of different part files each carry their exclusions: the score takes all of them, once', () => {
+    const first = record('BigCodeBench/1', 'complete', 'passed')
+    const second = { ...record('BigCodeBench/2', 'complete', 'passed'), scoring: { ...first.scoring, excluded: 'network: 7; missing library: 9' } }
+    const [score, overAll] = scoreBigCodeBench([first, second])
+    expect(score?.excluded).toEqual([{ itemId: 'BigCodeBench/7', reason: 'network' }, { itemId: 'BigCodeBench/9', reason: 'missing library' }])
+    expect(overAll?.value).toBe(0.5)
   })
 
   test('the score is named after the version the records were run under, whatever this process reads', () => {

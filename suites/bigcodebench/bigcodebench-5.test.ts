@@ -1,0 +1,3 @@
+import { declareBigCodeBench } from './bigcodebench.ts'
+
+await declareBigCodeBench({ index: 5, count: 6 })

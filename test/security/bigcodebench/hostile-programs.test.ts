@@ -1,0 +1,73 @@
+/**
+ * Programs that try to forge a pass, replayed through the real suite as samples of one task, with
+ * the task's canonical solution as the last sample of the same run (the others' siblings, served
+ * at the same time by the same warm interpreters): none may pass or be an infra_error, the
+ * canonical solution must pass, and nothing they started may outlive the run.
+ */
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeEach, describe, expect, test } from 'vitest'
+import type { ItemRecord } from '../../../harness/item-record.ts'
+import { cacheDir } from '../../../harness/knobs.ts'
+import { canonicalProgram, loadBigCodeBench } from '../../../suites/bigcodebench/dataset.ts'
+import { runSuiteForRecords } from '../../support/run-vitest.ts'
+import { skipWithoutSandbox } from '../../support/sandbox-available.ts'
+import { datasetEnv, withDatasets } from '../../support/test-datasets.ts'
+import { HOSTILE_PROGRAMS, LEFTOVER_SLEEP } from './hostile-programs.ts'
+
+const TASK = 'BigCodeBench/4'
+
+describe('BigCodeBench: programs that try to forge their checks', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bigcodebench-hostile-'))
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+  let run: Promise<{ records: ItemRecord[]; output: string }> | undefined
+
+  /** One run for all the tests below: every hostile program and the canonical solution, as samples of TASK. */
+  function hostileRun(): Promise<{ records: ItemRecord[]; output: string }> {
+    run ??= (async () => {
+      const task = (await loadBigCodeBench('full', withDatasets())).find((candidate) => candidate.id === TASK)
+      if (task === undefined) throw new Error(`${TASK} is not in the dataset`)
+      const samples = [...HOSTILE_PROGRAMS.map((hostile) => hostile.solution), canonicalProgram(task)]
+      const replay = join(dir, 'hostile--bigcodebench-complete--sanitized-calibrated.jsonl')
+      writeFileSync(replay, samples.map((solution) => JSON.stringify({ task_id: TASK, solution })).join('\n') + '\n')
+      const { records, output } = await runSuiteForRecords('bigcodebench', {
+        ...datasetEnv(),
+        TESTBENCH_CACHE_DIR: cacheDir(),
+        MODEL: `replay:${replay}`,
+        SAMPLES: String(samples.length),
+        TESTBENCH_BIGCODEBENCH_TASKS: TASK.split('/')[1] ?? '',
+        // Lower than the official 240 s, for the programs that would spin until the limit.
+        TESTBENCH_BIGCODEBENCH_TIME_LIMIT: '20',
+      })
+      return { records, output }
+    })()
+    return run
+  }
+
+  beforeEach(async (context) => {
+    await skipWithoutSandbox(context)
+  })
+
+  test.for(HOSTILE_PROGRAMS.map((hostile, sample) => ({ ...hostile, sample })))('$name: fails, and not as an infra error', { timeout: 900_000 }, async ({ sample, reason }) => {
+    const { records, output } = await hostileRun()
+    const record = records.find((candidate) => candidate.sample === sample)
+    expect(record, output.slice(-3000)).toBeDefined()
+    expect(record?.outcome).not.toBe('passed')
+    expect(record?.outcome).not.toBe('infra_error')
+    if (reason !== undefined) expect(`${record?.reason}\n${record?.output}`).toMatch(reason)
+  })
+
+  test('the canonical solution, run beside them, passes', async () => {
+    const { records, output } = await hostileRun()
+    expect(records, output.slice(-3000)).toHaveLength(HOSTILE_PROGRAMS.length + 1)
+    expect(records.find((record) => record.sample === HOSTILE_PROGRAMS.length)).toMatchObject({ outcome: 'passed' })
+  }, 900_000)
+
+  test('nothing they started outlives the run', async () => {
+    await hostileRun()
+    const left = spawnSync('pgrep', ['-f', `sleep ${LEFTOVER_SLEEP}`], { encoding: 'utf8' })
+    expect(left.stdout.trim()).toBe('')
+  }, 900_000)
+})
