@@ -1,6 +1,7 @@
 import { describe, inject, test, type ExpectStatic, type TestContext } from 'vitest'
 import type { ChatMessage, ChatParams, ChatReply } from '../adapters/models/model-adapter.ts'
 import { ProviderError } from '../adapters/models/model-adapter.ts'
+import { NOT_THE_MODELS_FAULT } from '../adapters/outcome.ts'
 import { sandboxInUse } from '../adapters/sandbox/index.ts'
 import { replayCoverage } from '../adapters/models/replay.ts'
 import { askerFor, type ResolvedModel } from './model-session.ts'
@@ -218,6 +219,7 @@ async function runCase<Item extends BenchItem, Scoring extends object>(
     },
   }
   const started = performance.now()
+  let notJudged: string | undefined
   try {
     await definition.run(item, bench)
     if (record.outcome === undefined) throw new Error(`${definition.suite} item ${item.id} ended without recording an outcome: the suite must decide it.`)
@@ -226,16 +228,22 @@ async function runCase<Item extends BenchItem, Scoring extends object>(
     record.outcome ??= 'infra_error'
     record.reason ??= message.split('\n')[0]
     record.output ??= message
-    if (error instanceof Error) {
-      // Assertion messages quote the program's output; the terminal must not obey what it printed.
-      error.message = displayText(error.message)
-      error.stack = withoutHiddenFrames(error.stack)
+    // Not the model's fault: the item ends skipped (grey in the UI and the html report, never the red × of a
+    // wrong answer), with its outcome kept in its record; the score reporter fails the run for it.
+    if (NOT_THE_MODELS_FAULT.has(record.outcome)) notJudged = displayText(`${record.outcome}: ${record.reason}`)
+    else {
+      if (error instanceof Error) {
+        // Assertion messages quote the program's output; the terminal must not obey what it printed.
+        error.message = displayText(error.message)
+        error.stack = withoutHiddenFrames(error.stack)
+      }
+      throw error
     }
-    throw error
   } finally {
     const tier = sandboxInUse()
     if (tier !== undefined) record.sandbox = tier
     record.durationMs = Math.round(performance.now() - started)
     await showRecord(record, withoutAnnotationStacks(context))
   }
+  if (notJudged !== undefined) context.skip(notJudged)
 }

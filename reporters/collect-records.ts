@@ -1,3 +1,4 @@
+import { NOT_THE_MODELS_FAULT } from '../adapters/outcome.ts'
 import type { TestCase, TestModule } from 'vitest/node'
 import type { ItemRecord } from '../harness/item-record.ts'
 
@@ -6,7 +7,9 @@ export function recordOf(testCase: TestCase): ItemRecord | undefined {
   const record = testCase.meta().bench
   if (!record) return undefined
   const state = testCase.result().state
-  // A test that ended without a verdict (cancelled, killed mid-way) has no outcome to score.
+  // An item the run could not judge (provider_error, infra_error) ends skipped with its outcome recorded;
+  // any other test that ended without a verdict (cancelled, killed mid-way) has no outcome to score.
+  if (state === 'skipped' && record.outcome !== undefined && NOT_THE_MODELS_FAULT.has(record.outcome)) return record
   if (state === 'pending' || state === 'skipped') return { ...record, outcome: undefined }
   return record
 }

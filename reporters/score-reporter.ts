@@ -16,6 +16,7 @@ import { withIntervals } from './score-interval.ts'
 import { tagOutcome } from './outcome-tags.ts'
 import { showScoresInItems } from './scores-in-items.ts'
 import { pricesFromEnv, type Prices } from './prices.ts'
+import { NOT_THE_MODELS_FAULT } from '../adapters/outcome.ts'
 
 export interface ScoreReporterOptions {
   /** Where reports go. Default: TESTBENCH_REPORT_DIR, else `.testbench/reports`. */
@@ -111,6 +112,12 @@ export class ScoreReporter implements Reporter {
       summary.push(`## Scores: ${suite}`, '', ...(table ? [table, ''] : []), '```', ...reports.map(summaryText), '```', '')
     }
     output.push('', `reports: ${this.directory}`)
+    const notJudged = records.filter((record) => record.outcome !== undefined && NOT_THE_MODELS_FAULT.has(record.outcome))
+    if (notJudged.length > 0) {
+      // They end skipped, which would leave the run's exit code 0: a run that could not judge every item fails.
+      output.push(`${notJudged.length} item(s) could not be judged (provider_error or infra_error: not the model's fault, left out of the scores); the run fails. Their reasons are in the reports; \`npm run -s failed -- <report.json> --outcome=provider_error,infra_error\` prints the -t pattern that re-runs them.`)
+      process.exitCode = 1
+    }
     if (this.print) process.stdout.write(`${output.join('\n')}\n`)
     if (!this.shard) appendJobSummary(summary.join('\n'))
     this.partial.clear()

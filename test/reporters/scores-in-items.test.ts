@@ -1,10 +1,8 @@
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { gunzipSync } from 'node:zlib'
-import { parse } from 'flatted'
-import type { RunnerTask, RunnerTestFile } from 'vitest'
 import { expect, test } from 'vitest'
+import { itemsOfHtmlReport } from '../support/html-report-data.ts'
 import { startVitestRun } from '../support/run-vitest.ts'
 
 /**
@@ -12,28 +10,6 @@ import { startVitestRun } from '../support/run-vitest.ts'
  * (no browser needed): its outcome as a tag and, in its meta, the suite's scores exactly as the score
  * reporter printed them, a partial run's marked as partial, a merged run's as the whole run's.
  */
-
-interface ShownItem {
-  name: string
-  tags: string[]
-  scores: string | undefined
-  outcome: string | undefined
-}
-
-/** The test tasks of an html report written by Vitest's `html` reporter with `singleFile`. */
-function itemsOfHtmlReport(file: string): { items: ShownItem[]; tags: string[] } {
-  const html = readFileSync(file, 'utf8')
-  const base64 = /\("([A-Za-z0-9+/=]+)"\)\)<\/script>/.exec(html)?.[1]
-  if (base64 === undefined) throw new Error(`${file} holds no inlined report data`)
-  const data = parse(gunzipSync(Buffer.from(base64, 'base64')).toString()) as { files: RunnerTestFile[]; config: { tags?: Array<{ name: string }> } }
-  const items: ShownItem[] = []
-  const walk = (task: RunnerTask) => {
-    if (task.type === 'test' && task.meta.bench) items.push({ name: task.name, tags: task.tags ?? [], scores: task.meta.scores, outcome: task.meta.outcome })
-    if (task.type === 'suite') task.tasks.forEach(walk)
-  }
-  data.files.forEach(walk)
-  return { items, tags: (data.config.tags ?? []).map((tag) => tag.name) }
-}
 
 /** The summary the score reporter printed for one suite and model: from `<suite> · <model>` to the blank line. */
 function printedSummary(output: string, suite: string): string {

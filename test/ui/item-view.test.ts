@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url'
 import type { Locator, Page } from 'playwright-core'
 import { afterEach, expect, test } from 'vitest'
 import { openaiChatHandler } from '../support/fake-openai.ts'
+import { itemsOfHtmlReport } from '../support/html-report-data.ts'
 import { sendJson, startLoopbackServer } from '../support/loopback-server.ts'
 import { REPO_ROOT, startVitestRun } from '../support/run-vitest.ts'
 import { openChromium, screenshotPath, skipWithoutChromium } from './chromium.ts'
@@ -119,6 +120,11 @@ test('the html report (one self-contained file) shows the scores, an item’s te
   const report = join(dir, 'html', 'index.html')
   expect(existsSync(report), run.output).toBe(true)
   const scoresLine = scoresLineOf(run.output)
+  // The refused quiz ends skipped (grey, not a wrong answer's red ×), its outcome kept; the run fails for it.
+  const refused = itemsOfHtmlReport(report).items.filter((item) => item.tags.includes('provider_error'))
+  expect(refused.map((item) => [item.state, item.outcome?.split(':')[0]])).toEqual([['skip', 'provider_error (not the model’s fault)']])
+  expect(run.output).toContain('1 item(s) could not be judged (provider_error or infra_error')
+  expect(run.code).toBe(1)
   const { browser, page, close } = await openChromium()
   cleanups.push(close)
   // Offline, as a CI artifact is opened: Vitest's page asks for a web font, and works without it.
