@@ -25,9 +25,10 @@ async function engineAndBase(): Promise<string | undefined> {
     )
 }
 
+// Removing a large image takes podman more than the default 10 s on a busy machine.
 afterAll(async () => {
   await docker.getImage(image).remove({ force: true }).catch(() => undefined)
-})
+}, 120_000)
 
 test('a missing sandbox image is built from the shipped Dockerfile, labelled with its hash, once', { timeout: 900_000 }, async (context) => {
   skipWithoutTool(context, TOOLS.containerEngine, await engineAndBase())
