@@ -23,6 +23,12 @@ export interface BwrapOptions {
   /** Host paths kept out even where a bound dir holds them. */
   hidden: readonly string[]
   work?: WorkDir
+  /**
+   * The root itself takes writes (BigCodeBench's tasks write to /fake, /target…, as in upstream's
+   * container): a size-capped tmpfs (`tmpfsBytes`) open to every uid, which the warm Python server
+   * empties of what a run added before the next. Otherwise the root is read-only.
+   */
+  writableRoot?: boolean
   capabilities: readonly string[]
   /** An fd bwrap reads a seccomp filter from, applied to the command and everything it starts. */
   seccompFd?: number
@@ -40,6 +46,7 @@ export function bwrapArgs(bwrap: string, options: BwrapOptions): string[] {
     ...bwrapNamespaceFlags(options.root),
     '--die-with-parent',
     '--new-session',
+    ...(options.writableRoot ? ['--perms', '1777', '--size', size, '--tmpfs', '/'] : []),
     ...rootMounts(options.tools, options.hidden),
     '--proc', '/proc',
     '--dev', '/dev',
@@ -59,7 +66,7 @@ export function bwrapArgs(bwrap: string, options: BwrapOptions): string[] {
   if (work !== undefined) args.push('--chdir', work.inside)
   // bwrap builds the root on a tmpfs of no size limit, owned by the sandbox's user where it has a user
   // namespace: read-only, a program's writes land only in the size-capped /tmp and /dev/shm (and the work dir).
-  args.push('--remount-ro', '/')
+  if (!options.writableRoot) args.push('--remount-ro', '/')
   for (const capability of options.capabilities) args.push('--cap-add', capability)
   if (options.seccompFd !== undefined) args.push('--seccomp', String(options.seccompFd))
   return args

@@ -1,10 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import type { Socket } from 'node:net'
 import { bwrapArgs } from './bwrap-args.ts'
 import { sandboxEnvironment } from './environment.ts'
 import type { Limits } from './limits.ts'
-import { memoryCgroups, type RunCgroup } from './memory-cgroup.ts'
+import { FramedServer } from './framed-server.ts'
 import { CappedOutput } from './output.ts'
 import { hiddenHostPaths } from './sandbox-root.ts'
 import { seccompFilter } from './seccomp-filter.ts'
@@ -81,6 +79,7 @@ interface ServerEnd {
 const SERVER_SOURCE = ['./python-fork-isolation.py', './exec-server.py'].map((file) => readFileSync(new URL(file, import.meta.url), 'utf8')).join('\n\n')
 /** How long past a step's wall limit we wait for the server before giving up on it. */
 const GRACE_MS = 5_000
+const READY_MS = 10_000
 /** The server's own /tmp and /dev/shm: it writes nothing there (each step mounts its own). */
 const SERVER_TMPFS_BYTES = 1024 * 1024
 /** A server's memory cgroup until its first step sets the limit. */
@@ -178,55 +177,20 @@ interface User {
   gid: number
 }
 
-/** A memory cgroup for a server as root, where one can be made; `user` (whom the server runs as) moves itself in. */
-function serverCgroup(user: User | undefined): RunCgroup | undefined {
-  try {
-    return memoryCgroups()?.create(SERVER_MEMORY_BYTES, user)
-  } catch (error) {
-    warnOnce('cgroup-exec-server', `no memory cgroup for a warm exec server (${(error as Error).message}): its steps' processes are held to the memory limit each, not together.`)
-    return undefined
-  }
-}
-
 class ExecServer {
   readonly ready: Promise<boolean>
   /** It could not prepare a step: the next server would not either. */
   setupFailed = false
-  readonly #process: ChildProcess
-  /** As root, the server and its steps sit in a memory cgroup whose limit each step sets. */
-  readonly #cgroup: RunCgroup | undefined
-  #chunks: Buffer[] = []
-  #received = 0
-  #stderr = ''
-  #onFrame: ((kind: string, payload: Buffer) => void) | undefined
-  #onExit: (() => void) | undefined
+  readonly #server: FramedServer
 
+  /** As root, the server and its steps sit in a memory cgroup whose limit each step sets. */
   constructor(argv: string[], root: boolean, user: User | undefined, env: Record<string, string>) {
-    this.#cgroup = root ? serverCgroup(user) : undefined
-    const [file, ...args] = this.#cgroup === undefined ? argv : this.#cgroup.enter(argv)
-    this.#process = spawn(file ?? 'bwrap', args, { env, stdio: ['pipe', 'pipe', 'pipe'], detached: true, cwd: '/', ...user })
-    this.#process.stdout?.on('data', (chunk: Buffer) => this.#receive(chunk))
-    this.#process.stderr?.on('data', (chunk: Buffer) => {
-      this.#stderr = (this.#stderr + chunk.toString('utf8')).slice(-2000)
-    })
-    this.#process.stdin?.on('error', () => {})
-    this.#process.on('exit', () => {
-      this.#onExit?.()
-      void this.#cgroup?.remove()
-    })
-    this.ready = new Promise((resolve) => {
-      const timer = setTimeout(() => resolve(false), 10_000)
-      this.#onExit = () => resolve(false)
-      this.#onFrame = (kind) => {
-        clearTimeout(timer)
-        resolve(kind === 'x')
-      }
-    })
-    this.#idle()
+    this.#server = new FramedServer(argv, { user, cgroupBytes: root ? SERVER_MEMORY_BYTES : undefined, readyMs: READY_MS, env, name: 'warm exec server' })
+    this.ready = this.#server.ready
   }
 
   diagnostics(): string {
-    return this.#stderr.trim().split('\n').slice(-2).join(' | ') || 'no message'
+    return this.#server.diagnostics()
   }
 
   run(step: ExecStep): Promise<ExecStepResult | undefined> {
@@ -256,100 +220,50 @@ class ExecServer {
       ship_bytes: step.shipBytes,
       ship_files: MAX_WORK_FILES,
     }
-    this.#busy()
-    const cgroup = this.#cgroup
+    const cgroup = this.#server.cgroup
     // The cgroup holds the server and the step: what the server holds now, plus the step's memory and its tmpfs.
     const oomKillsBefore = cgroup === undefined ? Promise.resolve(0) : cgroup.usage().then(async (usage) => {
       cgroup.setLimit(usage + step.cgroupBytes)
       return cgroup.oomKills()
     })
-    return new Promise<ExecStepResult | undefined>((resolve) => {
-      const settle = (result: ExecStepResult | undefined): void => {
-        clearTimeout(timer)
-        this.#onFrame = undefined
-        this.#onExit = undefined
-        this.#idle()
-        resolve(result)
-      }
-      const timer = setTimeout(() => settle(undefined), step.limits.wallMs + GRACE_MS)
-      this.#onExit = () => settle(undefined)
-      this.#onFrame = (kind, payload) => {
-        if (kind === 'o') stdout.push(payload)
-        else if (kind === 'e') stderr.push(payload)
-        else if (kind === 'f') {
-          const nul = payload.indexOf(0, 1)
-          files.set(payload.subarray(1, nul).toString('utf8'), { executable: payload[0] === 1, bytes: Buffer.from(payload.subarray(nul + 1)) })
-        } else {
-          const end = JSON.parse(payload.toString('utf8')) as ServerEnd
-          if (end.setup_error !== null) {
-            warnOnce('exec-server-setup', `the warm exec server could not prepare a step (${end.setup_error}); that step, and those after it, start a bwrap of their own.`)
-            this.setupFailed = true
-            settle(undefined)
-            return
-          }
-          void Promise.all([oomKillsBefore, cgroup?.oomKills() ?? 0]).then(([before, after]) => {
-            const oomKilled = after > before
-            // Without a report and without an OOM kill the server cannot say how the step ended: it runs cold instead.
-            if (end.lost && !oomKilled) return settle(undefined)
-            settle({
-              stdout,
-              stderr,
-              exitCode: end.lost ? null : (end.exit_code ?? null),
-              signal: end.lost ? 'SIGKILL' : (end.signal ?? undefined),
-              wallLimitHit: end.timed_out,
-              oomKilled,
-              wallMs: end.wall_ms,
-              cpuMs: end.cpu_ms,
-              peakMemoryBytes: end.peak_memory_bytes,
-              files,
-              tooBig: end.too_big ?? undefined,
-            })
-          })
+    const request = () => Buffer.concat([Buffer.from(JSON.stringify(header) + '\n'), ...entries.map(([, file]) => file.bytes), stdin])
+    return this.#server.exchange<ExecStepResult>(request, oomKillsBefore, step.limits.wallMs + GRACE_MS, (kind, payload, settle) => {
+      if (kind === 'o') stdout.push(payload)
+      else if (kind === 'e') stderr.push(payload)
+      else if (kind === 'f') {
+        const nul = payload.indexOf(0, 1)
+        files.set(payload.subarray(1, nul).toString('utf8'), { executable: payload[0] === 1, bytes: Buffer.from(payload.subarray(nul + 1)) })
+      } else {
+        const end = JSON.parse(payload.toString('utf8')) as ServerEnd
+        if (end.setup_error !== null) {
+          warnOnce('exec-server-setup', `the warm exec server could not prepare a step (${end.setup_error}); that step, and those after it, start a bwrap of their own.`)
+          this.setupFailed = true
+          settle(undefined)
+          return
         }
+        void Promise.all([oomKillsBefore, cgroup?.oomKills() ?? 0]).then(([before, after]) => {
+          const oomKilled = after > before
+          // Without a report and without an OOM kill the server cannot say how the step ended: it runs cold instead.
+          if (end.lost && !oomKilled) return settle(undefined)
+          settle({
+            stdout,
+            stderr,
+            exitCode: end.lost ? null : (end.exit_code ?? null),
+            signal: end.lost ? 'SIGKILL' : (end.signal ?? undefined),
+            wallLimitHit: end.timed_out,
+            oomKilled,
+            wallMs: end.wall_ms,
+            cpuMs: end.cpu_ms,
+            peakMemoryBytes: end.peak_memory_bytes,
+            files,
+            tooBig: end.too_big ?? undefined,
+          })
+        })
       }
-      void oomKillsBefore.then(
-        () => this.#process.stdin?.write(Buffer.concat([Buffer.from(JSON.stringify(header) + '\n'), ...entries.map(([, file]) => file.bytes), stdin])),
-        () => settle(undefined),
-      )
     })
   }
 
   kill(): void {
-    if (this.#process.pid === undefined || this.#process.exitCode !== null) return
-    try {
-      process.kill(-this.#process.pid, 'SIGKILL')
-    } catch {
-      // already gone
-    }
-  }
-
-  /** Frames: one byte of kind, a 4-byte big-endian length, the payload. Chunks are joined once a frame is whole. */
-  #receive(chunk: Buffer): void {
-    this.#chunks.push(chunk)
-    this.#received += chunk.length
-    while (this.#received >= 5) {
-      if (this.#chunks.length > 1 && (this.#chunks[0]?.length ?? 0) < 5) this.#chunks = [Buffer.concat(this.#chunks)]
-      const head = this.#chunks[0] as Buffer
-      const length = head.readUInt32BE(1)
-      if (this.#received < 5 + length) return
-      const joined = this.#chunks.length === 1 ? head : Buffer.concat(this.#chunks)
-      const kind = String.fromCharCode(joined[0] ?? 0)
-      const payload = joined.subarray(5, 5 + length)
-      const rest = joined.subarray(5 + length)
-      this.#chunks = rest.length === 0 ? [] : [rest]
-      this.#received = rest.length
-      this.#onFrame?.(kind, payload)
-    }
-  }
-
-  /** An idle server must not keep Node alive; a busy one must. */
-  #idle(): void {
-    this.#process.unref()
-    for (const stream of [this.#process.stdout, this.#process.stderr]) (stream as Socket | null)?.unref()
-  }
-
-  #busy(): void {
-    this.#process.ref()
-    for (const stream of [this.#process.stdout, this.#process.stderr]) (stream as Socket | null)?.ref()
+    this.#server.kill()
   }
 }

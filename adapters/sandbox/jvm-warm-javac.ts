@@ -1,10 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process'
 import { randomInt } from 'node:crypto'
 import { openSync, closeSync } from 'node:fs'
-import type { Socket } from 'node:net'
+import { ServerProcess } from './server-process.ts'
 import { bwrapArgs } from './bwrap-args.ts'
 import { hiddenHostPaths } from './sandbox-root.ts'
-import { sandboxEnvironment } from './environment.ts'
 import { WarmServerPool } from './warm-server-pool.ts'
 import { warnOnce } from './warn-once.ts'
 
@@ -75,35 +73,23 @@ export class WarmJavac {
 
 class JavacServer {
   readonly ready: Promise<boolean>
-  readonly #process: ChildProcess
+  readonly #process: ServerProcess
   #buffer: Buffer = Buffer.alloc(0)
-  #stderr = ''
   /** Called with the buffer whenever bytes arrive or the server ends (undefined). */
   #onData: ((ended: boolean) => void) | undefined
 
   constructor(argv: string[], user: { uid: number; gid: number } | undefined) {
-    const [file, ...args] = argv
     const source = openSync(SERVER_FILE, 'r')
     try {
-      this.#process = spawn(file ?? 'bwrap', args, {
-        env: sandboxEnvironment('/tmp'),
-        stdio: ['pipe', 'pipe', 'pipe', source],
-        detached: true,
-        cwd: '/',
-        ...user,
-      })
+      this.#process = new ServerProcess(argv, { user, extraFd: source })
     } finally {
       closeSync(source)
     }
-    this.#process.stdout?.on('data', (chunk: Buffer) => {
+    this.#process.onStdout((chunk) => {
       this.#buffer = this.#buffer.length === 0 ? chunk : Buffer.concat([this.#buffer, chunk])
       this.#onData?.(false)
     })
-    this.#process.stderr?.on('data', (chunk: Buffer) => {
-      this.#stderr = (this.#stderr + chunk.toString('utf8')).slice(-2000)
-    })
-    this.#process.stdin?.on('error', () => {})
-    this.#process.on('exit', () => this.#onData?.(true))
+    this.#process.onExit(() => this.#onData?.(true))
     this.ready = new Promise((resolve) => {
       const timer = setTimeout(() => resolve(false), 60_000)
       this.#onData = (ended) => {
@@ -115,23 +101,22 @@ class JavacServer {
         resolve(ready)
       }
     })
-    this.#idle()
   }
 
   diagnostics(): string {
-    return this.#stderr.trim().split('\n').slice(-2).join(' | ') || 'no message'
+    return this.#process.diagnostics()
   }
 
   compile(sources: Record<string, string>, wallMs: number): Promise<WarmCompile | undefined> {
     const started = performance.now()
     const parts: Buffer[] = [int(Object.keys(sources).length)]
     for (const [path, text] of Object.entries(sources)) parts.push(string(path), string(text))
-    this.#busy()
+    this.#process.busy()
     return new Promise((resolve) => {
       const settle = (result: WarmCompile | undefined): void => {
         clearTimeout(timer)
         this.#onData = undefined
-        this.#idle()
+        this.#process.idle()
         resolve(result)
       }
       const timer = setTimeout(() => settle(undefined), wallMs)
@@ -142,28 +127,12 @@ class JavacServer {
         this.#buffer = this.#buffer.subarray(response.length)
         settle({ ...response.compile, wallMs: Math.round(performance.now() - started) })
       }
-      this.#process.stdin?.write(Buffer.concat(parts))
+      this.#process.write(Buffer.concat(parts))
     })
   }
 
   kill(): void {
-    if (this.#process.pid === undefined || this.#process.exitCode !== null) return
-    try {
-      process.kill(-this.#process.pid, 'SIGKILL')
-    } catch {
-      // already gone
-    }
-  }
-
-  /** An idle server must not keep Node alive; a busy one must. */
-  #idle(): void {
-    this.#process.unref()
-    for (const stream of [this.#process.stdout, this.#process.stderr]) (stream as Socket | null)?.unref()
-  }
-
-  #busy(): void {
-    this.#process.ref()
-    for (const stream of [this.#process.stdout, this.#process.stderr]) (stream as Socket | null)?.ref()
+    this.#process.kill()
   }
 }
 

@@ -1,7 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process'
 import { randomInt } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import type { Socket } from 'node:net'
 import { bwrapArgs } from './bwrap-args.ts'
 import { hiddenHostPaths } from './sandbox-root.ts'
 import { sandboxEnvironment } from './environment.ts'
@@ -11,7 +9,7 @@ import { seccompFilter } from './seccomp-filter.ts'
 import { CappedOutput } from './output.ts'
 import { warnOnce } from './warn-once.ts'
 import { WarmServerPool } from './warm-server-pool.ts'
-import { memoryCgroups, type RunCgroup } from './memory-cgroup.ts'
+import { FramedServer } from './framed-server.ts'
 
 /** What the fork server says about one run. */
 export interface WarmRun {
@@ -145,7 +143,7 @@ export class PythonForkServers {
   #spawn(isolation: Isolation): ForkServer {
     const userns = isolation.kind === 'userns'
     // /tmp holds the one run's work dir, cleared after each run: a program gets what a cold run gets.
-    const sandbox = bwrapArgs(this.#bwrap, { root: !userns, tmpfsBytes: tmpfsBytes(), tools: [this.#python], hidden: hiddenHostPaths(), capabilities: userns ? USERNS_CAPABILITIES : ROOT_CAPABILITIES })
+    const sandbox = bwrapArgs(this.#bwrap, { root: !userns, tmpfsBytes: tmpfsBytes(), writableRoot: true, tools: [this.#python], hidden: hiddenHostPaths(), capabilities: userns ? USERNS_CAPABILITIES : ROOT_CAPABILITIES })
     // Sharing the children's uid, bwrap's init would be theirs to reach through /proc (its fds include our
     // control pipe): the server takes its place, and is not dumpable.
     if (userns) sandbox.push(...['--disable-userns', '--as-pid-1'].filter((flag) => !sandbox.includes(flag)))
@@ -179,55 +177,20 @@ interface Isolation {
   user: User | undefined
 }
 
-/** A memory cgroup for a server as root, where one can be made; `user` (its throwaway uid) moves itself in. */
-function serverCgroup(user: User | undefined): RunCgroup | undefined {
-  try {
-    return memoryCgroups()?.create(SERVER_MEMORY_BYTES, user)
-  } catch (error) {
-    warnOnce('cgroup-server', `no memory cgroup for a warm Python server (${(error as Error).message}): its runs' processes are held to the memory limit each, not together.`)
-    return undefined
-  }
-}
-
 class ForkServer {
   readonly ready: Promise<boolean>
   /** It could not prepare a child: the next server would not either. */
   setupFailed = false
-  readonly #process: ChildProcess
-  #buffer: Buffer = Buffer.alloc(0)
-  #stderr = ''
-  #onFrame: ((kind: string, payload: Buffer) => void) | undefined
-  #onExit: (() => void) | undefined
+  readonly #server: FramedServer
 
-  /** As root, the server and its children sit in a memory cgroup whose limit each run sets (memory-cgroup.ts). */
-  readonly #cgroup: RunCgroup | undefined
-
+  /** As root, the server and its children sit in a memory cgroup whose limit each run sets. */
   constructor(argv: string[], user: User | undefined, root: boolean, readyMs: number, env: Record<string, string>) {
-    this.#cgroup = root ? serverCgroup(user) : undefined
-    const [file, ...args] = this.#cgroup === undefined ? argv : this.#cgroup.enter(argv)
-    this.#process = spawn(file ?? 'bwrap', args, { env, stdio: ['pipe', 'pipe', 'pipe'], detached: true, cwd: '/', ...user })
-    this.#process.stdout?.on('data', (chunk: Buffer) => this.#receive(chunk))
-    this.#process.stderr?.on('data', (chunk: Buffer) => {
-      this.#stderr = (this.#stderr + chunk.toString('utf8')).slice(-2000)
-    })
-    this.#process.stdin?.on('error', () => {})
-    this.#process.on('exit', () => {
-      this.#onExit?.()
-      void this.#cgroup?.remove()
-    })
-    this.ready = new Promise((resolve) => {
-      const timer = setTimeout(() => resolve(false), readyMs)
-      this.#onExit = () => resolve(false)
-      this.#onFrame = (kind) => {
-        clearTimeout(timer)
-        resolve(kind === 'x')
-      }
-    })
-    this.#idle()
+    this.#server = new FramedServer(argv, { user, cgroupBytes: root ? SERVER_MEMORY_BYTES : undefined, readyMs, env, name: 'warm Python server' })
+    this.ready = this.#server.ready
   }
 
   diagnostics(): string {
-    return this.#stderr.trim().split('\n').slice(-2).join(' | ') || 'no message'
+    return this.#server.diagnostics()
   }
 
   run(request: WarmRequest, id: number): Promise<WarmRun | undefined> {
@@ -254,85 +217,40 @@ class ForkServer {
         RLIMIT_CORE: 0,
       },
     }
-    this.#busy()
-    // The cgroup holds the server and the run: what the server holds now, plus the run's memory and its tmpfs.
-    const cgroup = this.#cgroup
+    // The cgroup holds the server and the run: what the server holds now, plus the run's memory and its three tmpfs (/tmp, /dev/shm, the root).
+    const cgroup = this.#server.cgroup
     const oomKillsBefore = cgroup === undefined ? Promise.resolve(0) : cgroup.usage().then(async (usage) => {
-      cgroup.setLimit(usage + request.limits.memoryBytes + 2 * tmpfsBytes())
+      cgroup.setLimit(usage + request.limits.memoryBytes + 3 * tmpfsBytes())
       return cgroup.oomKills()
     })
-    return new Promise<WarmRun | undefined>((resolve) => {
-      const settle = (run: WarmRun | undefined): void => {
-        clearTimeout(timer)
-        this.#onFrame = undefined
-        this.#onExit = undefined
-        this.#idle()
-        resolve(run)
-      }
-      const timer = setTimeout(() => settle(undefined), request.limits.wallMs + GRACE_MS)
-      this.#onExit = () => settle(undefined)
-      this.#onFrame = (kind, payload) => {
-        if (kind === 'o') stdout.push(payload)
-        else if (kind === 'e') stderr.push(payload)
-        else {
-          const end = JSON.parse(payload.toString('utf8')) as ServerEnd
-          if (end.setup_error !== null) {
-            warnOnce('fork-server-setup', `the warm Python server could not prepare a run (${end.setup_error}); that run, and those after it, start a fresh interpreter.`)
-            this.setupFailed = true
-            settle(undefined)
-            return
-          }
-          void Promise.all([oomKillsBefore, cgroup?.oomKills() ?? 0]).then(([before, after]) => settle({
-            stdout,
-            stderr,
-            exitCode: end.exit_code,
-            signal: end.signal ?? undefined,
-            wallLimitHit: end.timed_out,
-            oomKilled: after > before,
-            wallMs: end.wall_ms,
-            cpuMs: end.cpu_ms,
-            peakMemoryBytes: end.peak_memory_bytes,
-            files: request.collect.length === 0 ? undefined : end.files,
-          }))
+    return this.#server.exchange<WarmRun>(() => JSON.stringify(message) + '\n', oomKillsBefore, request.limits.wallMs + GRACE_MS, (kind, payload, settle) => {
+      if (kind === 'o') stdout.push(payload)
+      else if (kind === 'e') stderr.push(payload)
+      else {
+        const end = JSON.parse(payload.toString('utf8')) as ServerEnd
+        if (end.setup_error !== null) {
+          warnOnce('fork-server-setup', `the warm Python server could not prepare a run (${end.setup_error}); that run, and those after it, start a fresh interpreter.`)
+          this.setupFailed = true
+          settle(undefined)
+          return
         }
+        void Promise.all([oomKillsBefore, cgroup?.oomKills() ?? 0]).then(([before, after]) => settle({
+          stdout,
+          stderr,
+          exitCode: end.exit_code,
+          signal: end.signal ?? undefined,
+          wallLimitHit: end.timed_out,
+          oomKilled: after > before,
+          wallMs: end.wall_ms,
+          cpuMs: end.cpu_ms,
+          peakMemoryBytes: end.peak_memory_bytes,
+          files: request.collect.length === 0 ? undefined : end.files,
+        }))
       }
-      void oomKillsBefore.then(
-        () => this.#process.stdin?.write(JSON.stringify(message) + '\n'),
-        () => settle(undefined),
-      )
     })
   }
 
   kill(): void {
-    if (this.#process.pid === undefined || this.#process.exitCode !== null) return
-    try {
-      process.kill(-this.#process.pid, 'SIGKILL')
-    } catch {
-      // already gone
-    }
-  }
-
-  /** Frames: one byte of kind, a 4-byte big-endian length, the payload. */
-  #receive(chunk: Buffer): void {
-    this.#buffer = this.#buffer.length === 0 ? chunk : Buffer.concat([this.#buffer, chunk])
-    while (this.#buffer.length >= 5) {
-      const length = this.#buffer.readUInt32BE(1)
-      if (this.#buffer.length < 5 + length) return
-      const kind = String.fromCharCode(this.#buffer[0] ?? 0)
-      const payload = this.#buffer.subarray(5, 5 + length)
-      this.#buffer = this.#buffer.subarray(5 + length)
-      this.#onFrame?.(kind, payload)
-    }
-  }
-
-  /** An idle server must not keep Node alive; a busy one must. */
-  #idle(): void {
-    this.#process.unref()
-    for (const stream of [this.#process.stdout, this.#process.stderr]) (stream as Socket | null)?.unref()
-  }
-
-  #busy(): void {
-    this.#process.ref()
-    for (const stream of [this.#process.stdout, this.#process.stderr]) (stream as Socket | null)?.ref()
+    this.#server.kill()
   }
 }
