@@ -8,7 +8,7 @@ import { endpointSlots } from './endpoint-slots.ts'
 import { providerConcurrency } from './knobs.ts'
 import { preflightFetch } from './preflight-fetch.ts'
 import { lastUserText } from './completion-prompt.ts'
-import { isConnectionFailure, requestFailed, statusOf, unreachable } from './provider-errors.ts'
+import { isConnectionFailure, statusOf, unreachable } from './provider-errors.ts'
 import { apiKeyOf, baseUrlOf, missingKey, providerRow, type ProviderRow } from './providers.ts'
 
 /** Where an OpenAI-compatible endpoint is and how to reach it. */

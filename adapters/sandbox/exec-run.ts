@@ -4,23 +4,11 @@ import { compileJavaWarm } from './jvm-warm-compile.ts'
 import type { WarmJavac } from './jvm-warm-javac.ts'
 import type { LanguageSpec, Toolchain } from './languages.ts'
 import type { Limits } from './limits.ts'
-import type { CappedOutput } from './output.ts'
 import type { RunResult } from './sandbox.ts'
 import { infraFailure } from './source-files.ts'
 import { MAX_WORK_FILES } from './work-files.ts'
+import type { MeasuredStep } from './measured-step.ts'
 
-/** What a measured step (an exec server's, or a warm Python child's) reports: the init's wait4, never the program's word. */
-export interface MeasuredStep {
-  stdout: CappedOutput
-  stderr: CappedOutput
-  exitCode: number | null
-  signal: string | undefined
-  wallLimitHit: boolean
-  oomKilled: boolean
-  wallMs: number
-  cpuMs: number | undefined
-  peakMemoryBytes: number | undefined
-}
 
 /** One run request, ready for the exec servers. */
 export interface ExecRun {

@@ -3,6 +3,7 @@ import { bwrapArgs } from './bwrap-args.ts'
 import { sandboxEnvironment } from './environment.ts'
 import type { Limits } from './limits.ts'
 import { FramedServer } from './framed-server.ts'
+import type { MeasuredStep } from './measured-step.ts'
 import { CappedOutput } from './output.ts'
 import { hiddenHostPaths } from './sandbox-root.ts'
 import { seccompFilter } from './seccomp-filter.ts'
@@ -45,17 +46,7 @@ export interface ExecStep {
 }
 
 /** How a step ended, as its namespace's init saw it (wait4), never as the program says. */
-export interface ExecStepResult {
-  stdout: CappedOutput
-  stderr: CappedOutput
-  exitCode: number | null
-  signal: string | undefined
-  wallLimitHit: boolean
-  /** The kernel killed a process of the step for passing its memory cgroup's limit (as root). */
-  oomKilled: boolean
-  wallMs: number
-  cpuMs: number | undefined
-  peakMemoryBytes: number | undefined
+export interface ExecStepResult extends MeasuredStep {
   files: Map<string, StepFile>
   /** The step's files, or what its compile step made, do not fit in its /tmp: why. */
   tooBig: string | undefined

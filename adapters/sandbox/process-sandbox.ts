@@ -38,7 +38,6 @@ const FIRST_FILE_FD = 6
 /** Throwaway uids: each run gets its own, so the process limit counts only that run's processes. */
 const UID_BASE = 1_500_000_000
 const UID_RANGE = 100_000_000
-const MiB = 1024 * 1024
 
 /**
  * The process tier: every step runs under bwrap (no network, read-only root, private /tmp and

@@ -10,17 +10,10 @@ import { CappedOutput } from './output.ts'
 import { warnOnce } from './warn-once.ts'
 import { WarmServerPool } from './warm-server-pool.ts'
 import { FramedServer } from './framed-server.ts'
+import type { MeasuredStep } from './measured-step.ts'
 
 /** What the fork server says about one run. */
-export interface WarmRun {
-  stdout: CappedOutput
-  stderr: CappedOutput
-  exitCode: number | null
-  signal: string | undefined
-  wallLimitHit: boolean
-  /** The kernel killed a process of the run for passing its memory cgroup's limit (as root). */
-  oomKilled: boolean
-  wallMs: number
+export interface WarmRun extends MeasuredStep {
   cpuMs: number
   peakMemoryBytes: number
   files: Record<string, string> | undefined
