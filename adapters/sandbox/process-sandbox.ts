@@ -115,12 +115,12 @@ export class ProcessSandbox implements Sandbox {
     return this.#javacServers
   }
 
-  #warmServers(protections: HostProtections, tools: Toolchain, preload: readonly string[]): PythonForkServers | undefined {
+  #warmServers(protections: HostProtections, tools: Toolchain, preload: readonly string[], writableRoot: boolean): PythonForkServers | undefined {
     if (!this.#warmPython || protections.bwrap === undefined) return undefined
-    const key = preload.join(',')
+    const key = `${writableRoot ? 'writable root' : 'read-only root'}:${preload.join(',')}`
     let servers = this.#forkServers.get(key)
     if (servers === undefined) {
-      servers = new PythonForkServers(tools.python, protections.bwrap, { root: protections.root, preload })
+      servers = new PythonForkServers(tools.python, protections.bwrap, { root: protections.root, preload, writableRoot })
       this.#forkServers.set(key, servers)
     }
     return servers
@@ -141,13 +141,15 @@ export class ProcessSandbox implements Sandbox {
     const missing = this.tier === 'none' ? undefined : processTierProblem(protections)
     if (missing !== undefined) return infraFailure(`No program runs without a sandbox: ${missing}, or SANDBOX=none to run them unsandboxed.`)
     const uid = UID_BASE + randomInt(UID_RANGE)
-    const warm = request.language === 'python' ? this.#warmServers(protections, found.tools, request.preload ?? []) : undefined
+    const writableRoot = request.writableRoot ?? false
+    const warm = request.language === 'python' ? this.#warmServers(protections, found.tools, request.preload ?? [], writableRoot) : undefined
     if (warm !== undefined) {
       const ran = await warm.run({ files: files.files, main, stdin: request.stdin, limits: runLimits, uid, marker, collect: request.collect ?? [] })
       if (ran !== undefined) return { ...stepResult(ran, spec, runLimits, marker, 'run'), ...(ran.files === undefined ? {} : { files: ran.files }) }
       // The server broke (and is gone): this run starts a fresh interpreter instead.
     }
-    const exec = this.#warmExecServers(protections)
+    // The exec servers' steps have a read-only root: a run that writes to its root starts a bwrap of its own.
+    const exec = writableRoot ? undefined : this.#warmExecServers(protections)
     if (exec !== undefined) {
       const javac = request.language === 'java' ? this.#warmJavac(protections, found.tools) : undefined
       const env = sandboxEnvironment(SANDBOX_WORK_DIR, spec.env?.(SANDBOX_WORK_DIR))
@@ -172,7 +174,7 @@ export class ProcessSandbox implements Sandbox {
       if (protections.root && protections.setpriv !== undefined) await chownTree(work, Object.keys(files.files), uid)
       const home = protections.bwrap === undefined ? work : SANDBOX_WORK_DIR
       const env = sandboxEnvironment(home, spec.env?.(home))
-      const context: StepContext = { protections, uid, root, work, env, tools: found.tools }
+      const context: StepContext = { protections, uid, root, work, env, tools: found.tools, writableRoot }
       const step = (argv: string[], limits: Limits, phase: 'compile' | 'run', stepMarker?: string, copies?: OpenWorkFiles) =>
         this.#step(context, spec, argv, limits, phase, phase === 'run' ? request.stdin : undefined, stepMarker, copies)
 
@@ -245,6 +247,7 @@ export class ProcessSandbox implements Sandbox {
               tmpfsBytes: tmpfs,
               tools: Object.values(context.tools).filter((tool) => tool !== ''),
               hidden: hiddenHostPaths(),
+              writableRoot: context.writableRoot,
               work: copies === undefined ? { host: context.work, inside: SANDBOX_WORK_DIR } : { inside: SANDBOX_WORK_DIR, files: copies.files },
               capabilities: protections.root && protections.setpriv !== undefined ? ['CAP_SETUID', 'CAP_SETGID'] : [],
               ...(seccomp === undefined ? {} : { seccompFd: 5 }),
@@ -257,7 +260,7 @@ export class ProcessSandbox implements Sandbox {
           ]
 
     // As root, a memory cgroup holds the whole run (all its processes, shared memory and tmpfs files) to one limit.
-    const cgroup = protections.root && protections.bwrap !== undefined ? runCgroup(memoryLimit + 2 * tmpfs) : undefined
+    const cgroup = protections.root && protections.bwrap !== undefined ? runCgroup(memoryLimit + (context.writableRoot ? 3 : 2) * tmpfs) : undefined
     const statsFile = join(context.root, `${phase}.time`)
     const stats = protections.time === undefined ? undefined : await open(statsFile, 'w')
     await stats?.chmod(0o666)
@@ -335,6 +338,8 @@ interface StepContext {
   work: string
   env: Record<string, string>
   tools: Toolchain
+  /** RunRequest.writableRoot. */
+  writableRoot: boolean
 }
 
 interface StepOutcome {

@@ -72,6 +72,8 @@ export class PythonForkServers {
   readonly #root: boolean
   /** Modules each server imports before its first child, beyond TESTBENCH_PYTHON_PRELOAD's. */
   readonly #preload: readonly string[]
+  /** RunRequest.writableRoot: the servers' root is a size-capped tmpfs that takes writes. */
+  readonly #writableRoot: boolean
   /** The isolations to try, best first; the first whose server starts is kept. */
   readonly #isolations: Isolation[]
   readonly #servers = new WarmServerPool(() => this.#start())
@@ -84,11 +86,12 @@ export class PythonForkServers {
    * `uid` isolation (root's servers keep a few capabilities, each child switches to a throwaway uid)
    * where that cannot start (e.g. a Python that only root can read). `isolation` forces one.
    */
-  constructor(python: string, bwrap: string, options: { root: boolean; isolation?: 'userns' | 'uid'; user?: User; preload?: readonly string[] }) {
+  constructor(python: string, bwrap: string, options: { root: boolean; isolation?: 'userns' | 'uid'; user?: User; preload?: readonly string[]; writableRoot?: boolean }) {
     this.#python = python
     this.#bwrap = bwrap
     this.#root = options.root
     this.#preload = options.preload ?? []
+    this.#writableRoot = options.writableRoot ?? false
     const uid = SERVER_UID_BASE + randomInt(SERVER_UID_RANGE)
     const user = options.user ?? (options.root ? { uid, gid: uid } : undefined)
     const userns: Isolation = { kind: 'userns', user }
@@ -136,7 +139,7 @@ export class PythonForkServers {
   #spawn(isolation: Isolation): ForkServer {
     const userns = isolation.kind === 'userns'
     // /tmp holds the one run's work dir, cleared after each run: a program gets what a cold run gets.
-    const sandbox = bwrapArgs(this.#bwrap, { root: !userns, tmpfsBytes: tmpfsBytes(), writableRoot: true, tools: [this.#python], hidden: hiddenHostPaths(), capabilities: userns ? USERNS_CAPABILITIES : ROOT_CAPABILITIES })
+    const sandbox = bwrapArgs(this.#bwrap, { root: !userns, tmpfsBytes: tmpfsBytes(), writableRoot: this.#writableRoot, tools: [this.#python], hidden: hiddenHostPaths(), capabilities: userns ? USERNS_CAPABILITIES : ROOT_CAPABILITIES })
     // Sharing the children's uid, bwrap's init would be theirs to reach through /proc (its fds include our
     // control pipe): the server takes its place, and is not dumpable.
     if (userns) sandbox.push(...['--disable-userns', '--as-pid-1'].filter((flag) => !sandbox.includes(flag)))
@@ -150,7 +153,7 @@ export class PythonForkServers {
     ]
     // Importing heavy libraries (pandas, matplotlib, sklearn…) takes many seconds on a busy machine.
     const readyMs = this.#preload.length > 0 ? PRELOADED_READY_MS : READY_MS
-    return new ForkServer(argv, isolation.user, this.#root, readyMs, {
+    return new ForkServer(argv, isolation.user, this.#root, this.#writableRoot, readyMs, {
       ...sandboxEnvironment('/tmp'),
       TESTBENCH_PYTHON_PRELOAD: [process.env['TESTBENCH_PYTHON_PRELOAD'] ?? '', ...this.#preload].filter((list) => list !== '').join(','),
       TESTBENCH_FORK_ISOLATION: isolation.kind,
@@ -175,9 +178,11 @@ class ForkServer {
   /** It could not prepare a child: the next server would not either. */
   setupFailed = false
   readonly #server: FramedServer
+  readonly #writableRoot: boolean
 
   /** As root, the server and its children sit in a memory cgroup whose limit each run sets. */
-  constructor(argv: string[], user: User | undefined, root: boolean, readyMs: number, env: Record<string, string>) {
+  constructor(argv: string[], user: User | undefined, root: boolean, writableRoot: boolean, readyMs: number, env: Record<string, string>) {
+    this.#writableRoot = writableRoot
     this.#server = new FramedServer(argv, { user, cgroupBytes: root ? SERVER_MEMORY_BYTES : undefined, readyMs, env, name: 'warm Python server' })
     this.ready = this.#server.ready
   }
@@ -210,10 +215,10 @@ class ForkServer {
         RLIMIT_CORE: 0,
       },
     }
-    // The cgroup holds the server and the run: what the server holds now, plus the run's memory and its three tmpfs (/tmp, /dev/shm, the root).
+    // The cgroup holds the server and the run: what the server holds now, plus the run's memory and its tmpfs (/tmp, /dev/shm, and a writable root).
     const cgroup = this.#server.cgroup
     const oomKillsBefore = cgroup === undefined ? Promise.resolve(0) : cgroup.usage().then(async (usage) => {
-      cgroup.setLimit(usage + request.limits.memoryBytes + 3 * tmpfsBytes())
+      cgroup.setLimit(usage + request.limits.memoryBytes + (this.#writableRoot ? 3 : 2) * tmpfsBytes())
       return cgroup.oomKills()
     })
     return this.#server.exchange<WarmRun>(() => JSON.stringify(message) + '\n', oomKillsBefore, request.limits.wallMs + GRACE_MS, (kind, payload, settle) => {

@@ -31,6 +31,12 @@ export interface RunRequest {
    * must import; the cold path and the container tier ignore it.
    */
   preload?: readonly string[]
+  /**
+   * The program may write anywhere in its root, as in upstream's container (BigCodeBench's tasks write
+   * to /fake, /target…): the process tier makes the root a size-capped tmpfs, emptied between runs. Else
+   * it is read-only. The container tier ignores it (its writable dirs are /tmp, the work dir, /var/tmp and /run).
+   */
+  writableRoot?: boolean
 }
 
 export interface StreamCapture {

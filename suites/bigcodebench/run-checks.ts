@@ -55,6 +55,8 @@ export async function runChecks(request: ChecksRequest): Promise<TaskRun> {
       return { ...RUNNER_SOURCES, 'task.json': JSON.stringify(task), seal: marker }
     },
     preload: request.preload,
+    // Upstream's container lets tasks write to absolute paths (/fake, /target…).
+    writableRoot: true,
     limits: {
       wallMs: (wallBackstopSeconds(request.timeLimitSeconds) + PARENT_ALLOWANCE_S) * 1000,
       cpuSeconds: Math.ceil(4 * request.timeLimitSeconds) + PARENT_ALLOWANCE_S,
