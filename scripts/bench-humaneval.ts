@@ -61,14 +61,14 @@ function ordinaryUser(): { uid: number; gid: number; name: string } | undefined 
 const suiteCommand = ['node_modules/vitest/vitest.mjs', 'run', 'suites/humaneval']
 
 /**
- * An ordinary user owns their clone; this one is root's. What Vite and Vitest write inside it (the
+ * An ordinary user owns their clone; this one (and a baseline's) is root's. What Vite and Vitest write inside it (the
  * bundled config in node_modules/.vite-temp, the caches in node_modules/.vite and .vitest-cache)
  * belongs to the bench's user while it runs, so that the user runs the README's command as in a clone
  * of their own, and goes back to its owner afterwards.
  */
-function lendWritableDirs(user: { uid: number; gid: number } | undefined): () => void {
+function lendWritableDirs(user: { uid: number; gid: number } | undefined, clones: readonly string[]): () => void {
   if (user === undefined) return () => undefined
-  const lent = ['.vite-temp', '.vite', '.vitest-cache'].map((name) => join(root, 'node_modules', name))
+  const lent = clones.flatMap((clone) => ['.vite-temp', '.vite', '.vitest-cache'].map((name) => join(clone, 'node_modules', name)))
   const owners = lent.map((path) => {
     mkdirSync(path, { recursive: true })
     const { uid, gid } = statSync(path)
@@ -196,7 +196,7 @@ const median = (values: readonly number[]): number => {
 const seconds = (ms: number): string => (ms / 1000).toFixed(2)
 const spread = (values: readonly number[]): string => `${seconds(median(values)).padStart(6)} s  (${seconds(Math.min(...values))}–${seconds(Math.max(...values))})`
 
-const giveBackDirs = lendWritableDirs(user)
+const giveBackDirs = lendWritableDirs(user, baseline === undefined ? [root] : [root, baseline])
 try {
   console.log(`HumanEval, ${problems.length} tasks, MODEL=reference, ${rounds} rounds interleaved`)
   console.log(`suite command: npx vitest run suites/humaneval (TESTBENCH_HUMANEVAL_VARIANTS=${variants.join(',')}, a fresh cache each round)`)
