@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { DEFAULT_TMPFS_MIB } from '../../adapters/sandbox/limits.ts'
 import type { ItemRecord } from '../../harness/item-record.ts'
+import { reportDir } from '../../harness/knobs.ts'
 import { skipWithoutSandbox } from '../support/sandbox-available.ts'
 import { CONTROLS, fill, HOSTILE_PROGRAMS, type HostileLanguage, type HostileSlots } from './hostile-programs.ts'
 import { processesWith, runEulerAs, UNPRIVILEGED } from './run-suite-as.ts'
@@ -170,7 +171,9 @@ describe.for([
       const control = find(language, '0002', 0)
       if (control?.outcome !== 'passed') problems.push(`${language} control: ${control?.outcome ?? 'missing'} (${control?.reason ?? 'no record'})\n${control?.output?.slice(0, 800) ?? ''}`)
     }
-    writeFileSync(join(dir, 'hostile-table.txt'), `${table.join('\n')}\n`)
+    // Kept beside the other tests' artifacts (screenshots), for the table with its outcomes.
+    mkdirSync(join(reportDir(), 'security'), { recursive: true })
+    writeFileSync(join(reportDir(), 'security', `hostile-table-${user === undefined ? 'root' : 'ordinary-user'}.txt`), `${table.join('\n')}\n`)
     if (problems.length > 0) console.log(`hostile table (${user === undefined ? 'root' : 'ordinary user'}):\n${table.join('\n')}`)
     expect(problems, output.slice(-3000)).toEqual([])
     // Wrong answers fail their items: the run exits 1, as a run with wrong answers does; it was not killed.
