@@ -44,11 +44,22 @@ runtime = "runc"'
       timeout 10 podman --remote --url "unix://$socket" version >/dev/null 2>&1
     fi
   }
+  # A service started (by an older version of this script) from a clone since deleted answers, but
+  # cannot mount anything ("getwd: no such file or directory"): stop it and start one from /.
+  local service
+  for service in $(pgrep -f "podman system service .*unix://$socket" || true); do
+    if readlink "/proc/$service/cwd" | grep -q ' (deleted)$'; then
+      echo "start-podman: the service at $socket runs in a deleted directory; restarting it"
+      kill "$service" || true
+      sleep 1
+    fi
+  done
   if answering; then
     echo "start-podman: socket already answering at $socket"
   else
     rm -f "$socket"
-    setsid nohup podman system service --time=0 "unix://$socket" >"$dir/service.log" 2>&1 </dev/null &
+    # From /, so that the service outlives the clone it was started from (a deleted cwd breaks its mounts).
+    (cd / && exec setsid nohup podman system service --time=0 "unix://$socket" >"$dir/service.log" 2>&1 </dev/null) &
     disown 2>/dev/null || true
     local waited=0
     until [ -S "$socket" ] && answering; do
