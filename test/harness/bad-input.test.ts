@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { startVitestRun } from '../support/run-vitest.ts'
+import { skipWithoutTool, TOOLS } from '../support/required-tool.ts'
+import { isolationMissing } from '../support/sandbox-available.ts'
 import { badInputs, type BadInput } from './bad-inputs.ts'
 
 /**
@@ -13,6 +15,7 @@ import { badInputs, type BadInput } from './bad-inputs.ts'
  */
 
 const MAX_LINES = 30
+const SUITES_WITHOUT_PROGRAMS = ['suites/demo', 'suites/farel', 'suites/swebench']
 const SEEDED_REPLY = JSON.stringify({ reply: 'paid for once, must survive a bad run' })
 const dirs: string[] = []
 
@@ -43,7 +46,9 @@ async function runBadInput(input: BadInput) {
 }
 
 describe.concurrent('bad input gets one clear message and loses nothing', () => {
-  it.for(badInputs)('$name', { timeout: 120_000 }, async (input) => {
+  it.for(badInputs)('$name', { timeout: 120_000 }, async (input, context) => {
+    // A suite that runs programs stops first for a missing sandbox (fail closed), before its datasets are read.
+    if (!SUITES_WITHOUT_PROGRAMS.some((suite) => (input.suite ?? 'suites/demo').startsWith(suite))) skipWithoutTool(context, TOOLS.bwrap, isolationMissing())
     const { code, output, seededAfter } = await runBadInput(input)
     const lines = output.split('\n').filter((line) => line.trim() !== '')
     expect(code, output).not.toBe(0)

@@ -6,7 +6,8 @@ import math
 
 try:
     import numpy
-except ImportError:
+    numpy.ndarray  # a folder of stray numpy files imports as an empty namespace package: no numpy
+except (ImportError, AttributeError):
     numpy = None
 
 
