@@ -9,6 +9,7 @@ import { hostProtections } from '../../../adapters/sandbox/host-protections.ts'
 import { ProcessSandbox } from '../../../adapters/sandbox/process-sandbox.ts'
 import { HELLO, hostileCases, type HostileContext } from './programs.ts'
 import { skipWithoutSandbox } from '../../support/sandbox-available.ts'
+import { skipWithoutTool } from '../../support/required-tool.ts'
 
 const sandbox = new ProcessSandbox()
 /** Python starting a fresh interpreter per program: on the warm exec servers, and in a bwrap of its own (where those cannot run). */
@@ -150,7 +151,13 @@ describe('process sandbox: on hosts missing a protection', () => {
     expect(existsSync(`/tmp/${token}`)).toBe(false)
   })
 
-  test.skipIf(!found.root || found.setpriv === undefined)('SANDBOX=none (unsandboxed): limits hold and leftovers of the run are killed by its uid', async () => {
+  test('SANDBOX=none (unsandboxed): limits hold and leftovers of the run are killed by its uid', async (context) => {
+    // The throwaway uid that finds the leftovers needs root.
+    if (!found.root) {
+      context.task.meta.skipReason = 'runs as root only: an ordinary user has no throwaway uid to run the program as'
+      context.skip(context.task.meta.skipReason)
+    }
+    skipWithoutTool(context, { name: 'setpriv', install: 'apt-get install util-linux' }, found.setpriv === undefined)
     const withoutBwrap = new ProcessSandbox({ unsandboxed: true, warmPython: false })
     expect(withoutBwrap.description()).toBe('none (unsandboxed)')
     const loop = await withoutBwrap.run({ language: 'python', files: { 'main.py': 'while True:\n    pass\n' }, limits: { wallMs: 3_000, cpuSeconds: 1 } })
