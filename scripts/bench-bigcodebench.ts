@@ -74,18 +74,23 @@ const sample = scoredTasks.filter((_, index) => index % Math.max(1, Math.floor(s
 const ours: number[] = []
 const bare: number[] = []
 const scratch = mkdtempSync(join(tmpdir(), 'bench-bigcodebench-'))
-for (const task of sample) {
-  const program = canonicalProgram(task)
-  let begin = performance.now()
-  const run = await runChecks({ id: task.id, program, test: task.test, entryPoint: task.entryPoint, timeLimitSeconds: options.timeLimitSeconds + 1, memoryBytes: options.memoryBytes, preload: calibration.preload })
-  ours.push(performance.now() - begin)
-  begin = performance.now()
-  const plain = spawnSync('/usr/bin/python3', ['-c', BARE], { input: `${program}\0${task.test}`, cwd: mkdtempSync(join(scratch, 'task-')), timeout: 600_000, env: { PATH: process.env.PATH ?? '', MPLBACKEND: 'Agg' } })
-  bare.push(performance.now() - begin)
-  if (run.outcome !== 'passed' || plain.status !== 0) process.stdout.write(`  (${task.id}: suite ${run.outcome}, bare exit ${plain.status})\n`)
+try {
+  for (const task of sample) {
+    const program = canonicalProgram(task)
+    let begin = performance.now()
+    const run = await runChecks({ id: task.id, program, test: task.test, entryPoint: task.entryPoint, timeLimitSeconds: options.timeLimitSeconds + 1, memoryBytes: options.memoryBytes, preload: calibration.preload })
+    ours.push(performance.now() - begin)
+    begin = performance.now()
+    // The task's own temporary files (tempfile.mkdtemp…) go in its dir too, which goes with the scratch dir.
+    const taskDir = mkdtempSync(join(scratch, 'task-'))
+    const plain = spawnSync('/usr/bin/python3', ['-c', BARE], { input: `${program}\0${task.test}`, cwd: taskDir, timeout: 600_000, env: { PATH: process.env.PATH ?? '', MPLBACKEND: 'Agg', TMPDIR: taskDir } })
+    bare.push(performance.now() - begin)
+    if (run.outcome !== 'passed' || plain.status !== 0) process.stdout.write(`  (${task.id}: suite ${run.outcome}, bare exit ${plain.status})\n`)
+  }
+} finally {
+  await sandbox().close()
+  rmSync(scratch, { recursive: true, force: true })
 }
-await sandbox().close()
-rmSync(scratch, { recursive: true, force: true })
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0
 const total = (values: number[]): number => values.reduce((sum, value) => sum + value, 0)
 process.stdout.write(
