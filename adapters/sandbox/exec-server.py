@@ -269,13 +269,6 @@ def read_regular(path, cap):
         os.close(fd)
 
 
-def signal_name(number):
-    try:
-        return signal.Signals(number).name
-    except ValueError:
-        return f'SIG{number}'
-
-
 def serve(request, blobs):
     out_r, out_w = os.pipe()
     err_r, err_w = os.pipe()

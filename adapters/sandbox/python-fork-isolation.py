@@ -105,6 +105,13 @@ class PidNamespaceInit:
             raise RuntimeError('the pid namespace init of the fork server is gone')
 
 
+def signal_name(number):
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f'SIG{number}'
+
+
 def reap():
     while True:
         try:

@@ -187,19 +187,24 @@ def entry_state(path):
     return ('link', os.readlink(path)) if os.path.islink(path) else ('other', None)
 
 
+def remove_entry(path):
+    """A dir with everything in it, or a file or link (never what a link points to)."""
+    if os.path.isdir(path) and not os.path.islink(path):
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+
+
 def restore_scratch_dirs():
     for base, start in SCRATCH_START.items():
         for name in os.listdir(base):
             path = os.path.join(base, name)
             if start.get(name) == entry_state(path) or (name in start and start[name][0] == 'other'):
                 continue
-            if os.path.isdir(path) and not os.path.islink(path):
-                shutil.rmtree(path, ignore_errors=True)
-            else:
-                try:
-                    os.unlink(path)
-                except OSError:
-                    pass
+            remove_entry(path)
         for name, (kind, target) in start.items():
             path = os.path.join(base, name)
             if kind == 'link' and not os.path.islink(path):
@@ -217,13 +222,7 @@ def clear_shared_state():
             path = os.path.join(base, name)
             if path == RUNS:
                 continue
-            if os.path.isdir(path) and not os.path.islink(path):
-                shutil.rmtree(path, ignore_errors=True)
-            else:
-                try:
-                    os.unlink(path)
-                except OSError:
-                    pass
+            remove_entry(path)
     for kind in ('shm', 'msg', 'sem'):
         with open(f'/proc/sysvipc/{kind}') as table:
             if len(table.readlines()) > 1:
@@ -339,13 +338,6 @@ def read_setup_error(fd):
         return None
     finally:
         os.close(fd)
-
-
-def signal_name(number):
-    try:
-        return signal.Signals(number).name
-    except ValueError:
-        return f'SIG{number}'
 
 
 def main():

@@ -17,7 +17,8 @@ import type { ItemRecord } from '../../harness/item-record.ts'
 import { reportDir } from '../../harness/knobs.ts'
 import { skipWithoutSandbox } from '../support/sandbox-available.ts'
 import { CONTROLS, fill, HOSTILE_PROGRAMS, type HostileLanguage, type HostileSlots } from './hostile-programs.ts'
-import { processesWith, runEulerAs, UNPRIVILEGED } from './run-suite-as.ts'
+import { runEulerAs, UNPRIVILEGED } from './run-suite-as.ts'
+import { processesWith } from '../support/host-processes.ts'
 
 const FIXTURE_DATASETS = fileURLToPath(new URL('../../fixtures/euler/datasets', import.meta.url))
 const FIXTURE_SOLUTIONS = join(FIXTURE_DATASETS, 'euler', 'solutions.json')

@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process'
-import { readdirSync, readFileSync } from 'node:fs'
 import { REPO_ROOT } from '../support/run-vitest.ts'
 
 /** Who "an ordinary user" is in these tests: nobody, whom root can become. */
@@ -29,16 +28,3 @@ export function runEulerAs(user: User | undefined, env: Record<string, string>):
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, output })))
 }
 
-/** Host processes whose command line holds `text` (a run's token), but this one. */
-export function processesWith(text: string): number[] {
-  const found: number[] = []
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue
-    try {
-      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(text)) found.push(Number(entry))
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  return found
-}

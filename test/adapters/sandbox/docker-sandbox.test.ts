@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -7,24 +7,12 @@ import { DockerSandbox } from '../../../adapters/sandbox/docker-sandbox.ts'
 import { LANGUAGES } from '../../../adapters/sandbox/index.ts'
 import { HELLO, hostileCases, type HostileContext } from './programs.ts'
 import { skipWithoutTool, TOOLS } from '../../support/required-tool.ts'
+import { processesWith } from '../../support/host-processes.ts'
 
 // Runs for real when DOCKER_HOST (e.g. unix:///run/testbench-podman/podman.sock from .ci/start-podman.sh)
 // answers and holds the sandbox image; otherwise every test skips, saying why.
 const sandbox = new DockerSandbox()
 const unreachable = await sandbox.unreachable()
-
-function processesWith(text: string): number[] {
-  const found: number[] = []
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue
-    try {
-      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(text)) found.push(Number(entry))
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  return found
-}
 
 const canaryDir = mkdtempSync('/var/tmp/testbench-canary-')
 const canaryFile = join(canaryDir, 'canary')

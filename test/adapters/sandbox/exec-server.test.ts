@@ -6,6 +6,7 @@ import { hostProtections } from '../../../adapters/sandbox/host-protections.ts'
 import { DEFAULT_COMPILE_LIMITS, DEFAULT_RUN_LIMITS } from '../../../adapters/sandbox/limits.ts'
 import { sandboxPython } from '../../support/sandbox-available.ts'
 import { skipWithoutTool, TOOLS, type SkippableContext } from '../../support/required-tool.ts'
+import { FORK_UNTIL_THE_LIMIT } from './programs.ts'
 
 /**
  * The warm exec server in both of its isolations: `uid` (root: a throwaway uid per program) and `userns` (an ordinary
@@ -89,16 +90,7 @@ except OSError as error:
 
   test(`the process limit counts only the step's own processes (${PROCESSES})`, async (context) => {
     skipUnlessAvailable(context, isolation.needsRoot)
-    const ran = await py(`import os, time
-started = 0
-try:
-    while True:
-        if os.fork() == 0:
-            time.sleep(30)
-            os._exit(0)
-        started += 1
-except OSError:
-    print(started + 1)`)
+    const ran = await py(FORK_UNTIL_THE_LIMIT)
     expect(ran.stdout).toBe(`${PROCESSES}\n`)
   })
 

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
@@ -10,6 +10,7 @@ import { ProcessSandbox } from '../../../adapters/sandbox/process-sandbox.ts'
 import { HELLO, hostileCases, type HostileContext } from './programs.ts'
 import { skipWithoutSandbox } from '../../support/sandbox-available.ts'
 import { skipWithoutTool } from '../../support/required-tool.ts'
+import { processesWith } from '../../support/host-processes.ts'
 
 const sandbox = new ProcessSandbox()
 /** Python starting a fresh interpreter per program: on the warm exec servers, and in a bwrap of its own (where those cannot run). */
@@ -17,19 +18,6 @@ const freshInterpreters = [
   ['on the exec servers', new ProcessSandbox({ warmPython: false })],
   ['a bwrap per step', new ProcessSandbox({ warmPython: false, warmExec: false })],
 ] as const
-
-function processesWith(text: string): number[] {
-  const found: number[] = []
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue
-    try {
-      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(text)) found.push(Number(entry))
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  return found
-}
 
 const canaryDir = mkdtempSync('/var/tmp/testbench-canary-')
 const canaryFile = join(canaryDir, 'canary')

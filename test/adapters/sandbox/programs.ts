@@ -255,3 +255,15 @@ export const HELLO: Record<Language, { files: Record<string, string>; broken: Re
   },
   clojure: { files: { 'main.clj': '(println "hello")\n' }, broken: { 'main.clj': '(println (undefined-function 1))\n' } },
 }
+
+/** Forks sleeping children until the process limit refuses one; prints how many processes it had then, itself included. */
+export const FORK_UNTIL_THE_LIMIT = `import os, time
+started = 0
+try:
+    while True:
+        if os.fork() == 0:
+            time.sleep(30)
+            os._exit(0)
+        started += 1
+except OSError:
+    print(started + 1)`

@@ -6,6 +6,7 @@ import { ProcessSandbox } from '../../../adapters/sandbox/process-sandbox.ts'
 import { PythonForkServers } from '../../../adapters/sandbox/python-fork-server.ts'
 import { sandboxPython } from '../../support/sandbox-available.ts'
 import { skipWithoutTool, TOOLS, type SkippableContext } from '../../support/required-tool.ts'
+import { FORK_UNTIL_THE_LIMIT } from './programs.ts'
 
 /**
  * The warm Python path in both of its isolations: `uid` (root: a throwaway uid per child) and
@@ -106,16 +107,7 @@ for pid in [p for p in os.listdir('/proc') if p.isdigit()]:
 
   test(`the process limit counts only the run's own processes (${PROCESSES})`, async (context) => {
     skipUnlessAvailable(context)
-    const ran = await run(`import os, time
-started = 0
-try:
-    while True:
-        if os.fork() == 0:
-            time.sleep(30)
-            os._exit(0)
-        started += 1
-except OSError:
-    print(started + 1)`)
+    const ran = await run(FORK_UNTIL_THE_LIMIT)
     expect(ran.stdout).toBe(`${PROCESSES}\n`)
   })
 
