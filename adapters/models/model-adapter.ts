@@ -4,10 +4,50 @@ export interface TokenUsage {
   completion: number
 }
 
-export interface ChatMessage {
-  role: 'system' | 'user' | 'assistant'
-  content: string
+/** An image for a model that can see: its bytes in base64 and their media type. */
+export interface ImageInput {
+  mediaType: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp'
+  base64: string
 }
+
+/** A JSON value, as tool schemas and tool arguments are written. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue }
+
+/** A tool the model may call, with its parameters as a JSON schema. */
+export interface ToolDefinition {
+  name: string
+  description: string
+  parameters: { [key: string]: JsonValue }
+}
+
+/**
+ * A tool call as the model made it. `arguments` is the JSON text the model wrote, valid or not (Ollama's
+ * objects are serialized); a provider that gives no id gets a stable made-up one.
+ */
+export interface ToolCall {
+  id: string
+  name: string
+  arguments: string
+  /** What the provider needs sent back with this call, as received (Gemini's `thoughtSignature`). */
+  signature?: string
+}
+
+/** One message for every provider; each adapter maps it to its wire protocol and back. */
+export type ChatMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string; images?: ImageInput[] }
+  | {
+      role: 'assistant'
+      content: string
+      reasoning?: string
+      /** What the provider needs sent back with the reasoning, as received (Anthropic's thinking signature). */
+      reasoningSignature?: string
+      toolCalls?: ToolCall[]
+    }
+  | { role: 'tool'; callId: string; toolName: string; content: string; isError?: boolean }
+
+/** `on`/`off` switch a model's thinking; an effort asks for that much of it. Unset: the model's default. */
+export type ThinkSetting = 'on' | 'off' | 'low' | 'medium' | 'high'
 
 /** Request parameters; a provider ignores what it cannot express. */
 export interface ChatParams {
@@ -16,6 +56,7 @@ export interface ChatParams {
   seed?: number
   topP?: number
   stop?: string[]
+  think?: ThinkSetting
 }
 
 /** What the item is, for the adapters that answer from the dataset (`reference`, `replay:`). */
@@ -35,6 +76,8 @@ export interface ChatRequest {
   item: ItemKey
   /** `completion` continues the last user message as raw text (base models); default `chat`. */
   mode?: 'chat' | 'completion'
+  /** Tools the model may call in this turn. */
+  tools?: ToolDefinition[]
   signal?: AbortSignal
 }
 
@@ -42,6 +85,10 @@ export interface ChatReply {
   text: string
   /** Reasoning/thinking text, where the provider returns it separately. */
   reasoning?: string
+  /** Sent back with `reasoning` in the next turn, as received (Anthropic's thinking signature). */
+  reasoningSignature?: string
+  /** The calls of a whole reply; a call whose stream was cut never reaches here. */
+  toolCalls?: ToolCall[]
   tokens?: TokenUsage
   latencyMs: number
   /** How the model ended a whole reply, in the provider's words (`stop`, `length`, `end_turn`, `MAX_TOKENS`, `content_filter`…). */

@@ -8,6 +8,7 @@ import { providerConcurrency } from './knobs.ts'
 import { preflightFetch } from './preflight-fetch.ts'
 import { isConnectionFailure, unreachable } from './provider-errors.ts'
 import { providerRow } from './providers.ts'
+import { textTurns } from './text-turns.ts'
 import { lastUserText } from './completion-prompt.ts'
 
 /** Ollama's address from OLLAMA_HOST as its own CLI reads it: `host`, `host:port` or a URL; default 127.0.0.1:11434. */
@@ -96,7 +97,7 @@ export class OllamaAdapter implements ModelAdapter {
     const stream =
       request.mode === 'completion'
         ? await client.generate({ model: this.model, prompt: lastUserText(request), raw: true, stream: true, options })
-        : await client.chat({ model: this.model, messages: request.messages, stream: true, options })
+        : await client.chat({ model: this.model, messages: textTurns(request.messages), stream: true, options })
     let text = ''
     let reasoning = ''
     let tokens = { prompt: 0, completion: 0 }

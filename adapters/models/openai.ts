@@ -7,6 +7,7 @@ import type { Attempt } from './attempt.ts'
 import { endpointSlots } from './endpoint-slots.ts'
 import { providerConcurrency } from './knobs.ts'
 import { preflightFetch } from './preflight-fetch.ts'
+import { textTurns } from './text-turns.ts'
 import { lastUserText } from './completion-prompt.ts'
 import { isConnectionFailure, statusOf, unreachable } from './provider-errors.ts'
 import { apiKeyOf, baseUrlOf, missingKey, providerRow, type ProviderRow } from './providers.ts'
@@ -103,7 +104,7 @@ export class OpenAIAdapter implements ModelAdapter {
     const stream = await this.client.withOptions({ fetch: attempt.fetch }).chat.completions.create(
       {
         model: this.model,
-        messages: request.messages,
+        messages: textTurns(request.messages),
         stream: true,
         stream_options: { include_usage: true },
         ...samplingParams(params),
