@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http'
 import type { WireProtocol } from '../../adapters/models/wire-check.ts'
 import { sendJson, startLoopbackServer, type LoopbackServer, type SeenRequest } from './loopback-server.ts'
-import { promptOf, streamedReply, type StreamedReply } from './wire-replies.ts'
+import { promptOf, streamedReply, type StreamedReply, type WireToolCall } from './wire-replies.ts'
 
 /**
  * How real servers and proxies break a streamed reply:
@@ -29,6 +29,8 @@ export interface FaultyServerOptions {
   model: string
   /** What the model answers to a prompt: the same every time it is asked. */
   answer: (prompt: string) => string
+  /** The tool calls the model makes after its text, the same every time it is asked; none by default. */
+  toolCalls?: (prompt: string) => readonly WireToolCall[]
   faults?: FaultPlan
   /** Delay before each generation reply's first byte. */
   latencyMs?: number
@@ -67,8 +69,12 @@ export async function startFaultyModelServer(options: FaultyServerOptions): Prom
       state.busyMs += state.lastAt - openedAt
     })
     if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs))
-    const shape = options.finishReason === undefined ? {} : { finishReason: options.finishReason }
-    const reply = streamedReply(protocol, request.path, options.answer(promptOf(protocol, request)), shape)
+    const prompt = promptOf(protocol, request)
+    const shape = {
+      ...(options.finishReason === undefined ? {} : { finishReason: options.finishReason }),
+      ...(options.toolCalls === undefined ? {} : { toolCalls: options.toolCalls(prompt) }),
+    }
+    const reply = streamedReply(protocol, request.path, options.answer(prompt), shape)
     const kinds = faults?.kinds ?? []
     const fault = kinds.length > 0 && random() < (faults?.rate ?? 0) ? kinds[Math.floor(random() * kinds.length)] : undefined
     if (fault === undefined) {
