@@ -14,6 +14,8 @@ export interface ReplyShape {
   pieces?: number
   /** Tool calls after the text, each in the protocol's streamed form (OpenAI's fragments of two calls interleave). */
   toolCalls?: readonly WireToolCall[]
+  /** Thinking with its signature, before the text: Anthropic's signed thinking block, Gemini's thought part and thoughtSignature. */
+  thinking?: { text: string; signature: string }
 }
 
 /** A tool call as a test scripts it; `id` and `signature` are sent only where the protocol has them. */
@@ -41,9 +43,9 @@ export function streamedReply(protocol: WireProtocol, path: string, text: string
     case 'ollama':
       return ollama(parts, finish, path.endsWith('/api/generate'), calls)
     case 'anthropic':
-      return anthropic(parts, finish, calls)
+      return anthropic(parts, finish, calls, shape.thinking)
     case 'gemini':
-      return gemini(parts, finish, calls)
+      return gemini(parts, finish, calls, shape.thinking)
   }
 }
 
@@ -130,18 +132,26 @@ function ollama(parts: string[], finish: string, generate: boolean, calls: reado
   }
 }
 
-function anthropic(parts: string[], finish: string, calls: readonly WireToolCall[]): StreamedReply {
+function anthropic(parts: string[], finish: string, calls: readonly WireToolCall[], thinking?: ReplyShape['thinking']): StreamedReply {
   const message = { id: 'msg_1', type: 'message', role: 'assistant', model: 'fake', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 11, output_tokens: 1 } }
   const event = (type: string, fields: Record<string, unknown> = {}) => sse({ type, ...fields }, type)
+  const first = thinking === undefined ? 0 : 1
+  const thought = thinking === undefined ? [] : [
+    event('content_block_start', { index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } }),
+    event('content_block_delta', { index: 0, delta: { type: 'thinking_delta', thinking: thinking.text } }),
+    event('content_block_delta', { index: 0, delta: { type: 'signature_delta', signature: thinking.signature } }),
+    event('content_block_stop', { index: 0 }),
+  ]
   return {
     contentType: SSE,
     frames: [
       event('message_start', { message }),
-      event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
-      ...parts.map((part) => event('content_block_delta', { index: 0, delta: { type: 'text_delta', text: part } })),
-      event('content_block_stop', { index: 0 }),
+      ...thought,
+      event('content_block_start', { index: first, content_block: { type: 'text', text: '' } }),
+      ...parts.map((part) => event('content_block_delta', { index: first, delta: { type: 'text_delta', text: part } })),
+      event('content_block_stop', { index: first }),
       ...calls.flatMap((call, at) => {
-        const index = at + 1
+        const index = first + at + 1
         return [
           event('content_block_start', { index, content_block: { type: 'tool_use', id: call.id ?? `toolu_${at}`, name: call.name, input: {} } }),
           ...split(call.arguments, 3).map((piece) => event('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: piece } })),
@@ -154,7 +164,7 @@ function anthropic(parts: string[], finish: string, calls: readonly WireToolCall
   }
 }
 
-function gemini(parts: string[], finish: string, calls: readonly WireToolCall[]): StreamedReply {
+function gemini(parts: string[], finish: string, calls: readonly WireToolCall[], thinking?: ReplyShape['thinking']): StreamedReply {
   // Each call arrives whole, as one part, with its signature beside it; the calls come in a chunk of their own before the last.
   const callParts = calls.map((call) => ({
     functionCall: { ...(call.id === undefined ? {} : { id: call.id }), name: call.name, args: JSON.parse(call.arguments) as unknown },
@@ -166,6 +176,8 @@ function gemini(parts: string[], finish: string, calls: readonly WireToolCall[])
       ...(last ? { usageMetadata: { promptTokenCount: 11, candidatesTokenCount: 7, totalTokenCount: 18 } } : {}),
       modelVersion: 'fake-001',
     })}\r\n\r\n`
-  if (calls.length === 0) return { contentType: SSE, frames: parts.map((part, index) => chunk([{ text: part }], index === parts.length - 1)) }
-  return { contentType: SSE, frames: [...parts.map((part) => chunk([{ text: part }], false)), chunk(callParts, false), chunk([{ text: '' }], true)] }
+  const thought = thinking === undefined ? [] : [chunk([{ text: thinking.text, thought: true }], false)]
+  const signed = (text: string, index: number) => (thinking !== undefined && index === 0 ? { text, thoughtSignature: thinking.signature } : { text })
+  if (calls.length === 0) return { contentType: SSE, frames: [...thought, ...parts.map((part, index) => chunk([signed(part, index)], index === parts.length - 1))] }
+  return { contentType: SSE, frames: [...thought, ...parts.map((part, index) => chunk([signed(part, index)], false)), chunk(callParts, false), chunk([{ text: '' }], true)] }
 }
