@@ -3,9 +3,10 @@ import { createAdapter } from '../../../adapters/models/create-adapter.ts'
 import { parseModel } from '../../../adapters/models/model-spec.ts'
 import type { ChatMessage, ChatReply, ChatRequest, ToolDefinition } from '../../../adapters/models/model-adapter.ts'
 import type { WireProtocol } from '../../../adapters/models/wire-check.ts'
-import { clientEnv, startFaultyModelServer } from '../../support/fault-injecting-server.ts'
-import { startLoopbackServer, type SeenRequest } from '../../support/loopback-server.ts'
-import { streamedReply, type ReplyShape, type WireToolCall } from '../../support/wire-replies.ts'
+import { clientEnv } from '../../support/fault-injecting-server.ts'
+import type { SeenRequest } from '../../support/loopback-server.ts'
+import { startScriptedModelServer } from '../../support/scripted-model-server.ts'
+import type { WireToolCall } from '../../support/wire-replies.ts'
 
 const TOOLS: ToolDefinition[] = [
   { name: 'write_file', description: 'Writes a file.', parameters: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } }, required: ['path', 'content'] } },
@@ -22,26 +23,9 @@ const FIRST: ChatMessage[] = [
 /** Each protocol's whole first request body, parsed. */
 type Body = Record<string, unknown>
 
-/** A loopback model that answers each generation request with the next scripted reply. */
-async function scriptedServer(protocol: WireProtocol, replies: Array<{ text: string } & ReplyShape>) {
-  const fake = await startFaultyModelServer({ protocol, model: 'fake', answer: () => '' })
-  let turn = 0
-  const server = await startLoopbackServer(async (request, response) => {
-    const isGeneration = request.method === 'POST' && !request.path.startsWith('/api/show')
-    if (!isGeneration) {
-      const upstream = await fetch(`${fake.url}${request.path}`, { method: request.method, ...(request.method === 'GET' ? {} : { body: request.body }) })
-      response.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' })
-      return void response.end(Buffer.from(await upstream.arrayBuffer()))
-    }
-    const { text, ...shape } = replies[Math.min(turn++, replies.length - 1)]!
-    const reply = streamedReply(protocol, request.path, text, shape)
-    response.writeHead(200, { 'content-type': reply.contentType })
-    response.end(reply.frames.join(''))
-  })
-  onTestFinished(async () => {
-    await server.close()
-    await fake.close()
-  })
+async function scripted(...options: Parameters<typeof startScriptedModelServer>) {
+  const server = await startScriptedModelServer(...options)
+  onTestFinished(() => server.close())
   return server
 }
 
@@ -155,7 +139,7 @@ describe.each(['openai', 'anthropic', 'gemini', 'ollama'] as const)('%s: a scrip
   test('tools go in the wire shape, the calls come back whole, results and signatures go back in the wire shape', async () => {
     const withIds = protocol === 'openai' || protocol === 'anthropic'
     const calls = withIds ? [WRITE, CHECK] : [WRITE, CHECK].map(({ id: _id, ...call }) => call)
-    const server = await scriptedServer(protocol, [
+    const server = await scripted(protocol, [
       { text: 'I write it, then check it.', toolCalls: calls, ...(protocol === 'anthropic' || protocol === 'gemini' ? { thinking: THINKING } : {}) },
       { text: 'Delivered.' },
     ])
@@ -182,7 +166,7 @@ describe.each(['openai', 'anthropic', 'gemini', 'ollama'] as const)('%s: a scrip
   })
 
   test('made-up or given, the ids of one reply are the same when it is asked again', async () => {
-    const server = await scriptedServer(protocol, [{ text: 'Again.', toolCalls: [WRITE, CHECK].map(({ id: _id, ...call }) => call) }])
+    const server = await scripted(protocol, [{ text: 'Again.', toolCalls: [WRITE, CHECK].map(({ id: _id, ...call }) => call) }])
     const adapter = await adapterFor(protocol, server.url)
     const [once, twice] = [await adapter.chat(request(FIRST)), await adapter.chat(request(FIRST))]
     expect(once.toolCalls).toHaveLength(2)
@@ -193,7 +177,7 @@ describe.each(['openai', 'anthropic', 'gemini', 'ollama'] as const)('%s: a scrip
 describe.each(['openai', 'anthropic'] as const)('%s: arguments that are not valid JSON', (protocol) => {
   test('reach the caller as written, and the conversation can go on', async () => {
     const broken = { id: 'call_broken', name: 'write_file', arguments: '{"path": "main.py", "content": "unterminated' }
-    const server = await scriptedServer(protocol, [{ text: '', toolCalls: [broken] }, { text: 'Sorry.' }])
+    const server = await scripted(protocol, [{ text: '', toolCalls: [broken] }, { text: 'Sorry.' }])
     const adapter = await adapterFor(protocol, server.url)
     const first = await adapter.chat(request(FIRST))
     expect(first.toolCalls).toEqual([broken])
@@ -215,7 +199,7 @@ describe('openai: fragments', () => {
   test('fragments of two calls that interleave are joined by index, and the usage-only last chunk still counts', async () => {
     const long = { id: 'call_long', name: 'write_file', arguments: JSON.stringify({ path: 'a.py', content: 'x = 1\n'.repeat(20) }) }
     const short = { id: 'call_short', name: 'syntax_check', arguments: '{"path":"a.py"}' }
-    const server = await scriptedServer('openai', [{ text: 'Both.', toolCalls: [long, short] }])
+    const server = await scripted('openai', [{ text: 'Both.', toolCalls: [long, short] }])
     const reply = await (await adapterFor('openai', server.url)).chat(request(FIRST))
     expect(reply.toolCalls).toEqual([long, short])
     expect(reply).toMatchObject({ finishReason: 'tool_calls', tokens: { prompt: 11, completion: 7 } })
