@@ -12,7 +12,9 @@ describe('the thinking switch reaches every request and every report', () => {
     vi.stubEnv('OPENAI_API_KEY', 'k')
     vi.stubEnv('TESTBENCH_THINK', 'off')
     vi.stubEnv('TESTBENCH_CACHE', 'off')
-    onTestFinished(() => vi.unstubAllEnvs())
+    onTestFinished(() => {
+      vi.unstubAllEnvs()
+    })
     const ask = askerFor({ provider: 'openai', model: 'fake', label: 'openai:fake-think-test', details: {} })
     await ask(chatRequest('Think?'))
     await ask(chatRequest('Think?', { params: { think: 'on' } }))
