@@ -17,7 +17,7 @@ export const modelKnobs: KnobGroup = {
     { name: 'TESTBENCH_RETRIES', kind: 'integer', default: '8', accepted: 'a whole number ≥ 0', readme: 'retries after any transport failure (no connection, a reply broken, malformed, stalled or cut short, 408, 429, 5xx)' },
     { name: 'TESTBENCH_RETRY_DELAY', kind: 'number', default: '0.5', accepted: 'seconds, a number ≥ 0', readme: 'first backoff delay (doubling, with jitter); `Retry-After` wins' },
     { name: 'TESTBENCH_THINK', kind: 'choice', default: "the model's default", accepted: 'on, off, low, medium or high', readme: "thinking switched on or off, or an effort, in each protocol's own field; part of the cache key and of every report; a model that cannot honour it says so up front" },
-    { name: 'TESTBENCH_VISION', kind: 'boolean', default: 'off (Ollama: its capabilities)', accepted: 'on or off', readme: "whether a hosted model can see: images are sent to it as content parts, else left out (Ollama's own `vision` capability decides for Ollama models)" },
+    { name: 'TESTBENCH_VISION', kind: 'boolean', default: 'off (Ollama: its capabilities)', accepted: '1/on/true or 0/off/false', readme: "whether a hosted model can see: images are sent to it as content parts, else left out (Ollama's own `vision` capability decides for Ollama models)" },
     { name: 'TESTBENCH_CONCURRENCY', kind: 'integer', default: '2 for Ollama, 8 otherwise', accepted: 'a whole number ≥ 1', readme: 'model requests in flight per provider, across all the workers of a run (of a machine, in a sharded run)' },
   ],
 }
