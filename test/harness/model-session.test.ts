@@ -1,4 +1,5 @@
 import { describe, expect, onTestFinished, test, vi } from 'vitest'
+import { modelAbilities } from '../../adapters/models/model-abilities.ts'
 import { askerFor } from '../../harness/model-session.ts'
 import { resolveModels } from '../../harness/resolve-models.ts'
 import { chatRequest } from '../support/chat-request.ts'
@@ -25,5 +26,7 @@ describe('the thinking switch reaches every request and every report', () => {
   test("the resolved model's details carry the switch as asked, `default` when unset", async () => {
     expect((await resolveModels('reference', { TESTBENCH_THINK: 'low' }))[0]?.details).toMatchObject({ think: 'low' })
     expect((await resolveModels('reference', {}))[0]?.details).toMatchObject({ think: 'default' })
+    expect(modelAbilities({ vision: 'yes', thinks: 'no', think: 'high' })).toEqual({ vision: true, thinks: false, think: 'high' })
+    expect(modelAbilities({})).toEqual({ vision: false, think: 'default' })
   })
 })
