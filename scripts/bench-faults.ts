@@ -111,8 +111,10 @@ async function faultTable(withCalls: boolean): Promise<boolean> {
     (!withCalls || JSON.stringify(reply.toolCalls?.map(({ name, arguments: text }) => [name, text])) === JSON.stringify(callsFor(prompt).map(({ name, arguments: text }) => [name, text])))
   let allWhole = true
   const what = withCalls ? 'replies streaming two tool calls' : 'text replies'
-  console.log(`fault table, ${what}: ${requests} requests per cell, 20 % of them broken the way the column says; cell = faults injected / replies equal to the clean one`)
-  console.log(`${'protocol'.padEnd(10)}${FAULT_KINDS.map((kind) => kind.padStart(11)).join('')}`)
+  const cell = withCalls ? 'faults injected (of them after a call had begun to arrive) / replies equal to the clean one' : 'faults injected / replies equal to the clean one'
+  const width = withCalls ? 16 : 11
+  console.log(`fault table, ${what}: ${requests} requests per cell, 20 % of them broken the way the column says; cell = ${cell}`)
+  console.log(`${'protocol'.padEnd(10)}${FAULT_KINDS.map((kind) => kind.padStart(width)).join('')}`)
   for (const protocol of protocols) {
     const cells: string[] = []
     for (const kind of FAULT_KINDS) {
@@ -127,7 +129,7 @@ async function faultTable(withCalls: boolean): Promise<boolean> {
         )
         const equal = replies.filter((reply, index) => whole(reply, `q${index}`)).length
         allWhole &&= equal === requests
-        cells.push(`${server.injected[kind]} / ${equal}`.padStart(11))
+        cells.push(`${server.injected[kind]}${withCalls ? ` (${server.struckCalls})` : ''} / ${equal}`.padStart(width))
       } finally {
         await server.close()
       }

@@ -5,6 +5,8 @@ import type { SeenRequest } from './loopback-server.ts'
 export interface StreamedReply {
   contentType: string
   frames: string[]
+  /** The index of the first frame that carries a tool call, when the reply has calls. */
+  firstCallFrame?: number
 }
 
 export interface ReplyShape {
@@ -105,6 +107,7 @@ function openaiChat(parts: string[], finish: string, calls: readonly WireToolCal
       sse({ ...base, choices: [], usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 } }),
       sse('[DONE]'),
     ],
+    ...(calls.length === 0 ? {} : { firstCallFrame: 1 + parts.length }),
   }
 }
 
@@ -129,6 +132,7 @@ function ollama(parts: string[], finish: string, generate: boolean, calls: reado
       ...callLines,
       line({ ...head, ...body(''), done: true, done_reason: finish, prompt_eval_count: 11, eval_count: 7 }),
     ],
+    ...(calls.length === 0 ? {} : { firstCallFrame: parts.length }),
   }
 }
 
@@ -161,6 +165,8 @@ function anthropic(parts: string[], finish: string, calls: readonly WireToolCall
       event('message_delta', { delta: { stop_reason: finish, stop_sequence: null }, usage: { output_tokens: 7 } }),
       event('message_stop'),
     ],
+    // message_start, the thinking block, the text block's start, pieces and stop.
+    ...(calls.length === 0 ? {} : { firstCallFrame: 1 + thought.length + 1 + parts.length + 1 }),
   }
 }
 
@@ -179,5 +185,9 @@ function gemini(parts: string[], finish: string, calls: readonly WireToolCall[],
   const thought = thinking === undefined ? [] : [chunk([{ text: thinking.text, thought: true }], false)]
   const signed = (text: string, index: number) => (thinking !== undefined && index === 0 ? { text, thoughtSignature: thinking.signature } : { text })
   if (calls.length === 0) return { contentType: SSE, frames: [...thought, ...parts.map((part, index) => chunk([signed(part, index)], index === parts.length - 1))] }
-  return { contentType: SSE, frames: [...thought, ...parts.map((part, index) => chunk([signed(part, index)], false)), chunk(callParts, false), chunk([{ text: '' }], true)] }
+  return {
+    contentType: SSE,
+    frames: [...thought, ...parts.map((part, index) => chunk([signed(part, index)], false)), chunk(callParts, false), chunk([{ text: '' }], true)],
+    firstCallFrame: thought.length + parts.length,
+  }
 }
