@@ -3,7 +3,7 @@ import { createAdapter } from '../adapters/models/create-adapter.ts'
 import type { ModelSpec } from '../adapters/models/model-spec.ts'
 import { ReplyCache } from '../adapters/models/reply-cache.ts'
 import { inject } from 'vitest'
-import { cacheDir, cacheMode, providerConcurrency } from '../adapters/models/knobs.ts'
+import { cacheDir, cacheMode, providerConcurrency, thinkSetting } from '../adapters/models/knobs.ts'
 import { runWideLimiter } from './run-slots.ts'
 
 /** A model from MODEL after the up-front check: what the provider said about it comes along. */
@@ -39,7 +39,10 @@ export function askerFor(model: ResolvedModel): Asker {
   const runWide = slots === undefined ? undefined : runWideLimiter(slots, `provider:${model.provider}`, providerConcurrency(model.provider))
   const chat: Asker = async (request) => (await adapter).chat(request)
   const ask: Asker = runWide === undefined ? chat : (request) => runWide(() => chat(request), request.signal)
-  const asker = answersFromData ? ask : new ReplyCache(cacheDir(), cacheMode()).wrap(model, ask)
+  const cached = answersFromData ? ask : new ReplyCache(cacheDir(), cacheMode()).wrap(model, ask)
+  // TESTBENCH_THINK goes into every request's parameters, and so into its cache key; a suite's own setting wins.
+  const think = thinkSetting()
+  const asker: Asker = think === undefined ? cached : (request) => cached(request.params.think === undefined ? { ...request, params: { ...request.params, think } } : request)
   askers.set(model.label, asker)
   return asker
 }

@@ -1,6 +1,7 @@
 import { createAdapter } from '../adapters/models/create-adapter.ts'
 import { parseModelList, type ModelSpec } from '../adapters/models/model-spec.ts'
 import { ProviderError } from '../adapters/models/model-adapter.ts'
+import { thinkSetting } from '../adapters/models/knobs.ts'
 import type { ResolvedModel } from './model-session.ts'
 
 /**
@@ -17,7 +18,8 @@ export async function resolveModels(value: string | undefined, env: NodeJS.Proce
   const resolved: ResolvedModel[] = []
   for (const spec of specs) {
     const details = await (await createAdapter(spec, env)).preflight()
-    resolved.push({ ...spec, details })
+    // The thinking switch the run asked for goes with the model into every report (`default`: the model's own).
+    resolved.push({ ...spec, details: { ...details, think: thinkSetting(env) ?? 'default' } })
   }
   return resolved
 }

@@ -3,6 +3,7 @@ import { positiveInteger, readBoolean } from '../adapters/knob.ts'
 import { configuredTier } from '../adapters/sandbox/sandbox-tier.ts'
 import { parseModelList } from '../adapters/models/model-spec.ts'
 import { ReplayAdapter } from '../adapters/models/replay.ts'
+import { thinkSetting, visionEnabled } from '../adapters/models/knobs.ts'
 import { cacheDir, cacheMode, idleTimeoutMs, maxRetries, providerConcurrency, reportDir, requestTimeoutMs, retryDelayMs, sampleCount } from './knobs.ts'
 
 /** What the caller knows of the knobs beyond the run-wide ones: names that do nothing, and bad suite values. */
@@ -39,6 +40,8 @@ export async function settingsProblems(env: NodeJS.ProcessEnv = process.env): Pr
   check(() => idleTimeoutMs(env))
   check(() => retryDelayMs(env))
   check(() => providerConcurrency('any', env))
+  check(() => thinkSetting(env))
+  check(() => visionEnabled(env))
   check(() => readBoolean(env, 'TESTBENCH_PYTHON_WARM', true))
   check(() => readBoolean(env, 'TESTBENCH_JAVA_WARM', true))
   check(() => positiveInteger(env, 'TESTBENCH_SANDBOX_CONCURRENCY', 1))

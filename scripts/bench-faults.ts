@@ -5,18 +5,21 @@
 // wall-time ratio. The yardstick for the extra time is the retries' own delay: the time the broken
 // attempts held the server (their latency, a stalled one's idle timeout) and the backoff waits, spread
 // over the requests the clean run had in flight on average, plus the last retry's wait (the tail).
-// First, the fault table: each wire protocol's adapter alone, each fault kind at 20 % over 100 requests
-// (`npm run bench:faults -- --table-only` stops after it).
+// First, the fault tables: each wire protocol's adapter alone, each fault kind at 20 % over 100 requests,
+// for plain text replies and for replies that stream two tool calls (`npm run bench:faults -- --table-only`
+// stops after them).
 import { rmSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { createAdapter } from '../adapters/models/create-adapter.ts'
 import { parseModel } from '../adapters/models/model-spec.ts'
+import type { ChatReply, ToolDefinition } from '../adapters/models/model-adapter.ts'
 import type { WireProtocol } from '../adapters/models/wire-check.ts'
 import type { ItemRecord } from '../harness/item-record.ts'
 import { scoreFarel } from '../suites/farel/score.ts'
 import { clientEnv, FAULT_KINDS, startFaultyModelServer, type FaultKind } from '../test/support/fault-injecting-server.ts'
 import { runSuiteForRecords } from '../test/support/run-vitest.ts'
 import { steadyFarelModel } from '../test/support/steady-model.ts'
+import type { WireToolCall } from '../test/support/wire-replies.ts'
 
 const ROUNDS = 2
 const LATENCY_MS = 200
@@ -82,29 +85,51 @@ const differing = (a: ItemRecord[], b: ItemRecord[]): number => {
   return b.filter((record) => outcomes.get(`${record.itemId} #${record.sample}`) !== record.outcome).length
 }
 
-/** Each protocol's adapter, one fault kind at 20 %: the faults injected, the attempts made, and whether every reply is the clean one. */
-async function faultTable(): Promise<boolean> {
+const TOOLS: ToolDefinition[] = [
+  { name: 'write_file', description: 'Writes a file.', parameters: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } } } },
+  { name: 'syntax_check', description: 'Checks a file.', parameters: { type: 'object', properties: { path: { type: 'string' } } } },
+]
+
+/** The two calls a tool-call reply streams after its text (compact JSON, which the object-sending wires give back unchanged). */
+function callsFor(prompt: string): WireToolCall[] {
+  return [
+    { id: `w_${prompt}`, name: 'write_file', arguments: JSON.stringify({ path: 'main.py', content: `print(${JSON.stringify(prompt)})\n`.repeat(4) }) },
+    { id: `c_${prompt}`, name: 'syntax_check', arguments: JSON.stringify({ path: 'main.py' }) },
+  ]
+}
+
+/**
+ * Each protocol's adapter, one fault kind at 20 %: the faults injected, and how many replies equal the clean
+ * one (text, and with `withCalls` every call whole: its name and arguments as scripted, no call more or less).
+ */
+async function faultTable(withCalls: boolean): Promise<boolean> {
   const protocols: WireProtocol[] = ['openai', 'ollama', 'anthropic', 'gemini']
   const requests = 100
   const answer = (prompt: string): string => `an answer to ${prompt} that arrives in several frames`
+  const whole = (reply: ChatReply, prompt: string): boolean =>
+    reply.text === answer(prompt) &&
+    (!withCalls || JSON.stringify(reply.toolCalls?.map(({ name, arguments: text }) => [name, text])) === JSON.stringify(callsFor(prompt).map(({ name, arguments: text }) => [name, text])))
   let allWhole = true
-  console.log(`fault table: ${requests} requests per cell, 20 % of them broken the way the column says; cell = faults injected / replies equal to the clean one`)
-  console.log(`${'protocol'.padEnd(10)}${FAULT_KINDS.map((kind) => kind.padStart(11)).join('')}`)
+  const what = withCalls ? 'replies streaming two tool calls' : 'text replies'
+  const cell = withCalls ? 'faults injected (of them after a call had begun to arrive) / replies equal to the clean one' : 'faults injected / replies equal to the clean one'
+  const width = withCalls ? 16 : 11
+  console.log(`fault table, ${what}: ${requests} requests per cell, 20 % of them broken the way the column says; cell = ${cell}`)
+  console.log(`${'protocol'.padEnd(10)}${FAULT_KINDS.map((kind) => kind.padStart(width)).join('')}`)
   for (const protocol of protocols) {
     const cells: string[] = []
     for (const kind of FAULT_KINDS) {
-      const server = await startFaultyModelServer({ protocol, model: 'fake', answer, faults: { rate: FAULT_RATE, kinds: [kind], seed: 1 } })
+      const server = await startFaultyModelServer({ protocol, model: 'fake', answer, ...(withCalls ? { toolCalls: callsFor } : {}), faults: { rate: FAULT_RATE, kinds: [kind], seed: 1 } })
       try {
         const { MODEL, ...env } = clientEnv(protocol, server.url, 'fake')
         const adapter = await createAdapter(parseModel(MODEL!), { ...env, TESTBENCH_CONCURRENCY: String(CONCURRENCY), TESTBENCH_IDLE_TIMEOUT: '1', TESTBENCH_RETRY_DELAY: '0.01' })
         const replies = await Promise.all(
           Array.from({ length: requests }, (_, index) =>
-            adapter.chat({ messages: [{ role: 'user', content: `q${index}` }], params: {}, item: { suite: 'bench', itemId: `q${index}`, sample: 0 } }),
+            adapter.chat({ messages: [{ role: 'user', content: `q${index}` }], params: {}, item: { suite: 'bench', itemId: `q${index}`, sample: 0 }, ...(withCalls ? { tools: TOOLS } : {}) }),
           ),
         )
-        const equal = replies.filter((reply, index) => reply.text === answer(`q${index}`)).length
+        const equal = replies.filter((reply, index) => whole(reply, `q${index}`)).length
         allWhole &&= equal === requests
-        cells.push(`${server.injected[kind]} / ${equal}`.padStart(11))
+        cells.push(`${server.injected[kind]}${withCalls ? ` (${server.struckCalls})` : ''} / ${equal}`.padStart(width))
       } finally {
         await server.close()
       }
@@ -129,7 +154,7 @@ async function quietly<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-const tableWhole = await quietly(faultTable)
+const tableWhole = (await quietly(() => faultTable(false))) && (await quietly(() => faultTable(true)))
 if (process.argv.includes('--table-only')) process.exit(tableWhole ? 0 : 1)
 
 console.log(

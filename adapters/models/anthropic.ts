@@ -1,13 +1,15 @@
 import Anthropic from '@anthropic-ai/sdk'
-import type { TokenUsage } from './model-adapter.ts'
-import type { ChatReply, ChatRequest, ModelAdapter, ModelDetails } from './model-adapter.ts'
+import type { ChatReply, ChatRequest, ModelAdapter, ModelDetails, ToolCall } from './model-adapter.ts'
 import { ProviderError } from './model-adapter.ts'
 import { askWithRetries, retryPolicy, type Transport } from './ask-with-retries.ts'
 import type { Attempt } from './attempt.ts'
 import { endpointSlots } from './endpoint-slots.ts'
-import { providerConcurrency } from './knobs.ts'
+import { providerConcurrency, visionEnabled } from './knobs.ts'
 import { baseUrlOf, providerRow, requireApiKey } from './providers.ts'
-import { splitSystem } from './split-system.ts'
+import { systemPrompt } from './split-system.ts'
+import { anthropicMessages, anthropicTools } from './anthropic-messages.ts'
+import { anthropicThinkFields } from './think-fields.ts'
+import { madeUpCallId } from './made-up-call-id.ts'
 import { preflightFetch } from './preflight-fetch.ts'
 import { isConnectionFailure, requestFailed, statusOf, unreachable } from './provider-errors.ts'
 
@@ -20,6 +22,8 @@ export class AnthropicAdapter implements ModelAdapter {
   readonly model: string
   readonly label: string
   readonly baseURL: string
+  /** TESTBENCH_VISION: whether images are sent. */
+  readonly canSee: boolean
   private readonly client: Anthropic
   private readonly transport: Transport
 
@@ -28,6 +32,7 @@ export class AnthropicAdapter implements ModelAdapter {
     this.model = model
     this.label = `anthropic:${model}`
     this.baseURL = baseUrlOf(ROW, env)
+    this.canSee = visionEnabled(env)
     this.client = new Anthropic({ apiKey, baseURL: this.baseURL, maxRetries: 0, timeout: 2 ** 31 - 1 })
     this.transport = {
       protocol: 'anthropic',
@@ -42,7 +47,7 @@ export class AnthropicAdapter implements ModelAdapter {
   async preflight(): Promise<ModelDetails> {
     try {
       const info = await this.client.withOptions({ fetch: preflightFetch() }).models.retrieve(this.model)
-      return { version: info.id }
+      return { version: info.id, vision: this.canSee ? 'yes' : 'no' }
     } catch (error) {
       if (isConnectionFailure(error)) throw unreachable('Anthropic', this.baseURL, error, ROW.howToFix)
       const status = statusOf(error)
@@ -61,28 +66,69 @@ export class AnthropicAdapter implements ModelAdapter {
 
   private async attempt(request: ChatRequest, attempt: Attempt): Promise<ChatReply> {
     const started = performance.now()
-    const { system, conversation: messages } = splitSystem(request.messages)
-    const { params } = request
-    const stream = this.client.withOptions({ fetch: attempt.fetch }).messages.stream(
+    const system = systemPrompt(request.messages)
+    const { params, tools = [] } = request
+    const answerTokens = params.maxTokens ?? DEFAULT_MAX_TOKENS
+    const thinking = params.think === undefined ? undefined : anthropicThinkFields(params.think, answerTokens).fields
+    const thinks = thinking?.thinking.type === 'enabled'
+    const stream = await this.client.withOptions({ fetch: attempt.fetch }).messages.create(
       {
         model: this.model,
-        max_tokens: params.maxTokens ?? DEFAULT_MAX_TOKENS,
-        messages,
+        max_tokens: answerTokens,
+        messages: anthropicMessages(request.messages, this.canSee),
+        stream: true,
         ...(system ? { system } : {}),
-        ...(params.temperature === undefined ? {} : { temperature: params.temperature }),
-        ...(params.topP === undefined ? {} : { top_p: params.topP }),
+        ...(tools.length === 0 ? {} : { tools: anthropicTools(tools) }),
+        // Anthropic refuses temperature and top_p beside extended thinking.
+        ...(params.temperature === undefined || thinks ? {} : { temperature: params.temperature }),
+        ...(params.topP === undefined || thinks ? {} : { top_p: params.topP }),
         ...(params.stop === undefined ? {} : { stop_sequences: params.stop }),
+        ...(thinking ?? {}),
       },
       { signal: attempt.signal },
     )
-    const message = await stream.finalMessage()
-    let text = ''
-    let reasoning = ''
-    for (const block of message.content) {
-      if (block.type === 'text') text += block.text
-      if (block.type === 'thinking') reasoning += block.thinking
+    // The raw events, joined here: the SDK's own accumulator parses `input_json_delta` as it comes and
+    // throws on arguments that are not JSON, which must reach the caller as written.
+    const blocks = new Map<number, { type: string; text: string; signature: string; id: string; name: string }>()
+    let tokens = { prompt: 0, completion: 0 }
+    for await (const event of stream) {
+      if (event.type === 'message_start') tokens = { prompt: event.message.usage.input_tokens, completion: event.message.usage.output_tokens }
+      else if (event.type === 'message_delta') tokens = { ...tokens, completion: event.usage.output_tokens }
+      else if (event.type === 'content_block_start') {
+        const block = event.content_block
+        blocks.set(event.index, {
+          type: block.type,
+          text: block.type === 'text' ? block.text : block.type === 'thinking' ? block.thinking : '',
+          signature: block.type === 'thinking' ? block.signature : '',
+          id: block.type === 'tool_use' ? block.id : '',
+          name: block.type === 'tool_use' ? block.name : '',
+        })
+      } else if (event.type === 'content_block_delta') {
+        const block = blocks.get(event.index)
+        if (block === undefined) continue
+        const { delta } = event
+        if (delta.type === 'text_delta') block.text += delta.text
+        else if (delta.type === 'thinking_delta') block.text += delta.thinking
+        else if (delta.type === 'signature_delta') block.signature += delta.signature
+        else if (delta.type === 'input_json_delta') block.text += delta.partial_json
+      }
     }
-    const tokens: TokenUsage = { prompt: message.usage.input_tokens, completion: message.usage.output_tokens }
-    return { text, tokens, latencyMs: performance.now() - started, ...(reasoning ? { reasoning } : {}) }
+    const ordered = [...blocks.entries()].sort(([a], [b]) => a - b).map(([, block]) => block)
+    const text = ordered.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('')
+    const thoughts = ordered.filter((block) => block.type === 'thinking')
+    const reasoning = thoughts.map((block) => block.text).join('')
+    const reasoningSignature = thoughts.at(-1)?.signature
+    const toolCalls: ToolCall[] = ordered
+      .filter((block) => block.type === 'tool_use')
+      // A tool_use block with no argument pieces at all is a call without arguments.
+      .map((block, index) => ({ id: block.id || madeUpCallId(text, index, block.name, block.text), name: block.name, arguments: block.text || '{}' }))
+    return {
+      text,
+      tokens,
+      latencyMs: performance.now() - started,
+      ...(reasoning ? { reasoning } : {}),
+      ...(reasoningSignature ? { reasoningSignature } : {}),
+      ...(toolCalls.length > 0 ? { toolCalls } : {}),
+    }
   }
 }

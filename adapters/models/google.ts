@@ -1,13 +1,16 @@
-import { GoogleGenAI } from '@google/genai'
-import type { TokenUsage } from './model-adapter.ts'
-import type { ChatReply, ChatRequest, ModelAdapter, ModelDetails } from './model-adapter.ts'
+import { GoogleGenAI, ThinkingLevel, type ThinkingConfig } from '@google/genai'
+import type { ChatReply, ChatRequest, ModelAdapter, ModelDetails, ThinkSetting, TokenUsage, ToolCall } from './model-adapter.ts'
 import { ProviderError } from './model-adapter.ts'
 import { askWithRetries, retryPolicy, type Transport } from './ask-with-retries.ts'
 import type { Attempt } from './attempt.ts'
 import { endpointSlots } from './endpoint-slots.ts'
-import { providerConcurrency } from './knobs.ts'
+import { providerConcurrency, thinkSetting, visionEnabled } from './knobs.ts'
 import { baseUrlOf, providerRow, requireApiKey } from './providers.ts'
-import { splitSystem } from './split-system.ts'
+import { systemPrompt } from './split-system.ts'
+import { geminiContents, geminiTools } from './gemini-contents.ts'
+import { geminiThinkFields } from './think-fields.ts'
+import { madeUpCallId } from './made-up-call-id.ts'
+import { argumentsText } from './tool-arguments.ts'
 import { preflightFetch } from './preflight-fetch.ts'
 import { isConnectionFailure, requestFailed, statusOf, unreachable } from './provider-errors.ts'
 
@@ -19,8 +22,11 @@ export class GoogleAdapter implements ModelAdapter {
   readonly model: string
   readonly label: string
   readonly baseUrl: string
+  /** TESTBENCH_VISION: whether images are sent. */
+  readonly canSee: boolean
   private readonly apiKey: string
   private readonly transport: Transport
+  private readonly think: ThinkSetting | undefined
 
   constructor(model: string, env: NodeJS.ProcessEnv = process.env) {
     const apiKey = requireApiKey(ROW, env)
@@ -28,6 +34,8 @@ export class GoogleAdapter implements ModelAdapter {
     this.label = `google:${model}`
     this.apiKey = apiKey
     this.baseUrl = baseUrlOf(ROW, env)
+    this.canSee = visionEnabled(env)
+    this.think = thinkSetting(env)
     this.transport = {
       protocol: 'gemini',
       name: 'Gemini',
@@ -45,7 +53,9 @@ export class GoogleAdapter implements ModelAdapter {
   async preflight(): Promise<ModelDetails> {
     try {
       const info = await this.clientWith(preflightFetch()).models.get({ model: this.model })
-      return info.version ? { version: info.version } : {}
+      const caveat = this.think === undefined ? undefined : geminiThinkFields(this.think, this.model).caveat
+      if (caveat !== undefined) console.warn(`testbench: ${caveat}`)
+      return { ...(info.version ? { version: info.version } : {}), vision: this.canSee ? 'yes' : 'no', ...(info.thinking === undefined ? {} : { thinks: info.thinking ? 'yes' : 'no' }) }
     } catch (error) {
       if (isConnectionFailure(error)) throw unreachable('Gemini', this.baseUrl, error, ROW.howToFix)
       if (statusOf(error) === 404) throw new ProviderError(`Gemini has no model "${this.model}" (HTTP 404 from ${this.baseUrl}).`)
@@ -62,33 +72,57 @@ export class GoogleAdapter implements ModelAdapter {
 
   private async attempt(request: ChatRequest, attempt: Attempt): Promise<ChatReply> {
     const started = performance.now()
-    const { system, conversation } = splitSystem(request.messages)
-    const contents = conversation.map((message) => ({ role: message.role === 'assistant' ? 'model' : 'user', parts: [{ text: message.content }] }))
-    const { params } = request
+    const system = systemPrompt(request.messages)
+    const { params, tools = [] } = request
     const stream = await this.clientWith(attempt.fetch).models.generateContentStream({
       model: this.model,
-      contents,
+      contents: geminiContents(request.messages, this.canSee),
       config: {
         ...(system ? { systemInstruction: system } : {}),
+        ...(tools.length === 0 ? {} : { tools: geminiTools(tools) }),
         ...(params.temperature === undefined ? {} : { temperature: params.temperature }),
         ...(params.seed === undefined ? {} : { seed: params.seed }),
         ...(params.topP === undefined ? {} : { topP: params.topP }),
         ...(params.stop === undefined ? {} : { stopSequences: params.stop }),
         ...(params.maxTokens === undefined ? {} : { maxOutputTokens: params.maxTokens }),
+        ...(params.think === undefined ? {} : { thinkingConfig: thinkingConfig(params.think, this.model) }),
         abortSignal: attempt.signal,
       },
     })
     let text = ''
     let reasoning = ''
+    let reasoningSignature: string | undefined
+    const calls: Array<Omit<ToolCall, 'id'> & { id?: string }> = []
     let tokens: TokenUsage | undefined
     for await (const chunk of stream) {
       for (const part of chunk.candidates?.[0]?.content?.parts ?? []) {
+        // A call arrives whole, in one part; its signature must go back with it, as received.
+        if (part.functionCall) {
+          const { id, name = '', args } = part.functionCall
+          calls.push({ name, arguments: argumentsText(args), ...(id ? { id } : {}), ...(part.thoughtSignature ? { signature: part.thoughtSignature } : {}) })
+          continue
+        }
+        if (part.thoughtSignature) reasoningSignature = part.thoughtSignature
         if (part.thought) reasoning += part.text ?? ''
         else text += part.text ?? ''
       }
       const usage = chunk.usageMetadata
       if (usage) tokens = { prompt: usage.promptTokenCount ?? 0, completion: usage.candidatesTokenCount ?? 0 }
     }
-    return { text, latencyMs: performance.now() - started, ...(tokens ? { tokens } : {}), ...(reasoning ? { reasoning } : {}) }
+    const toolCalls = calls.map((call, index): ToolCall => ({ ...call, id: call.id ?? madeUpCallId(text, index, call.name, call.arguments) }))
+    return {
+      text,
+      latencyMs: performance.now() - started,
+      ...(tokens ? { tokens } : {}),
+      ...(reasoning ? { reasoning } : {}),
+      ...(reasoningSignature ? { reasoningSignature } : {}),
+      ...(toolCalls.length > 0 ? { toolCalls } : {}),
+    }
   }
+}
+
+/** The switch as the SDK types it (its levels are an enum of the same words). */
+function thinkingConfig(think: ThinkSetting, model: string): ThinkingConfig {
+  const { thinkingLevel, ...rest } = geminiThinkFields(think, model).fields.thinkingConfig
+  return { ...rest, ...(thinkingLevel === undefined ? {} : { thinkingLevel: ThinkingLevel[thinkingLevel] }) }
 }

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path'
-import { nonNegativeInteger, nonNegativeNumber, positiveInteger, positiveNumber, type KnobGroup } from '../knob.ts'
+import { nonNegativeInteger, nonNegativeNumber, positiveInteger, positiveNumber, readBoolean, type KnobGroup } from '../knob.ts'
+import type { ThinkSetting } from './model-adapter.ts'
 
 /**
  * The environment knobs the model adapters read, one small function per knob,
@@ -15,6 +16,8 @@ export const modelKnobs: KnobGroup = {
     { name: 'TESTBENCH_IDLE_TIMEOUT', kind: 'number', default: '300', accepted: 'seconds, a number above 0', readme: 'seconds an attempt may go without receiving a byte before it is given up and retried' },
     { name: 'TESTBENCH_RETRIES', kind: 'integer', default: '8', accepted: 'a whole number ≥ 0', readme: 'retries after any transport failure (no connection, a reply broken, malformed, stalled or cut short, 408, 429, 5xx)' },
     { name: 'TESTBENCH_RETRY_DELAY', kind: 'number', default: '0.5', accepted: 'seconds, a number ≥ 0', readme: 'first backoff delay (doubling, with jitter); `Retry-After` wins' },
+    { name: 'TESTBENCH_THINK', kind: 'choice', default: "the model's default", accepted: 'on, off, low, medium or high', readme: "thinking switched on or off, or an effort, in each protocol's own field; part of the cache key and of every report; a model that cannot honour it says so up front" },
+    { name: 'TESTBENCH_VISION', kind: 'boolean', default: 'off (Ollama: its capabilities)', accepted: '1/on/true or 0/off/false', readme: "whether a hosted model can see: images are sent to it as content parts, else left out (Ollama's own `vision` capability decides for Ollama models)" },
     { name: 'TESTBENCH_CONCURRENCY', kind: 'integer', default: '2 for Ollama, 8 otherwise', accepted: 'a whole number ≥ 1', readme: 'model requests in flight per provider, across all the workers of a run (of a machine, in a sharded run)' },
   ],
 }
@@ -53,4 +56,20 @@ export function retryDelayMs(env: NodeJS.ProcessEnv = process.env): number {
 /** Requests in flight per provider and process; the default suits a local Ollama or a hosted API. */
 export function providerConcurrency(provider: string, env: NodeJS.ProcessEnv = process.env): number {
   return positiveInteger(env, 'TESTBENCH_CONCURRENCY', provider === 'ollama' ? 2 : 8)
+}
+
+const THINK_SETTINGS: readonly ThinkSetting[] = ['on', 'off', 'low', 'medium', 'high']
+
+/** TESTBENCH_THINK: thinking on, off or an effort; undefined leaves the model's default. */
+export function thinkSetting(env: NodeJS.ProcessEnv = process.env): ThinkSetting | undefined {
+  const value = (env.TESTBENCH_THINK ?? '').trim().toLowerCase()
+  if (value === '') return undefined
+  const setting = THINK_SETTINGS.find((each) => each === value)
+  if (setting === undefined) throw new Error(`TESTBENCH_THINK=${env.TESTBENCH_THINK} is not understood: use on, off, low, medium or high, or leave it unset for the model's default.`)
+  return setting
+}
+
+/** TESTBENCH_VISION: whether a hosted model is sent images (Ollama says for itself whether its model can see). */
+export function visionEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
+  return readBoolean(env, 'TESTBENCH_VISION', false)
 }

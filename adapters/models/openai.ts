@@ -1,13 +1,15 @@
 import OpenAI from 'openai'
 import type { TokenUsage } from './model-adapter.ts'
-import type { ChatParams, ChatReply, ChatRequest, ModelAdapter, ModelDetails } from './model-adapter.ts'
+import type { ChatParams, ChatReply, ChatRequest, ModelAdapter, ModelDetails, ToolCall } from './model-adapter.ts'
 import { ProviderError } from './model-adapter.ts'
 import { askWithRetries, retryPolicy, type Transport } from './ask-with-retries.ts'
 import type { Attempt } from './attempt.ts'
 import { endpointSlots } from './endpoint-slots.ts'
-import { providerConcurrency } from './knobs.ts'
+import { providerConcurrency, visionEnabled } from './knobs.ts'
 import { preflightFetch } from './preflight-fetch.ts'
-import { textTurns } from './text-turns.ts'
+import { openaiMessages, openaiTools } from './openai-messages.ts'
+import { ToolCallFragments } from './openai-tool-call-fragments.ts'
+import { openaiThinkFields, type OpenAIThinkStyle } from './think-fields.ts'
 import { lastUserText } from './completion-prompt.ts'
 import { isConnectionFailure, statusOf, unreachable } from './provider-errors.ts'
 import { apiKeyOf, baseUrlOf, missingKey, providerRow, type ProviderRow } from './providers.ts'
@@ -23,6 +25,8 @@ export interface OpenAIEndpoint {
   howToFix: string
   /** The official API wants `max_completion_tokens`; compatible servers know `max_tokens`. */
   officialApi: boolean
+  /** Where TESTBENCH_THINK goes: the official API's `reasoning_effort`, OpenRouter's `reasoning`, or (the default) a local server's chat template. */
+  thinkStyle?: OpenAIThinkStyle
   /** The provider's row in the table, for the variable a missing key names. */
   row: ProviderRow
 }
@@ -41,6 +45,7 @@ export function openaiEndpoint(env: NodeJS.ProcessEnv = process.env): OpenAIEndp
       ? row.howToFix
       : 'Start the server (llama-server, vLLM, LM Studio…), or fix OPENAI_BASE_URL; it must end in /v1 for most servers.',
     officialApi,
+    thinkStyle: officialApi ? 'reasoning_effort' : 'chat_template_kwargs',
     row,
   }
 }
@@ -51,6 +56,8 @@ export class OpenAIAdapter implements ModelAdapter {
   readonly model: string
   readonly label: string
   readonly endpoint: OpenAIEndpoint
+  /** TESTBENCH_VISION: whether images are sent. */
+  readonly canSee: boolean
   private readonly client: OpenAI
   private readonly transport: Transport
 
@@ -60,6 +67,7 @@ export class OpenAIAdapter implements ModelAdapter {
     this.model = model
     this.label = `${endpoint.provider}:${model}`
     this.endpoint = endpoint
+    this.canSee = visionEnabled(env)
     this.client = new OpenAI({ apiKey: endpoint.apiKey, baseURL: endpoint.baseURL, maxRetries: 0, timeout: 2 ** 31 - 1 })
     this.transport = {
       protocol: 'openai',
@@ -80,7 +88,7 @@ export class OpenAIAdapter implements ModelAdapter {
         const shown = ids.slice(0, 20).join(', ') + (ids.length > 20 ? ', …' : '')
         throw new ProviderError(`${this.endpoint.name} at ${this.endpoint.baseURL} has no model "${this.model}". Models it lists: ${shown}.`)
       }
-      return {}
+      return this.abilities()
     } catch (error) {
       if (error instanceof ProviderError) throw error
       if (isConnectionFailure(error)) throw unreachable(this.endpoint.name, this.endpoint.baseURL, error, this.endpoint.howToFix)
@@ -88,8 +96,12 @@ export class OpenAIAdapter implements ModelAdapter {
       if (status === 401 || status === 403) {
         throw new ProviderError(`${this.endpoint.name} at ${this.endpoint.baseURL} refused the API key (HTTP ${status}).`)
       }
-      return {} // Servers without a model list still answer chat requests.
+      return this.abilities() // Servers without a model list still answer chat requests.
     }
+  }
+
+  private abilities(): ModelDetails {
+    return { vision: this.canSee ? 'yes' : 'no' }
   }
 
   async chat(request: ChatRequest): Promise<ChatReply> {
@@ -100,29 +112,40 @@ export class OpenAIAdapter implements ModelAdapter {
 
   private async converse(request: ChatRequest, attempt: Attempt): Promise<ChatReply> {
     const started = performance.now()
-    const { params } = request
+    const { params, tools = [] } = request
     const stream = await this.client.withOptions({ fetch: attempt.fetch }).chat.completions.create(
       {
         model: this.model,
-        messages: textTurns(request.messages),
+        messages: openaiMessages(request.messages, this.canSee),
+        ...(tools.length === 0 ? {} : { tools: openaiTools(tools) }),
         stream: true,
         stream_options: { include_usage: true },
         ...samplingParams(params),
         ...(params.maxTokens === undefined ? {} : this.endpoint.officialApi ? { max_completion_tokens: params.maxTokens } : { max_tokens: params.maxTokens }),
+        ...(params.think === undefined ? {} : openaiThinkFields(params.think, this.endpoint.thinkStyle ?? 'chat_template_kwargs').fields),
       },
       { signal: attempt.signal },
     )
     let text = ''
     let reasoning = ''
     let tokens: TokenUsage | undefined
+    const calls = new ToolCallFragments()
     for await (const chunk of stream) {
       const delta: Record<string, unknown> = { ...chunk.choices[0]?.delta }
       if (typeof delta.content === 'string') text += delta.content
       // Reasoning servers name it differently: DeepSeek, vLLM and llama.cpp `reasoning_content`, OpenRouter `reasoning`.
       for (const field of ['reasoning_content', 'reasoning']) if (typeof delta[field] === 'string') reasoning += delta[field]
+      for (const fragment of chunk.choices[0]?.delta.tool_calls ?? []) calls.add(fragment)
       if (chunk.usage) tokens = { prompt: chunk.usage.prompt_tokens, completion: chunk.usage.completion_tokens }
     }
-    return { text, latencyMs: performance.now() - started, ...(tokens ? { tokens } : {}), ...(reasoning ? { reasoning } : {}) }
+    const toolCalls: ToolCall[] = calls.whole(text)
+    return {
+      text,
+      latencyMs: performance.now() - started,
+      ...(tokens ? { tokens } : {}),
+      ...(reasoning ? { reasoning } : {}),
+      ...(toolCalls.length > 0 ? { toolCalls } : {}),
+    }
   }
 
   private async complete(request: ChatRequest, attempt: Attempt): Promise<ChatReply> {

@@ -14,7 +14,8 @@ type Ask = (request: ChatRequest) => Promise<ChatReply>
 
 /**
  * Replies on disk, one file per request, keyed by provider, model, the model's
- * digest where the provider reports one, parameters, messages and sample index.
+ * digest where the provider reports one, parameters (the thinking switch among them),
+ * messages, tools and sample index.
  * Files are written atomically, so a run killed at any moment leaves only whole
  * replies, and the rerun asks only for what is missing.
  */
@@ -71,6 +72,8 @@ function keyFields(model: CachedModel, request: ChatRequest): unknown {
     mode: request.mode ?? 'chat',
     params: request.params,
     messages: request.messages,
+    // Only when there are tools, so that the keys of replies stored before tools existed stay the same.
+    ...(request.tools === undefined || request.tools.length === 0 ? {} : { tools: request.tools }),
     sample: request.item.sample,
   }
 }

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http'
 import type { WireProtocol } from '../../adapters/models/wire-check.ts'
 import { sendJson, startLoopbackServer, type LoopbackServer, type SeenRequest } from './loopback-server.ts'
-import { promptOf, streamedReply, type StreamedReply } from './wire-replies.ts'
+import { promptOf, streamedReply, type StreamedReply, type WireToolCall } from './wire-replies.ts'
 
 /**
  * How real servers and proxies break a streamed reply:
@@ -29,6 +29,8 @@ export interface FaultyServerOptions {
   model: string
   /** What the model answers to a prompt: the same every time it is asked. */
   answer: (prompt: string) => string
+  /** The tool calls the model makes after its text, the same every time it is asked; none by default. */
+  toolCalls?: (prompt: string) => readonly WireToolCall[]
   faults?: FaultPlan
   /** Delay before each generation reply's first byte. */
   latencyMs?: number
@@ -41,6 +43,8 @@ export interface FaultyServer extends LoopbackServer {
   whole: number
   /** Faults injected, by kind. */
   injected: Record<FaultKind, number>
+  /** Faults that struck a reply after a tool call had begun to arrive (a frame of it sent, or the broken frame one of its own or later). */
+  struckCalls: number
   /** The most generation requests that were open at once. */
   mostInFlight: number
   /** Generation requests' time open, summed (ms), and the span from the first one's start to the last one's end. */
@@ -53,7 +57,7 @@ export async function startFaultyModelServer(options: FaultyServerOptions): Prom
   const { protocol, model, faults, latencyMs = 0 } = options
   const random = mulberry32(faults?.seed ?? 1)
   const injected = Object.fromEntries(FAULT_KINDS.map((kind) => [kind, 0])) as Record<FaultKind, number>
-  const state = { whole: 0, inFlight: 0, mostInFlight: 0, busyMs: 0, firstAt: 0, lastAt: 0 }
+  const state = { whole: 0, struckCalls: 0, inFlight: 0, mostInFlight: 0, busyMs: 0, firstAt: 0, lastAt: 0 }
   const server = await startLoopbackServer(async (request, response) => {
     if (answerUpFrontCheck(protocol, model, request, response)) return
     if (!isGeneration(protocol, request.path)) return sendJson(response, 404, { error: { message: `no route ${request.path}` } })
@@ -67,8 +71,12 @@ export async function startFaultyModelServer(options: FaultyServerOptions): Prom
       state.busyMs += state.lastAt - openedAt
     })
     if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs))
-    const shape = options.finishReason === undefined ? {} : { finishReason: options.finishReason }
-    const reply = streamedReply(protocol, request.path, options.answer(promptOf(protocol, request)), shape)
+    const prompt = promptOf(protocol, request)
+    const shape = {
+      ...(options.finishReason === undefined ? {} : { finishReason: options.finishReason }),
+      ...(options.toolCalls === undefined ? {} : { toolCalls: options.toolCalls(prompt) }),
+    }
+    const reply = streamedReply(protocol, request.path, options.answer(prompt), shape)
     const kinds = faults?.kinds ?? []
     const fault = kinds.length > 0 && random() < (faults?.rate ?? 0) ? kinds[Math.floor(random() * kinds.length)] : undefined
     if (fault === undefined) {
@@ -76,13 +84,17 @@ export async function startFaultyModelServer(options: FaultyServerOptions): Prom
       return send(response, reply, reply.frames.length, 'end')
     }
     injected[fault]++
-    return breakReply(protocol, fault, response, reply, random)
+    const struck = breakReply(protocol, fault, response, reply, random)
+    if (reply.firstCallFrame !== undefined && struck > reply.firstCallFrame) state.struckCalls++
   })
   return {
     ...server,
     injected,
     get whole() {
       return state.whole
+    },
+    get struckCalls() {
+      return state.struckCalls
     },
     get mostInFlight() {
       return state.mostInFlight
@@ -96,27 +108,31 @@ export async function startFaultyModelServer(options: FaultyServerOptions): Prom
   }
 }
 
-function breakReply(protocol: WireProtocol, fault: FaultKind, response: ServerResponse, reply: StreamedReply, random: () => number): void {
+/** Breaks the reply as `fault` says; returns how many frames arrived intact before the break (0 for a refusal). */
+function breakReply(protocol: WireProtocol, fault: FaultKind, response: ServerResponse, reply: StreamedReply, random: () => number): number {
   const count = reply.frames.length
   /** A cut point that leaves out at least the last frame, which carries the end marker. */
   const cut = 1 + Math.floor(random() * (count - 1))
   switch (fault) {
     case 'http-429':
-      return sendJson(response, 429, errorBody(protocol, 'rate limited'), { 'retry-after': '0' })
+      sendJson(response, 429, errorBody(protocol, 'rate limited'), { 'retry-after': '0' })
+      return 0
     case 'http-503':
-      return sendJson(response, 503, errorBody(protocol, 'overloaded'))
+      sendJson(response, 503, errorBody(protocol, 'overloaded'))
+      return 0
     case 'reset':
-      return send(response, reply, cut, 'reset')
     case 'fin':
-      return send(response, reply, cut, 'fin')
     case 'stall':
-      return send(response, reply, cut, 'stall')
+      send(response, reply, cut, fault)
+      return cut
     case 'cut-short':
-      return send(response, reply, cut, 'end')
+      send(response, reply, cut, 'end')
+      return cut
     case 'malformed': {
       const broken = Math.floor(random() * count)
       const frames = reply.frames.map((frame, index) => (index === broken ? malformed(frame) : frame))
-      return send(response, { ...reply, frames }, count, 'end')
+      send(response, { ...reply, frames }, count, 'end')
+      return broken + 1
     }
   }
 }

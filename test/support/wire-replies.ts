@@ -5,6 +5,8 @@ import type { SeenRequest } from './loopback-server.ts'
 export interface StreamedReply {
   contentType: string
   frames: string[]
+  /** The index of the first frame that carries a tool call, when the reply has calls. */
+  firstCallFrame?: number
 }
 
 export interface ReplyShape {
@@ -12,23 +14,40 @@ export interface ReplyShape {
   finishReason?: string
   /** Into how many content frames the text is split. */
   pieces?: number
+  /** Tool calls after the text, each in the protocol's streamed form (OpenAI's fragments of two calls interleave). */
+  toolCalls?: readonly WireToolCall[]
+  /** Thinking with its signature, before the text: Anthropic's signed thinking block, Gemini's thought part and thoughtSignature. */
+  thinking?: { text: string; signature: string }
+}
+
+/** A tool call as a test scripts it; `id` and `signature` are sent only where the protocol has them. */
+export interface WireToolCall {
+  id?: string
+  name: string
+  /** JSON text; the protocols that send objects (Ollama, Gemini) need it to be valid. */
+  arguments: string
+  /** Gemini's thoughtSignature on the call's part. */
+  signature?: string
 }
 
 const DEFAULT_FINISH: Record<WireProtocol, string> = { openai: 'stop', ollama: 'stop', anthropic: 'end_turn', gemini: 'STOP' }
+/** How each protocol ends a reply that calls tools. */
+export const TOOL_CALL_FINISH: Record<WireProtocol, string> = { openai: 'tool_calls', ollama: 'stop', anthropic: 'tool_use', gemini: 'STOP' }
 
 /** The frames of a whole reply of `text` for a request to `path`, ending with the protocol's end marker. */
 export function streamedReply(protocol: WireProtocol, path: string, text: string, shape: ReplyShape = {}): StreamedReply {
   const parts = split(text, shape.pieces ?? 3)
-  const finish = shape.finishReason ?? DEFAULT_FINISH[protocol]
+  const calls = shape.toolCalls ?? []
+  const finish = shape.finishReason ?? (calls.length > 0 ? TOOL_CALL_FINISH : DEFAULT_FINISH)[protocol]
   switch (protocol) {
     case 'openai':
-      return path.includes('/chat/') ? openaiChat(parts, finish) : openaiCompletion(parts, finish)
+      return path.includes('/chat/') ? openaiChat(parts, finish, calls) : openaiCompletion(parts, finish)
     case 'ollama':
-      return ollama(parts, finish, path.endsWith('/api/generate'))
+      return ollama(parts, finish, path.endsWith('/api/generate'), calls)
     case 'anthropic':
-      return anthropic(parts, finish)
+      return anthropic(parts, finish, calls, shape.thinking)
     case 'gemini':
-      return gemini(parts, finish)
+      return gemini(parts, finish, calls, shape.thinking)
   }
 }
 
@@ -56,18 +75,39 @@ const sse = (data: unknown, event?: string): string =>
   `${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`
 const SSE = 'text/event-stream'
 
-function openaiChat(parts: string[], finish: string): StreamedReply {
+/**
+ * Each call's fragments: the first carries its index, id and name, the rest only argument pieces; the
+ * fragments of all calls are dealt round-robin, so calls interleave as parallel calls do.
+ */
+function openaiToolCallDeltas(calls: readonly WireToolCall[]): unknown[] {
+  const perCall = calls.map((call, index) => {
+    const pieces = split(call.arguments, 3)
+    return pieces.map((piece, at) => ({
+      index,
+      ...(at === 0 ? { ...(call.id === undefined ? {} : { id: call.id }), type: 'function', function: { name: call.name, arguments: piece } } : { function: { arguments: piece } }),
+    }))
+  })
+  const dealt: unknown[] = []
+  for (let round = 0; perCall.some((fragments) => round < fragments.length); round++) {
+    for (const fragments of perCall) if (round < fragments.length) dealt.push({ tool_calls: [fragments[round]] })
+  }
+  return dealt
+}
+
+function openaiChat(parts: string[], finish: string, calls: readonly WireToolCall[]): StreamedReply {
   const base = { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 0, model: 'fake' }
-  const chunk = (delta: Record<string, string>, finishReason: string | null) => sse({ ...base, choices: [{ index: 0, delta, finish_reason: finishReason }] })
+  const chunk = (delta: unknown, finishReason: string | null) => sse({ ...base, choices: [{ index: 0, delta, finish_reason: finishReason }] })
   return {
     contentType: SSE,
     frames: [
       chunk({ role: 'assistant' }, null),
       ...parts.map((part) => chunk({ content: part }, null)),
+      ...openaiToolCallDeltas(calls).map((delta) => chunk(delta, null)),
       chunk({}, finish),
       sse({ ...base, choices: [], usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 } }),
       sse('[DONE]'),
     ],
+    ...(calls.length === 0 ? {} : { firstCallFrame: 1 + parts.length }),
   }
 }
 
@@ -77,41 +117,77 @@ function openaiCompletion(parts: string[], finish: string): StreamedReply {
   return { contentType: SSE, frames: [...parts.map((part) => chunk(part, null)), chunk('', finish), sse('[DONE]')] }
 }
 
-function ollama(parts: string[], finish: string, generate: boolean): StreamedReply {
+function ollama(parts: string[], finish: string, generate: boolean, calls: readonly WireToolCall[]): StreamedReply {
   const line = (value: unknown) => `${JSON.stringify(value)}\n`
   const body = (text: string) => (generate ? { response: text } : { message: { role: 'assistant', content: text } })
   const head = { model: 'fake', created_at: '2026-01-01T00:00:00Z' }
+  // Ollama sends each call whole, its arguments as an object, in a line of its own.
+  const callLines = calls.map((call) =>
+    line({ ...head, message: { role: 'assistant', content: '', tool_calls: [{ function: { name: call.name, arguments: JSON.parse(call.arguments) as unknown } }] }, done: false }),
+  )
   return {
     contentType: 'application/x-ndjson',
     frames: [
       ...parts.map((part) => line({ ...head, ...body(part), done: false })),
+      ...callLines,
       line({ ...head, ...body(''), done: true, done_reason: finish, prompt_eval_count: 11, eval_count: 7 }),
     ],
+    ...(calls.length === 0 ? {} : { firstCallFrame: parts.length }),
   }
 }
 
-function anthropic(parts: string[], finish: string): StreamedReply {
+function anthropic(parts: string[], finish: string, calls: readonly WireToolCall[], thinking?: ReplyShape['thinking']): StreamedReply {
   const message = { id: 'msg_1', type: 'message', role: 'assistant', model: 'fake', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 11, output_tokens: 1 } }
   const event = (type: string, fields: Record<string, unknown> = {}) => sse({ type, ...fields }, type)
+  const first = thinking === undefined ? 0 : 1
+  const thought = thinking === undefined ? [] : [
+    event('content_block_start', { index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } }),
+    event('content_block_delta', { index: 0, delta: { type: 'thinking_delta', thinking: thinking.text } }),
+    event('content_block_delta', { index: 0, delta: { type: 'signature_delta', signature: thinking.signature } }),
+    event('content_block_stop', { index: 0 }),
+  ]
   return {
     contentType: SSE,
     frames: [
       event('message_start', { message }),
-      event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
-      ...parts.map((part) => event('content_block_delta', { index: 0, delta: { type: 'text_delta', text: part } })),
-      event('content_block_stop', { index: 0 }),
+      ...thought,
+      event('content_block_start', { index: first, content_block: { type: 'text', text: '' } }),
+      ...parts.map((part) => event('content_block_delta', { index: first, delta: { type: 'text_delta', text: part } })),
+      event('content_block_stop', { index: first }),
+      ...calls.flatMap((call, at) => {
+        const index = first + at + 1
+        return [
+          event('content_block_start', { index, content_block: { type: 'tool_use', id: call.id ?? `toolu_${at}`, name: call.name, input: {} } }),
+          ...split(call.arguments, 3).map((piece) => event('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: piece } })),
+          event('content_block_stop', { index }),
+        ]
+      }),
       event('message_delta', { delta: { stop_reason: finish, stop_sequence: null }, usage: { output_tokens: 7 } }),
       event('message_stop'),
     ],
+    // message_start, the thinking block, the text block's start, pieces and stop.
+    ...(calls.length === 0 ? {} : { firstCallFrame: 1 + thought.length + 1 + parts.length + 1 }),
   }
 }
 
-function gemini(parts: string[], finish: string): StreamedReply {
-  const chunk = (text: string, last: boolean) =>
+function gemini(parts: string[], finish: string, calls: readonly WireToolCall[], thinking?: ReplyShape['thinking']): StreamedReply {
+  // Each call arrives whole, as one part, with its signature beside it; the calls come in a chunk of their own before the last.
+  const callParts = calls.map((call) => ({
+    functionCall: { ...(call.id === undefined ? {} : { id: call.id }), name: call.name, args: JSON.parse(call.arguments) as unknown },
+    ...(call.signature === undefined ? {} : { thoughtSignature: call.signature }),
+  }))
+  const chunk = (content: unknown[], last: boolean) =>
     `data: ${JSON.stringify({
-      candidates: [{ content: { role: 'model', parts: [{ text }] }, index: 0, ...(last ? { finishReason: finish } : {}) }],
+      candidates: [{ content: { role: 'model', parts: content }, index: 0, ...(last ? { finishReason: finish } : {}) }],
       ...(last ? { usageMetadata: { promptTokenCount: 11, candidatesTokenCount: 7, totalTokenCount: 18 } } : {}),
       modelVersion: 'fake-001',
     })}\r\n\r\n`
-  return { contentType: SSE, frames: parts.map((part, index) => chunk(part, index === parts.length - 1)) }
+  const thought = thinking === undefined ? [] : [chunk([{ text: thinking.text, thought: true }], false)]
+  const signed = (text: string, index: number) => (thinking !== undefined && index === 0 ? { text, thoughtSignature: thinking.signature } : { text })
+  if (calls.length === 0) return { contentType: SSE, frames: [...thought, ...parts.map((part, index) => chunk([signed(part, index)], index === parts.length - 1))] }
+  return {
+    contentType: SSE,
+    frames: [...thought, ...parts.map((part, index) => chunk([signed(part, index)], false)), chunk(callParts, false), chunk([{ text: '' }], true)],
+    firstCallFrame: thought.length + parts.length,
+  }
 }

@@ -77,6 +77,7 @@ describe('ollama adapter', () => {
       quantization: 'Q4_K_M',
       family: 'qwen2',
       contextLength: 32768,
+      vision: 'no',
     })
   })
 

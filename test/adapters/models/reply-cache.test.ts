@@ -101,4 +101,28 @@ describe('reply cache', () => {
     expect((await ask(chatRequest('two'))).text).toBe('reply 2')
     expect(warnings).toEqual([expect.stringMatching(/cannot be stored in the cache .* \(ENOTDIR\).*make TESTBENCH_CACHE_DIR=.* writable/)])
   })
+
+  test('two requests that differ only in their tools, or only in the thinking switch, do not share an entry; a reply with calls comes back whole', async () => {
+    const directory = temporaryDirectory()
+    const asked: ChatRequest[] = []
+    const call = { id: 'call_1', name: 'read_file', arguments: '{"path":"a.txt"}' }
+    const withCalls = async (request: ChatRequest) => (asked.push(request), { text: `reply ${asked.length}`, latencyMs: 1, toolCalls: [call] })
+    const ask = cacheIn(directory).wrap(model, withCalls)
+    const tool = { name: 'read_file', description: 'Reads a file.', parameters: { type: 'object', properties: { path: { type: 'string' } } } }
+    const base = chatRequest('Read a.txt.')
+    const variants: ChatRequest[] = [
+      base,
+      { ...base, tools: [tool] },
+      { ...base, tools: [{ ...tool, description: 'Reads a whole file.' }] },
+      { ...base, params: { ...base.params, think: 'on' } },
+      { ...base, params: { ...base.params, think: 'off' } },
+      { ...base, tools: [tool], params: { ...base.params, think: 'high' } },
+    ]
+    for (const variant of variants) await ask(variant)
+    for (const variant of variants) expect(await ask(variant)).toMatchObject({ toolCalls: [call] })
+    expect(asked).toHaveLength(variants.length)
+    expect(new Set(variants.map((variant) => cacheIn(directory).fileFor(model, variant))).size).toBe(variants.length)
+    // No tools and an empty list are the same request, with the key replies had before tools existed.
+    expect(cacheIn(directory).fileFor(model, { ...base, tools: [] })).toBe(cacheIn(directory).fileFor(model, base))
+  })
 })

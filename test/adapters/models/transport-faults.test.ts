@@ -1,4 +1,4 @@
-import { describe, expect, onTestFinished, test } from 'vitest'
+import { describe, expect, onTestFinished, test, type TestContext } from 'vitest'
 import { createAdapter } from '../../../adapters/models/create-adapter.ts'
 import { parseModel } from '../../../adapters/models/model-spec.ts'
 import { ProviderError, type ChatRequest } from '../../../adapters/models/model-adapter.ts'
@@ -17,9 +17,10 @@ const REQUESTS = 30
 const FAST = { TESTBENCH_IDLE_TIMEOUT: '1', TESTBENCH_RETRY_DELAY: '0.01', TESTBENCH_RETRIES: '8', TESTBENCH_CONCURRENCY: '4' }
 
 /** A fault-injecting server that closes when the test ends, so tests can run side by side. */
-async function serve(options: Parameters<typeof startFaultyModelServer>[0]): Promise<FaultyServer> {
+async function serve(options: Parameters<typeof startFaultyModelServer>[0], cleanup: TestContext['onTestFinished'] = onTestFinished): Promise<FaultyServer> {
   const server = await startFaultyModelServer(options)
-  onTestFinished(() => server.close())
+  // A concurrent test must pass its context's own hook: the global one may close the server when another test ends.
+  cleanup(() => server.close())
   return server
 }
 
@@ -33,8 +34,8 @@ function adapterFor(protocol: WireProtocol, url: string, env: Record<string, str
 const request = (index: number): ChatRequest => ({ ...chatRequest(`question ${index}`), item: { suite: 'test', itemId: `q${index}`, sample: 0 } })
 
 describe.each(PROTOCOLS)('%s: every transport fault is retried until the reply is whole', (protocol) => {
-  test.concurrent.for(FAULT_KINDS)('%s at 20 percent: every reply equals the clean one', async (kind: FaultKind) => {
-    const server = await serve({ protocol, model: 'fake', answer: answerTo, faults: { rate: 0.2, kinds: [kind], seed: 7 } })
+  test.concurrent.for(FAULT_KINDS)('%s at 20 percent: every reply equals the clean one', async (kind: FaultKind, { onTestFinished: cleanup }) => {
+    const server = await serve({ protocol, model: 'fake', answer: answerTo, faults: { rate: 0.2, kinds: [kind], seed: 7 } }, cleanup)
     const adapter = await adapterFor(protocol, server.url)
     const replies = await Promise.all(Array.from({ length: REQUESTS }, (_, index) => adapter.chat(request(index))))
     expect(replies.map((reply) => reply.text)).toEqual(Array.from({ length: REQUESTS }, (_, index) => answerTo(`question ${index}`)))

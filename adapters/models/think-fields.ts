@@ -1,0 +1,85 @@
+import type { ThinkSetting } from './model-adapter.ts'
+
+/**
+ * TESTBENCH_THINK in each wire protocol's own fields. Each mapping also says, in `caveat`, what the model
+ * cannot honour, for the up-front check to say once; the request then asks for the nearest thing it can.
+ */
+export interface ThinkFields<Fields> {
+  fields: Fields
+  caveat?: string
+}
+
+type Effort = 'low' | 'medium' | 'high'
+const effortOf = (think: Exclude<ThinkSetting, 'off'>): Effort => (think === 'on' ? 'medium' : think)
+
+/** How an OpenAI-compatible endpoint takes the switch: the official API, OpenRouter, or a local server's chat template. */
+export type OpenAIThinkStyle = 'reasoning_effort' | 'openrouter' | 'chat_template_kwargs'
+
+export function openaiThinkFields(think: ThinkSetting, style: OpenAIThinkStyle): ThinkFields<Record<string, unknown>> {
+  switch (style) {
+    case 'reasoning_effort':
+      // `none` is the official API's "no reasoning" (gpt-5.1 on); older reasoning models refuse it with a 400 that names it.
+      return { fields: { reasoning_effort: think === 'off' ? 'none' : effortOf(think) } }
+    case 'openrouter':
+      return { fields: { reasoning: think === 'off' ? { enabled: false } : think === 'on' ? { enabled: true } : { effort: think } } }
+    case 'chat_template_kwargs':
+      // llama.cpp's and vLLM's switch for Qwen3-style templates; an effort also goes as `reasoning_effort` (gpt-oss on vLLM).
+      return {
+        fields: {
+          chat_template_kwargs: { enable_thinking: think !== 'off' },
+          ...(think === 'off' || think === 'on' ? {} : { reasoning_effort: think }),
+        },
+      }
+  }
+}
+
+/** Token budgets for Anthropic's extended thinking (at least 1024) and Gemini 2.5's thinkingBudget. */
+export const THINKING_BUDGETS: Record<Effort, number> = { low: 2048, medium: 8192, high: 24576 }
+
+export interface AnthropicThinking {
+  thinking: { type: 'enabled'; budget_tokens: number } | { type: 'disabled' }
+  /** max_tokens counts the thinking too: the answer keeps its own allowance on top of the budget. */
+  max_tokens: number
+}
+
+export function anthropicThinkFields(think: ThinkSetting, answerTokens: number): ThinkFields<AnthropicThinking> {
+  if (think === 'off') return { fields: { thinking: { type: 'disabled' }, max_tokens: answerTokens } }
+  const budget = THINKING_BUDGETS[effortOf(think)]
+  return { fields: { thinking: { type: 'enabled', budget_tokens: budget }, max_tokens: answerTokens + budget } }
+}
+
+export interface GeminiThinkingConfig {
+  includeThoughts?: boolean
+  thinkingBudget?: number
+  thinkingLevel?: 'LOW' | 'MEDIUM' | 'HIGH'
+}
+
+/** Gemini 3 takes a level and cannot stop thinking; Gemini 2.5 takes a budget (0 stops it, except on Pro; -1 lets it choose). */
+export function geminiThinkFields(think: ThinkSetting, model: string): ThinkFields<{ thinkingConfig: GeminiThinkingConfig }> {
+  if (/gemini-[3-9]/.test(model)) {
+    if (think === 'off') return { fields: { thinkingConfig: { thinkingLevel: 'LOW' } }, caveat: `${model} cannot switch thinking off: it is asked to think at its lowest level (LOW).` }
+    if (think === 'on') return { fields: { thinkingConfig: { includeThoughts: true } } }
+    return { fields: { thinkingConfig: { includeThoughts: true, thinkingLevel: think === 'low' ? 'LOW' : think === 'medium' ? 'MEDIUM' : 'HIGH' } } }
+  }
+  if (think === 'off') {
+    if (/pro/.test(model)) return { fields: { thinkingConfig: { thinkingBudget: 128 } }, caveat: `${model} cannot switch thinking off: it is given its smallest budget (128 tokens).` }
+    return { fields: { thinkingConfig: { thinkingBudget: 0 } } }
+  }
+  return { fields: { thinkingConfig: { includeThoughts: true, thinkingBudget: think === 'on' ? -1 : THINKING_BUDGETS[think] } } }
+}
+
+/**
+ * Ollama's `think`: a boolean, or an effort for gpt-oss (which cannot stop thinking). A model without the
+ * `thinking` capability is sent nothing (Ollama refuses `think` for it); asking it to think is the caveat.
+ */
+export function ollamaThinkFields(think: ThinkSetting, model: string, capabilities: readonly string[] | undefined): ThinkFields<{ think?: boolean | Effort }> {
+  if (capabilities !== undefined && !capabilities.includes('thinking')) {
+    return think === 'off' ? { fields: {} } : { fields: {}, caveat: `Ollama's ${model} cannot think (its capabilities have no "thinking"): TESTBENCH_THINK=${think} is not sent.` }
+  }
+  if (/gpt-oss/.test(model)) {
+    if (think === 'off') return { fields: { think: 'low' }, caveat: `${model} cannot switch thinking off: it is asked to think at its lowest effort (low).` }
+    return { fields: { think: effortOf(think) } }
+  }
+  if (think === 'off' || think === 'on') return { fields: { think: think === 'on' } }
+  return { fields: { think: true }, caveat: `Ollama's ${model} takes no effort level, only thinking on or off: TESTBENCH_THINK=${think} switches it on.` }
+}
