@@ -1,4 +1,5 @@
 import { resolve } from 'node:path'
+import type { ThinkSetting } from './model-adapter.ts'
 import { nonNegativeInteger, nonNegativeNumber, positiveInteger, positiveNumber, type KnobGroup } from '../knob.ts'
 
 /**
@@ -15,8 +16,20 @@ export const modelKnobs: KnobGroup = {
     { name: 'TESTBENCH_IDLE_TIMEOUT', kind: 'number', default: '300', accepted: 'seconds, a number above 0', readme: 'seconds an attempt may go without receiving a byte before it is given up and retried' },
     { name: 'TESTBENCH_RETRIES', kind: 'integer', default: '8', accepted: 'a whole number ≥ 0', readme: 'retries after any transport failure (no connection, a reply broken, malformed, stalled or cut short, 408, 429, 5xx)' },
     { name: 'TESTBENCH_RETRY_DELAY', kind: 'number', default: '0.5', accepted: 'seconds, a number ≥ 0', readme: 'first backoff delay (doubling, with jitter); `Retry-After` wins' },
+    { name: 'TESTBENCH_THINK', kind: 'choice', default: "the model's default", accepted: 'on, off, low, medium or high', readme: 'switches thinking on or off, or asks for that effort; part of the cache key and of every report' },
     { name: 'TESTBENCH_CONCURRENCY', kind: 'integer', default: '2 for Ollama, 8 otherwise', accepted: 'a whole number ≥ 1', readme: 'model requests in flight per provider, across all the workers of a run (of a machine, in a sharded run)' },
   ],
+}
+
+const THINK_SETTINGS: readonly ThinkSetting[] = ['on', 'off', 'low', 'medium', 'high']
+
+/** TESTBENCH_THINK: thinking switched on or off, or an effort; undefined leaves the model's default. */
+export function thinkSetting(env: NodeJS.ProcessEnv = process.env): ThinkSetting | undefined {
+  const value = (env.TESTBENCH_THINK ?? '').trim().toLowerCase()
+  if (value === '') return undefined
+  const setting = THINK_SETTINGS.find((candidate) => candidate === value)
+  if (setting !== undefined) return setting
+  throw new Error(`TESTBENCH_THINK=${env.TESTBENCH_THINK} is not understood: use on, off, low, medium or high, or leave it unset for the model's default.`)
 }
 
 export type CacheMode = 'on' | 'off' | 'refresh'

@@ -14,7 +14,8 @@ type Ask = (request: ChatRequest) => Promise<ChatReply>
 
 /**
  * Replies on disk, one file per request, keyed by provider, model, the model's
- * digest where the provider reports one, parameters, messages and sample index.
+ * digest where the provider reports one, parameters (the thinking switch among them), messages, tools
+ * and sample index: each turn of a conversation is one request, keyed by the whole conversation so far.
  * Files are written atomically, so a run killed at any moment leaves only whole
  * replies, and the rerun asks only for what is missing.
  */
@@ -71,6 +72,8 @@ function keyFields(model: CachedModel, request: ChatRequest): unknown {
     mode: request.mode ?? 'chat',
     params: request.params,
     messages: request.messages,
+    // Only where there are tools, so that the keys of every reply stored before tools existed still hold.
+    ...(request.tools === undefined ? {} : { tools: request.tools }),
     sample: request.item.sample,
   }
 }
