@@ -23,7 +23,6 @@ import { isStoredProvider, ResultsFile, resultsFile, type ResultKey, type Stored
 import { runSolution, type Judgement } from './run-solution.ts'
 import { eulerFacts, thinkingOf } from './score.ts'
 import { referenceTrajectory } from './reference-trajectory.ts'
-import { renderTrajectory } from '../../harness/conversation/trajectory.ts'
 import { runToolAgent, TOOL_PARAMS, toolMessages } from './tool-mode.ts'
 
 interface EulerItem extends BenchItem {
@@ -102,7 +101,7 @@ async function solveWithTools(messages: ChatMessage[], language: Language, probl
   const told = { trajectory: conversation.trajectory, conversationEnd: conversation.end, latencyMs: Math.round(conversation.latencyMs), tokens: conversation.tokens }
   if (delivery === undefined) {
     const reason = `${conversation.end.reason} Nothing was delivered.`
-    return { outcome: 'no_answer', reason, output: `${reason}\n\n${renderTrajectory(conversation.trajectory, conversation.end)}`, extracted: '', ...told }
+    return { outcome: 'no_answer', reason, output: reason, extracted: '', ...told }
   }
   return { ...(await judgeProgram(delivery.content === '' ? undefined : delivery.content, language, problem)), extracted: delivery.content, ...told }
 }

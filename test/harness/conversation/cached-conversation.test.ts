@@ -24,9 +24,10 @@ function countingModel(failAt?: number) {
   return { asked, ask }
 }
 
+const finish: ConversationTool = { definition: { name: 'finish', description: 'Ends.', parameters: { type: 'object', properties: {} } }, run: async () => toolSucceeded('finished', true) }
 const tools: ConversationTool[] = [
   { definition: { name: 'note', description: 'Keeps a note.', parameters: { type: 'object', properties: { text: { type: 'string' } } } }, run: async (args) => toolSucceeded(`noted ${String(args.text)}`) },
-  { definition: { name: 'finish', description: 'Ends.', parameters: { type: 'object', properties: {} } }, run: async () => toolSucceeded('finished', true) },
+  finish,
 ]
 const conversation: ConversationRequest = { messages: [{ role: 'user', content: 'take notes' }], tools, limits: { turns: 10, callsPerTool: 10 }, params: { temperature: 0, think: 'off' } }
 
@@ -72,7 +73,7 @@ describe('a conversation through the reply cache', () => {
     const cache = new ReplyCache(cacheDirectory(), 'on')
     await converse(through(cache.wrap(model, countingModel().ask)), conversation)
     for (const changed of [
-      { ...conversation, tools: [tools[0], { ...tools[1], definition: { ...tools[1].definition, description: 'Ends the task.' } }] as ConversationTool[] },
+      { ...conversation, tools: [...tools.slice(0, 1), { ...finish, definition: { ...finish.definition, description: 'Ends the task.' } }] },
       { ...conversation, params: { temperature: 0, think: 'on' as const } },
     ]) {
       const counting = countingModel()
