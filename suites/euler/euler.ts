@@ -18,7 +18,7 @@ import { answerInCode } from './judge.ts'
 import { LANGUAGES, type Language } from './languages.ts'
 import { eulerOptions } from './options.ts'
 import type { EulerProblem } from './problems.ts'
-import { buildPrompt, REQUEST_PARAMS, SYSTEM_MESSAGE } from './prompt.ts'
+import { buildPrompt, REQUEST_PARAMS, SYSTEM_MESSAGE, userMessage } from './prompt.ts'
 import { isStoredProvider, ResultsFile, resultsFile, type ResultKey, type StoredFields } from './results-file.ts'
 import { runSolution, type Judgement } from './run-solution.ts'
 import { eulerFacts, thinkingOf } from './score.ts'
@@ -69,7 +69,7 @@ function declareLanguage(language: Language, problems: readonly EulerProblem[], 
     async run({ problem }, bench) {
       const modeFacts = { ...(options.mode === 'tool' ? { mode: 'tool' as const } : {}), ...(thinking === undefined ? {} : { thinking }) }
       bench.record({ scoring: { points: problem.points, problem: problem.number, era: options.era, ...statedSize, ...modeFacts } })
-      const messages = options.mode === 'tool' ? toolMessages(problem, language) : promptMessages(buildPrompt(problem, language, options.era))
+      const messages = options.mode === 'tool' ? toolMessages(problem, language) : promptMessages(buildPrompt(problem, language, options.era), problem)
       const key = resultKey(bench.model, language, problem.id, bench.sample)
       const kept = isStoredProvider(bench.model.provider)
       const stored = kept && !options.overwrite ? results.reusable(key)?.record : undefined
@@ -110,11 +110,8 @@ function withThink(params: ChatParams): ChatParams {
   return think === undefined ? params : { ...params, think }
 }
 
-function promptMessages(prompt: string): ChatMessage[] {
-  return [
-    { role: 'system', content: SYSTEM_MESSAGE },
-    { role: 'user', content: prompt },
-  ]
+function promptMessages(prompt: string, problem: EulerProblem): ChatMessage[] {
+  return [{ role: 'system', content: SYSTEM_MESSAGE }, userMessage(prompt, problem)]
 }
 
 async function judgeProgram(program: string | undefined, language: Language, problem: EulerProblem): Promise<Judgement> {

@@ -1,4 +1,5 @@
 /** The PE-Bench prompts: the problem (attachments inlined) in the wording of the current era or of the PE-100 era. */
+import type { ChatMessage } from '../../adapters/models/model-adapter.ts'
 import type { Language } from './languages.ts'
 import type { Era } from './options.ts'
 import type { EulerProblem } from './problems.ts'
@@ -6,6 +7,11 @@ import type { EulerProblem } from './problems.ts'
 /** The original's request: this system message, temperature 0, up to 32768 tokens. */
 export const SYSTEM_MESSAGE = 'You are a helpful assistant'
 export const REQUEST_PARAMS = { temperature: 0, maxTokens: 32768 } as const
+
+/** The user's message: the prompt, with the problem's first image for models that can see (the adapter leaves it out for others). */
+export function userMessage(prompt: string, problem: EulerProblem): ChatMessage {
+  return { role: 'user', content: prompt, ...(problem.image === undefined ? {} : { images: [problem.image] }) }
+}
 
 export function buildPrompt(problem: EulerProblem, language: Language, era: Era): string {
   const statement = problemStatement(problem)

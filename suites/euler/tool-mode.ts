@@ -9,7 +9,7 @@ import type { ConversationResult } from '../../harness/conversation/converse.ts'
 import type { ItemContext } from '../../harness/benchmark.ts'
 import type { Language } from './languages.ts'
 import type { EulerProblem } from './problems.ts'
-import { toolPrompt } from './prompt.ts'
+import { toolPrompt, userMessage } from './prompt.ts'
 import { EulerAgent, type Delivery } from './tools/agent-tools.ts'
 import { upstreamToolResult } from './tools/tool-result.ts'
 
@@ -39,7 +39,7 @@ export const TOOL_PARAMS: ChatParams = { temperature: 0 }
 export function toolMessages(problem: EulerProblem, language: Language): ChatMessage[] {
   return [
     { role: 'system', content: TOOL_SYSTEM_PROMPT },
-    { role: 'user', content: toolPrompt(problem, language) },
+    userMessage(toolPrompt(problem, language), problem),
   ]
 }
 
