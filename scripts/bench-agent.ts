@@ -69,6 +69,26 @@ function startServer(): Promise<{ server: Server; baseURL: string; requests: () 
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, requests: () => requests })))
 }
 
+/** One streamed turn through the SDK: its text, its calls (fragments joined by index) and its usage. */
+async function streamedTurn(client: OpenAI, messages: ChatCompletionMessageParam[], tools: ChatCompletionTool[]): Promise<{ text: string; calls: ToolCall[]; tokens?: ChatReply['tokens'] }> {
+  const stream = await client.chat.completions.create({ model: 'bench', messages, tools, temperature: 0, stream: true, stream_options: { include_usage: true } })
+  let text = ''
+  const calls: ToolCall[] = []
+  let tokens: ChatReply['tokens']
+  for await (const chunk of stream) {
+    const delta = chunk.choices[0]?.delta
+    text += delta?.content ?? ''
+    for (const fragment of delta?.tool_calls ?? []) {
+      const call = (calls[fragment.index] ??= { id: '', name: '', arguments: '' })
+      call.id ||= fragment.id ?? ''
+      call.name += fragment.function?.name ?? ''
+      call.arguments += fragment.function?.arguments ?? ''
+    }
+    if (chunk.usage) tokens = { prompt: chunk.usage.prompt_tokens, completion: chunk.usage.completion_tokens }
+  }
+  return { text, calls, ...(tokens ? { tokens } : {}) }
+}
+
 /** The yardstick: the SDK's streamed call, the calls joined by index, the first one run, its result sent back. */
 async function bareLoop(client: OpenAI): Promise<number> {
   const agent = new EulerAgent()
@@ -78,19 +98,7 @@ async function bareLoop(client: OpenAI): Promise<number> {
     const offered: ChatCompletionTool[] = agent.tools
       .filter((tool) => (counts.get(tool.definition.name) ?? 0) < TOOL_LIMITS.callsPerTool)
       .map((tool) => ({ type: 'function', function: { name: tool.definition.name, description: tool.definition.description, parameters: tool.definition.parameters } }))
-    const stream = await client.chat.completions.create({ model: 'bench', messages, tools: offered, temperature: 0, stream: true, stream_options: { include_usage: true } })
-    let text = ''
-    const calls: Array<{ id: string; name: string; arguments: string }> = []
-    for await (const chunk of stream) {
-      const delta = chunk.choices[0]?.delta
-      text += delta?.content ?? ''
-      for (const fragment of delta?.tool_calls ?? []) {
-        const call = (calls[fragment.index] ??= { id: '', name: '', arguments: '' })
-        call.id ||= fragment.id ?? ''
-        call.name += fragment.function?.name ?? ''
-        call.arguments += fragment.function?.arguments ?? ''
-      }
-    }
+    const { text, calls } = await streamedTurn(client, messages, offered)
     const call = calls[0]
     if (call === undefined) throw new Error(`bare loop: turn ${turn} made no tool call`)
     const tool = agent.tools.find((candidate) => candidate.definition.name === call.name)
@@ -117,21 +125,7 @@ function sdkAsk(client: OpenAI) {
       return { role: message.role, content: message.content }
     })
     const tools: ChatCompletionTool[] = (request.tools ?? []).map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } }))
-    const stream = await client.chat.completions.create({ model: 'bench', messages, tools, temperature: 0, stream: true, stream_options: { include_usage: true } })
-    let text = ''
-    const calls: ToolCall[] = []
-    let tokens: ChatReply['tokens']
-    for await (const chunk of stream) {
-      const delta = chunk.choices[0]?.delta
-      text += delta?.content ?? ''
-      for (const fragment of delta?.tool_calls ?? []) {
-        const call = (calls[fragment.index] ??= { id: '', name: '', arguments: '' })
-        call.id ||= fragment.id ?? ''
-        call.name += fragment.function?.name ?? ''
-        call.arguments += fragment.function?.arguments ?? ''
-      }
-      if (chunk.usage) tokens = { prompt: chunk.usage.prompt_tokens, completion: chunk.usage.completion_tokens }
-    }
+    const { text, calls, tokens } = await streamedTurn(client, messages, tools)
     return { text, ...(calls.length === 0 ? {} : { toolCalls: calls }), ...(tokens ? { tokens } : {}), latencyMs: performance.now() - started }
   }
 }

@@ -10,6 +10,7 @@ import { afterEach, expect, test } from 'vitest'
 import { sendEvents, sendJson, startLoopbackServer, type LoopbackServer } from '../../support/loopback-server.ts'
 import { killRun, readJsonReport, startVitestRun } from '../../support/run-vitest.ts'
 import { skipWithoutSandbox } from '../../support/sandbox-available.ts'
+import { waitFor } from '../../support/wait-for.ts'
 
 const FIXTURE_DATASETS = fileURLToPath(new URL('../../../fixtures/euler/datasets', import.meta.url))
 
@@ -32,14 +33,6 @@ function cachedReplies(directory: string): number {
     return readdirSync(join(directory, 'replies'), { recursive: true }).filter((name) => String(name).endsWith('.json')).length
   } catch {
     return 0
-  }
-}
-
-async function waitFor(condition: () => boolean, timeoutMs: number): Promise<void> {
-  const started = Date.now()
-  while (!condition()) {
-    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting')
-    await new Promise((resolve) => setTimeout(resolve, 50))
   }
 }
 
