@@ -73,7 +73,7 @@ function keyFields(model: CachedModel, request: ChatRequest): unknown {
     params: request.params,
     messages: request.messages,
     // Only where there are tools, so that the keys of every reply stored before tools existed still hold.
-    ...(request.tools === undefined ? {} : { tools: request.tools }),
+    ...(request.tools === undefined || request.tools.length === 0 ? {} : { tools: request.tools }),
     sample: request.item.sample,
   }
 }

@@ -92,6 +92,6 @@ describe('a conversation through the reply cache', () => {
     const before = { provider: 'openai', model: 'agent', digest: null, mode: 'chat', params: {}, messages: request.messages, sample: 0 }
     const hash = createHash('sha256').update(JSON.stringify(before)).digest('hex')
     expect(cache.fileFor(model, request).endsWith(`${hash}.json`)).toBe(true)
-    expect(cache.fileFor(model, { ...request, tools: [] }).endsWith(`${hash}.json`)).toBe(false)
+    expect(cache.fileFor(model, { ...request, tools: [finish.definition] }).endsWith(`${hash}.json`)).toBe(false)
   })
 })
