@@ -8,7 +8,7 @@ import { dirname } from 'node:path'
  * moment leaves the old file or the new one, never half of one. The temporary name is unique to
  * this write, so concurrent writers of one file never rename each other's half-written file.
  */
-export async function writeFileAtomically(file: string, content: string): Promise<void> {
+export async function writeFileAtomically(file: string, content: string | Uint8Array): Promise<void> {
   await mkdir(dirname(file), { recursive: true })
   const temporary = temporaryName(file)
   await writeFile(temporary, content)

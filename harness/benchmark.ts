@@ -14,6 +14,7 @@ import { displayText } from './display-text.ts'
 import { showRecord } from './show-record.ts'
 import { withoutAnnotationStacks } from './annotation-stacks.ts'
 import { withoutHiddenFrames } from './hidden-frames.ts'
+import { converse, type ConversationRequest, type ConversationResult } from './conversation/converse.ts'
 
 /** One benchmark item; suites extend it with whatever their items carry. */
 export interface BenchItem {
@@ -33,6 +34,12 @@ export interface ItemContext<Scoring extends object = FactRecord> {
   sample: number
   /** Asks the model (through the reply cache) and records prompt, reply, tokens and latency. */
   ask(messages: string | ChatMessage[], params?: ChatParams, options?: { mode?: 'chat' | 'completion' }): Promise<ChatReply>
+  /**
+   * Converses with the model through the item's tools under the request's limits, every turn through the
+   * reply cache (a rerun replays the trajectory, a stopped run resumes at its turn), and records the
+   * prompt, the trajectory, how it ended, tokens and latency. The suite judges what the tools delivered.
+   */
+  converse(request: ConversationRequest): Promise<ConversationResult>
   /** Merges facts into this item's record (task.meta.bench); `scoring` replaces the facts recorded before. */
   record(fields: RecordFields<Scoring>): void
   /** The test's own `expect`, which concurrent tests need. */
@@ -179,6 +186,13 @@ async function runCase<Item extends BenchItem, Scoring extends object>(
   }
   context.task.meta.bench = record
   const ask = askerFor(model)
+  const itemKey = {
+    suite: definition.suite,
+    itemId: item.id,
+    sample,
+    ...(definition.variant === undefined ? {} : { variant: definition.variant }),
+    ...(item.reference === undefined ? {} : { reference: item.reference }),
+  }
   const bench: ItemContext<Scoring> = {
     model,
     sample,
@@ -199,12 +213,7 @@ async function runCase<Item extends BenchItem, Scoring extends object>(
           messages: chat,
           params,
           mode: options.mode ?? 'chat',
-          item: {
-            suite: definition.suite,
-            itemId: item.id,
-            sample,
-            ...(definition.variant === undefined ? {} : { variant: definition.variant }),
-            ...(item.reference === undefined ? {} : { reference: item.reference }) },
+          item: itemKey,
           signal: context.signal,
         })
         Object.assign(record, { reply: reply.text, latencyMs: reply.latencyMs })
@@ -212,6 +221,26 @@ async function runCase<Item extends BenchItem, Scoring extends object>(
         if (reply.tokens) record.tokens = reply.tokens
         if (reply.finishReason) record.finishReason = reply.finishReason
         return reply
+      } catch (error) {
+        if (error instanceof ProviderError) record.outcome = 'provider_error'
+        throw error
+      }
+    },
+    async converse(request) {
+      if (model.provider !== 'replay') record.prompt = renderMessages(request.messages)
+      record.params = { ...(request.params ?? {}) }
+      const trajectory: ConversationResult['trajectory'] = []
+      record.trajectory = trajectory
+      try {
+        const result = await converse(
+          (messages, tools, params, signal) => ask({ messages, params, tools, item: itemKey, mode: 'chat', ...(signal === undefined ? {} : { signal }) }),
+          request,
+          context.signal,
+          trajectory,
+        )
+        Object.assign(record, { conversationEnd: result.end, tokens: result.tokens, latencyMs: Math.round(result.latencyMs) })
+        if (result.cost !== undefined) record.cost = result.cost
+        return result
       } catch (error) {
         if (error instanceof ProviderError) record.outcome = 'provider_error'
         throw error

@@ -1,6 +1,7 @@
 import type { TokenUsage } from '../adapters/models/model-adapter.ts'
 import type { Outcome } from '../adapters/outcome.ts'
 import type { FactRecord } from './scoring-facts.ts'
+import type { ConversationEnd, TrajectoryTurn } from './conversation/trajectory.ts'
 
 /**
  * Everything a test body records about one item × model × sample. It lives in
@@ -32,6 +33,12 @@ export interface ItemRecord {
   prompt?: string
   reply?: string
   reasoning?: string
+  /** A conversation's turns (`bench.converse`): each turn's text, reasoning, tool calls and results, tokens, latency. */
+  trajectory?: TrajectoryTurn[]
+  /** How the conversation ended: a tool ended it, a turn made no tool call, or a limit was reached. */
+  conversationEnd?: ConversationEnd
+  /** What the conversation's tokens cost, in TESTBENCH_PRICES's currency, where a price was given. */
+  cost?: number
   /** The extracted answer or code. */
   extracted?: string
   /** The sandbox tier its program ran in (`process (bubblewrap 0.8.0)`, `docker (image …)`, `none (unsandboxed)`); absent when the item ran none. */

@@ -2,6 +2,7 @@ import type { TaskMeta, TestContext } from 'vitest'
 import { NOT_THE_MODELS_FAULT } from '../adapters/outcome.ts'
 import { displayText } from './display-text.ts'
 import type { ItemRecord } from './item-record.ts'
+import { renderTrajectory } from './conversation/trajectory.ts'
 
 /**
  * What the Vitest UI and the html report list under "Test Meta", in this order: each value a plain
@@ -16,6 +17,8 @@ export interface ItemView {
   outcome?: string
   prompt?: string
   reasoning?: string
+  /** A conversation's turns, tool calls and results (harness/conversation/trajectory.ts). */
+  trajectory?: string
   reply?: string
   extracted?: string
   output?: string
@@ -53,6 +56,9 @@ export function itemView(record: ItemRecord): ItemView {
   for (const field of TEXTS) {
     const raw = record[field]
     if (typeof raw === 'string' && raw !== '') view[field] = shown(displayText(raw))
+    if (field === 'reasoning' && record.trajectory !== undefined && record.trajectory.length > 0) {
+      view.trajectory = shown(displayText(renderTrajectory(record.trajectory, record.conversationEnd)))
+    }
   }
   return view
 }

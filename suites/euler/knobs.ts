@@ -5,7 +5,8 @@ export const eulerKnobs: KnobGroup = {
   title: 'euler',
   knobs: [
     { name: 'TESTBENCH_EULER_LANGUAGES', kind: 'list', default: 'python,java,rust,clojure', accepted: 'a comma list of python, java, rust, clojure, javascript, go, c, cpp', readme: 'one variant per language' },
-    { name: 'TESTBENCH_EULER_PROBLEMS', kind: 'list', default: '1-100', accepted: 'numbers and ranges, e.g. `1-200`, `1-10,22`', readme: 'which problems run' },
+    { name: 'TESTBENCH_EULER_MODE', kind: 'choice', default: 'oneshot', accepted: 'oneshot or tool', readme: "`tool` runs upstream's tool agent (`inference-with-tools.py`): the model works in a virtual workspace through tools and delivers a file" },
+    { name: 'TESTBENCH_EULER_PROBLEMS', kind: 'list', default: '1-100 (tool mode: 101-200)', accepted: 'numbers and ranges, e.g. `1-200`, `1-10,22`', readme: 'which problems run' },
     { name: 'TESTBENCH_EULER_ERA', kind: 'choice', default: 'current', accepted: 'current or pe100', readme: "the prompt and the combined score's estimate of the PE-100 era (see Upstream and deviations)" },
     { name: 'TESTBENCH_EULER_OVERWRITE', kind: 'boolean', default: 'off', accepted: '1/on/true or 0/off/false', readme: 'run stored model × language results again instead of reusing them' },
     { name: 'TESTBENCH_EULER_ANSWER_IN_CODE', kind: 'boolean', default: 'off', accepted: '1/on/true or 0/off/false', readme: "the original's answer-in-code rule, a known false positive" },

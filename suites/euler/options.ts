@@ -7,12 +7,21 @@ export const ERAS = ['current', 'pe100'] as const
 /** `current`: today's detailed prompt; `pe100`: the shorter prompt of the PE-Bench-100 era. */
 export type Era = (typeof ERAS)[number]
 
+export const MODES = ['oneshot', 'tool'] as const
+/** `oneshot`: one request, the program taken from the reply; `tool`: upstream's tool agent (inference-with-tools.py) in a virtual workspace. */
+export type Mode = (typeof MODES)[number]
+
+/** Upstream's default batches: problems 1–100 in one-shot mode, its tool batch 101–200 in tool mode. */
+export const DEFAULT_PROBLEMS: Record<Mode, string> = { oneshot: '1-100', tool: '101-200' }
+
 export const DEFAULT_LANGUAGES: readonly LanguageId[] = ['python', 'java', 'rust', 'clojure']
 
 export interface EulerOptions {
+  /** TESTBENCH_EULER_MODE, default oneshot. */
+  mode: Mode
   /** TESTBENCH_EULER_LANGUAGES, default python,java,rust,clojure: one variant per language. */
   languages: LanguageId[]
-  /** TESTBENCH_EULER_PROBLEMS, default 1-100: problem numbers, ascending. */
+  /** TESTBENCH_EULER_PROBLEMS, default 1-100 (tool mode: 101-200): problem numbers, ascending. */
   problems: number[]
   /** TESTBENCH_EULER_ERA, default current. */
   era: Era
@@ -39,9 +48,11 @@ export interface EulerOptions {
 }
 
 export function eulerOptions(env: NodeJS.ProcessEnv = process.env): EulerOptions {
+  const mode = parseMode(env.TESTBENCH_EULER_MODE)
   return {
+    mode,
     languages: parseLanguages(env.TESTBENCH_EULER_LANGUAGES),
-    problems: parseProblems(env.TESTBENCH_EULER_PROBLEMS),
+    problems: parseProblems(env.TESTBENCH_EULER_PROBLEMS, mode),
     era: parseEra(env.TESTBENCH_EULER_ERA),
     overwrite: readBoolean(env, 'TESTBENCH_EULER_OVERWRITE', false),
     answerInCode: readBoolean(env, 'TESTBENCH_EULER_ANSWER_IN_CODE', false),
@@ -78,8 +89,15 @@ export function parseLanguages(value: string | undefined): LanguageId[] {
 }
 
 /** `1-100`, `22`, `1-10,22,54`: ranges and single numbers, comma-separated. */
-export function parseProblems(value: string | undefined): number[] {
-  return parseNumberRanges('TESTBENCH_EULER_PROBLEMS', value === undefined || value.trim() === '' ? '1-100' : value, 1)
+export function parseProblems(value: string | undefined, mode: Mode = 'oneshot'): number[] {
+  return parseNumberRanges('TESTBENCH_EULER_PROBLEMS', value === undefined || value.trim() === '' ? DEFAULT_PROBLEMS[mode] : value, 1)
+}
+
+export function parseMode(value: string | undefined): Mode {
+  if (value === undefined || value.trim() === '') return 'oneshot'
+  const mode = value.trim().toLowerCase()
+  if ((MODES as readonly string[]).includes(mode)) return mode as Mode
+  throw new Error(`TESTBENCH_EULER_MODE=${value} is not understood: use oneshot (default) or tool.`)
 }
 
 export function parseEra(value: string | undefined): Era {

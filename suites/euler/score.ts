@@ -15,15 +15,34 @@ import type { Score, Scorer } from '../../harness/score.ts'
 import { optional, scoringFacts, type FactsOf } from '../../harness/scoring-facts.ts'
 import { LANGUAGES, LANGUAGE_IDS, type LanguageId } from './languages.ts'
 import { memoryGB, modelSize } from './model-size.ts'
-import { ERAS } from './options.ts'
+import { ERAS, MODES, type Mode } from './options.ts'
+import type { ThinkSetting } from '../../adapters/models/model-adapter.ts'
 import { pythonFixed, pythonRound } from '../../harness/python-round.ts'
 
 export const SUITE = 'euler'
+export const THINKING = ['think', 'no_think'] as const
+export type Thinking = (typeof THINKING)[number]
+
+/** Upstream's store-name suffix for a thinking switch: `--think` gives `-think`, `--no_think` gives `-no_think`. */
+export function thinkingOf(think: ThinkSetting | undefined): Thinking | undefined {
+  if (think === undefined) return undefined
+  return think === 'off' ? 'no_think' : 'think'
+}
 /**
  * What each PE-Bench item records: its problem's points (1325386 / solved_by), number and prompt
  * era, and the model's size when the user stated it (TESTBENCH_EULER_PARAMETERS, _BITS).
  */
-export const eulerFacts = scoringFacts('euler', { points: 'number', problem: 'number', era: ERAS, parameters: optional('number'), bits: optional('number') })
+export const eulerFacts = scoringFacts('euler', {
+  points: 'number',
+  problem: 'number',
+  era: ERAS,
+  parameters: optional('number'),
+  bits: optional('number'),
+  /** Absent: one-shot (the records of runs before tool mode existed). */
+  mode: optional(MODES),
+  /** TESTBENCH_THINK as upstream names its store: `think` (on, or an effort), `no_think` (off); absent: the model's default. */
+  thinking: optional(THINKING),
+})
 export type EulerFacts = FactsOf<typeof eulerFacts>
 
 /** The original's weights, in the order it adds them up (the order matters for the last bit of a float). */
@@ -40,6 +59,8 @@ export const MEM_SCORE_COLUMN = 'Mem-Score'
 export const SIZE_COLUMN = 'Size (B params)'
 export const BITS_COLUMN = 'Quantization (bits)'
 export const ERA_COLUMN = 'Era'
+/** Upstream's README sections: Non-Thinking, Thinking, Non-Thinking Tool Usage, Thinking Tool Usage. */
+export const SECTION_COLUMN = 'Section'
 
 /** The combined score before printing, over the problems Python ran. */
 interface CombinedValue {
@@ -49,6 +70,9 @@ interface CombinedValue {
 
 interface LanguageScore {
   language: string
+  mode: Mode
+  /** One-shot: the problems asked; tool mode: the batch's highest problem number, as upstream's `<lang>-200-tool`. */
+  named: number
   problems: number
   solved: number
   /** Rounded to 2 decimals, as the original stores it. */
@@ -58,25 +82,43 @@ interface LanguageScore {
 export const scoreEuler: Scorer = (records) => {
   const scores: Score[] = []
   for (const [model, modelRecords] of groupBy(records.filter((record) => record.suite === SUITE), (record) => record.model)) {
-    const languageScores = [...groupBy(modelRecords, (record) => record.variant ?? 'python')]
-      .map(([language, languageRecords]) => languageScore(language, languageRecords))
-      .sort((a, b) => languageOrder(a.language) - languageOrder(b.language))
-    const perLanguage = languageScores.map((score) => toScore(model, score))
-    const raw = combinedOf(languageScores)
-    const combined = raw && combinedScore(model, raw)
-    const row = combined ?? perLanguage[0]
-    if (row) row.columns = tableRow(model, modelRecords, languageScores, raw)
-    scores.push(...perLanguage, ...(combined ? [combined] : []))
+    for (const [, runRecords] of groupBy(modelRecords, (record) => { const facts = eulerFacts.read(record); return `${facts.mode ?? 'oneshot'} ${facts.thinking ?? ''}` })) {
+      const [first] = runRecords
+      if (first === undefined) continue
+      const facts = eulerFacts.read(first)
+      const mode = facts.mode ?? 'oneshot'
+      const languageScores = [...groupBy(runRecords, (record) => record.variant ?? 'python')]
+        .map(([language, languageRecords]) => languageScore(language, languageRecords, mode))
+        .sort((a, b) => languageOrder(a.language) - languageOrder(b.language))
+      const perLanguage = languageScores.map((score) => toScore(model, score))
+      const raw = combinedOf(languageScores, mode)
+      const combined = raw && combinedScore(model, raw, mode)
+      const row = combined ?? perLanguage[0]
+      if (row) row.columns = tableRow(model, runRecords, languageScores, raw, mode, facts.thinking)
+      scores.push(...perLanguage, ...(combined ? [combined] : []))
+    }
   }
   return scores
 }
 
-export function languageScoreName(language: string, problems: number): string {
-  return `PE-Bench-${languageName(language)}-${problems}`
+/** `PE-Bench-Python-100`; tool mode, after upstream's `python-200-tool`: `PE-Bench-Python-200-tool`. */
+export function languageScoreName(language: string, problems: number, mode: Mode = 'oneshot'): string {
+  return `PE-Bench-${languageName(language)}-${problems}${mode === 'tool' ? '-tool' : ''}`
 }
 
-export function combinedScoreName(problems: number): string {
-  return `PE-${problems}-Score`
+/** `PE-100-Score`; tool mode `PE-200-tool-Score`. */
+export function combinedScoreName(problems: number, mode: Mode = 'oneshot'): string {
+  return `PE-${problems}-${mode === 'tool' ? 'tool-' : ''}Score`
+}
+
+/** The model as upstream's store names it: `-think` or `-no_think` after the name when the switch was set. */
+export function storeName(model: string, thinking: Thinking | undefined): string {
+  return thinking === undefined ? model : `${model}-${thinking}`
+}
+
+/** The README section the row belongs in; thinking left to the model's default counts as Non-Thinking. */
+export function sectionOf(mode: Mode, thinking: Thinking | undefined): string {
+  return `${thinking === 'think' ? 'Thinking' : 'Non-Thinking'}${mode === 'tool' ? ' Tool Usage' : ''}`
 }
 
 /**
@@ -90,7 +132,7 @@ export function combinedValue(languageValue: (language: LanguageId) => number | 
   return sum / TOTAL_WEIGHT
 }
 
-function languageScore(language: string, records: readonly ItemRecord[]): LanguageScore {
+function languageScore(language: string, records: readonly ItemRecord[], mode: Mode): LanguageScore {
   let points = 0
   let solved = 0
   const byProblem = groupBy(records, (record) => record.itemId)
@@ -103,14 +145,16 @@ function languageScore(language: string, records: readonly ItemRecord[]): Langua
     solved += share
   }
   const problems = byProblem.size
-  return { language, problems, solved, value: problems === 0 ? 0 : pythonRound(points / problems, 2) }
+  const highest = Math.max(0, ...records.map((record) => eulerFacts.read(record).problem))
+  // Over every problem asked, solved or not: upstream's tool mode divides by the problems recorded so far (see the README).
+  return { language, mode, named: mode === 'tool' ? highest : problems, problems, solved, value: problems === 0 ? 0 : pythonRound(points / problems, 2) }
 }
 
 function toScore(model: string, score: LanguageScore): Score {
   return {
     suite: SUITE,
     model,
-    name: languageScoreName(score.language, score.problems),
+    name: languageScoreName(score.language, score.named, score.mode),
     value: score.value,
     display: pythonFixed(score.value, 2),
     counted: { solved: score.solved, total: score.problems },
@@ -118,28 +162,35 @@ function toScore(model: string, score: LanguageScore): Score {
 }
 
 /** The combined score over the problems Python ran; a language run on other problems counts as not run. */
-function combinedOf(scores: readonly LanguageScore[]): CombinedValue | undefined {
-  const problems = scores.find((score) => score.language === 'python')?.problems
+function combinedOf(scores: readonly LanguageScore[], mode: Mode): CombinedValue | undefined {
+  const problems = scores.find((score) => score.language === 'python')?.named
   if (problems === undefined) return undefined
-  const value = combinedValue((language) => scores.find((score) => score.language === language && score.problems === problems)?.value)
+  const value = combinedValue((language) => scores.find((score) => score.language === language && score.named === problems && score.mode === mode)?.value)
   return value === undefined ? undefined : { problems, value }
 }
 
-function combinedScore(model: string, combined: CombinedValue): Score {
+function combinedScore(model: string, combined: CombinedValue, mode: Mode): Score {
   const display = pythonFixed(combined.value, 2)
-  return { suite: SUITE, model, name: combinedScoreName(combined.problems), value: Number(display), display }
+  return { suite: SUITE, model, name: combinedScoreName(combined.problems, mode), value: Number(display), display }
 }
 
 /** Model | Best Model for Size (GB) | PE-<N>-Score | Mem-Score | Size (B params) | Quantization (bits) | Context (K) | PE-Bench-Python-<N> | … */
-function tableRow(model: string, records: readonly ItemRecord[], scores: readonly LanguageScore[], combined: CombinedValue | undefined): Record<string, string> {
+function tableRow(
+  model: string,
+  records: readonly ItemRecord[],
+  scores: readonly LanguageScore[],
+  combined: CombinedValue | undefined,
+  mode: Mode,
+  thinking: Thinking | undefined,
+): Record<string, string> {
   const [first] = records
   const details = first?.modelDetails ?? {}
   const facts = first === undefined ? undefined : eulerFacts.read(first)
   const size = modelSize(model, details, { ...(facts?.parameters === undefined ? {} : { parameters: facts.parameters }), ...(facts?.bits === undefined ? {} : { bits: facts.bits }) })
-  const row: Record<string, string> = { Model: model, [BEST_FOR_SIZE_COLUMN]: '' }
+  const row: Record<string, string> = { Model: storeName(model, thinking), [BEST_FOR_SIZE_COLUMN]: '' }
   if (combined) {
     const memory = memoryGB(size)
-    row[combinedScoreName(combined.problems)] = pythonFixed(combined.value, 2)
+    row[combinedScoreName(combined.problems, mode)] = pythonFixed(combined.value, 2)
     // 100 · the combined score before printing / memory, no decimals.
     row[MEM_SCORE_COLUMN] = memory === undefined ? '' : pythonFixed((100 * combined.value) / memory, 0)
   }
@@ -147,8 +198,9 @@ function tableRow(model: string, records: readonly ItemRecord[], scores: readonl
   row[SIZE_COLUMN] = size.parameters === undefined ? '' : String(size.parameters)
   row[BITS_COLUMN] = size.bits === undefined ? '' : String(size.bits)
   row['Context (K)'] = contextKilo(details.contextLength)
-  for (const score of scores) row[languageScoreName(score.language, score.problems)] = pythonFixed(score.value, 2)
+  for (const score of scores) row[languageScoreName(score.language, score.named, score.mode)] = pythonFixed(score.value, 2)
   if (facts?.era === 'pe100') row[ERA_COLUMN] = 'pe100'
+  if (mode === 'tool' || thinking !== undefined) row[SECTION_COLUMN] = sectionOf(mode, thinking)
   return row
 }
 

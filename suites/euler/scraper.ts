@@ -23,6 +23,8 @@ export interface ScrapeOptions {
   delayMs: number
   /** `fetch`'s text, for tests; the default fetches over HTTP and fails on a status other than 200. */
   fetchText?: (url: string) => Promise<string>
+  /** The same for binary files (the problems' images). */
+  fetchBytes?: (url: string) => Promise<Uint8Array>
   /** Progress lines; default stderr. */
   log?: (line: string) => void
   baseUrl?: string
@@ -39,7 +41,11 @@ export async function scrapeProblems(options: ScrapeOptions): Promise<void> {
   const { dir, numbers, delayMs } = options
   const baseUrl = options.baseUrl ?? PROJECT_EULER
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`))
-  const fetchText = politely(options.fetchText ?? fetchOverHttp, delayMs)
+  const polite = politeQueue(delayMs)
+  const textOf = options.fetchText ?? fetchOverHttp
+  const bytesFrom = options.fetchBytes ?? (options.fetchText ? bytesOf(options.fetchText) : fetchBytesOverHttp)
+  const fetchText = (url: string) => polite(() => textOf(url))
+  const fetchBytes = (url: string) => polite(() => bytesFrom(url))
 
   const resourcesFile = join(dir, 'resources.json')
   const resources = await readJson<Record<string, string[]>>(resourcesFile, {})
@@ -54,6 +60,14 @@ export async function scrapeProblems(options: ScrapeOptions): Promise<void> {
         log(`PE-Bench: downloading attachment ${attachment.name} of problem ${problemId(number)}`)
         await writeFileAtomically(file, await fetchText(new URL(attachment.href, baseUrl).href))
       }
+    }
+    // As upstream's scraper: every image as problems/NNNN-<k>.<ext>, the extension from its URL; the first is sent to models that can see.
+    for (const [imageIndex, src] of page.images.entries()) {
+      const extension = (src.split('?')[0] ?? '').split('.').pop()?.toLowerCase() ?? 'png'
+      const file = join(dir, 'problems', `${problemId(number)}-${imageIndex}.${extension}`)
+      if (existsSync(file)) continue
+      log(`PE-Bench: downloading image ${imageIndex} of problem ${problemId(number)}`)
+      await writeFileAtomically(file, await fetchBytes(new URL(src, baseUrl).href))
     }
     if (page.attachments.length > 0) {
       resources[String(number)] = page.attachments.map((attachment) => attachment.name)
@@ -79,15 +93,15 @@ export async function scrapeProblems(options: ScrapeOptions): Promise<void> {
   await writeFileAtomically(solutionsFile, JSON.stringify(solutions, null, 2))
 }
 
-/** Sequential requests with `delayMs` between the end of one and the start of the next. */
-function politely(fetchText: (url: string) => Promise<string>, delayMs: number): (url: string) => Promise<string> {
+/** Sequential requests, text or bytes, with `delayMs` between the end of one and the start of the next. */
+function politeQueue(delayMs: number): <Body>(request: () => Promise<Body>) => Promise<Body> {
   let last: Promise<unknown> = Promise.resolve()
   let first = true
-  return (url) => {
+  return (request) => {
     const next = last.then(async () => {
       if (!first) await new Promise((resolve) => setTimeout(resolve, delayMs))
       first = false
-      return fetchText(url)
+      return request()
     })
     last = next.catch(() => undefined)
     return next
@@ -95,6 +109,19 @@ function politely(fetchText: (url: string) => Promise<string>, delayMs: number):
 }
 
 async function fetchOverHttp(url: string): Promise<string> {
+  return (await responseOf(url)).text()
+}
+
+/** A test's text fetcher serving binary files too: its text as UTF-8 bytes. */
+function bytesOf(fetchText: (url: string) => Promise<string>): (url: string) => Promise<Uint8Array> {
+  return async (url) => Buffer.from(await fetchText(url))
+}
+
+async function fetchBytesOverHttp(url: string): Promise<Uint8Array> {
+  return new Uint8Array(await (await responseOf(url)).arrayBuffer())
+}
+
+async function responseOf(url: string): Promise<Response> {
   let response: Response
   try {
     response = await fetch(url, { headers: { 'user-agent': 'llm-testbench PE-Bench (one request at a time)' } })
@@ -102,7 +129,7 @@ async function fetchOverHttp(url: string): Promise<string> {
     throw new Error(`Cannot download ${url} (${error instanceof Error ? error.message : String(error)}). Without network, point TESTBENCH_DATA_DIR at a datasets directory holding euler/.`)
   }
   if (response.status !== 200) throw new Error(`${url} answered HTTP ${response.status}; try again later, or point TESTBENCH_DATA_DIR at a datasets directory holding euler/.`)
-  return response.text()
+  return response
 }
 
 async function readJson<T>(file: string, fallback: T): Promise<T> {

@@ -5,6 +5,7 @@ import { afterEach, expect, test } from 'vitest'
 import { streamChatCompletion } from '../support/fake-openai.ts'
 import { sendJson, startLoopbackServer, type LoopbackServer } from '../support/loopback-server.ts'
 import { killRun, startVitestRun } from '../support/run-vitest.ts'
+import { waitFor } from '../support/wait-for.ts'
 
 let server: LoopbackServer | undefined
 afterEach(async () => {
@@ -17,14 +18,6 @@ function countFiles(directory: string): number {
     return readdirSync(directory, { recursive: true }).filter((name) => String(name).endsWith('.json')).length
   } catch {
     return 0
-  }
-}
-
-async function waitFor(condition: () => boolean, timeoutMs: number): Promise<void> {
-  const started = Date.now()
-  while (!condition()) {
-    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting')
-    await new Promise((resolve) => setTimeout(resolve, 50))
   }
 }
 

@@ -49,7 +49,7 @@ describe('replay', () => {
     const file = replayFile([JSON.stringify({ id: 'a', reply: 'x' }), '{not json', ''])
     expect(() => parseReplayFile(file)).toThrow(new RegExp(`${file}:2 is not a JSON object`))
     const noAnswer = replayFile([JSON.stringify({ id: 'a', text: 'x' })])
-    expect(() => parseReplayFile(noAnswer)).toThrow(/:1 has no answer: give "reply", "completion", "solution" or "model_patch"/)
+    expect(() => parseReplayFile(noAnswer)).toThrow(/:1 has no answer: give "reply", "completion", "solution", "model_patch" or "turns"/)
   })
 
   test('a missing file says where it looked', () => {

@@ -9,6 +9,11 @@ describe('eulerOptions', () => {
     expect(options).toMatchObject({ era: 'current', overwrite: false, answerInCode: false, scrapeDelayMs: 1000, runTimeoutMs: 10_000, parameters: undefined, bits: undefined })
   })
 
+  test("tool mode's default batch is upstream's: problems 101-200", () => {
+    expect(eulerOptions({ TESTBENCH_EULER_MODE: 'tool' }).problems).toEqual(Array.from({ length: 100 }, (_, i) => i + 101))
+    expect(eulerOptions({ TESTBENCH_EULER_MODE: 'tool', TESTBENCH_EULER_PROBLEMS: '1-3' }).problems).toEqual([1, 2, 3])
+  })
+
   test('reads every TESTBENCH_EULER_ knob', () => {
     const options = eulerOptions({
       TESTBENCH_EULER_LANGUAGES: 'Rust, python,go,rust',
@@ -20,8 +25,9 @@ describe('eulerOptions', () => {
       TESTBENCH_EULER_RUN_TIMEOUT_MS: '2000',
       TESTBENCH_EULER_PARAMETERS: '30.7',
       TESTBENCH_EULER_BITS: '4',
+      TESTBENCH_EULER_MODE: 'Tool',
     })
-    expect(options).toEqual({ languages: ['rust', 'python', 'go'], problems: [1, 2, 3, 22], era: 'pe100', overwrite: true, answerInCode: true, scrapeDelayMs: 250, runTimeoutMs: 2000, parameters: 30.7, bits: 4 })
+    expect(options).toEqual({ mode: 'tool', languages: ['rust', 'python', 'go'], problems: [1, 2, 3, 22], era: 'pe100', overwrite: true, answerInCode: true, scrapeDelayMs: 250, runTimeoutMs: 2000, parameters: 30.7, bits: 4 })
   })
 
   test.for([
@@ -29,6 +35,7 @@ describe('eulerOptions', () => {
     [{ TESTBENCH_EULER_PROBLEMS: '100-1' }, /the range "100-1" runs backwards/],
     [{ TESTBENCH_EULER_PROBLEMS: '0' }, /numbers start at 1, not 0/],
     [{ TESTBENCH_EULER_ERA: '2024' }, /use current \(default\) or pe100/],
+    [{ TESTBENCH_EULER_MODE: 'agent' }, /TESTBENCH_EULER_MODE=agent is not understood: use oneshot \(default\) or tool/],
     [{ TESTBENCH_EULER_OVERWRITE: 'yes please' }, /TESTBENCH_EULER_OVERWRITE=yes please is not understood/],
     [{ TESTBENCH_EULER_RUN_TIMEOUT_MS: '0' }, /TESTBENCH_EULER_RUN_TIMEOUT_MS=0/],
     [{ TESTBENCH_EULER_PARAMETERS: '7b' }, /TESTBENCH_EULER_PARAMETERS=7b is not a number/],

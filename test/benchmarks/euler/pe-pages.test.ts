@@ -11,6 +11,7 @@ describe('parseProblemPage', () => {
         'If we add the natural numbers below $10$ that are even, we get $2, 4, 6$ and $8$. Their sum is $20$.\n\n' +
         'Find the sum of all the natural numbers below $1000$ that are even & not multiples of $3$.',
       attachments: [],
+      images: [],
     })
   })
 

@@ -12,6 +12,7 @@ const SITE: Record<string, string> = {
   [`${BASE}minimal=1`]: fixture('minimal-1.html'),
   [`${BASE}minimal=2`]: fixture('minimal-2.html'),
   [`${BASE}resources/documents/0002_fruits.txt`]: fixture('resources/documents/0002_fruits.txt'),
+  [`${BASE}resources/images/0002.png?1678992052`]: 'made-up image bytes',
   [`${BASE}archives;page=1`]: fixture('archives-page-1.html'),
   [ANSWERS]: fixture('answers.md'),
 }
@@ -76,6 +77,7 @@ describe('scrapeProblems', () => {
       `${BASE}minimal=1`,
       `${BASE}minimal=2`,
       `${BASE}resources/documents/0002_fruits.txt`,
+      `${BASE}resources/images/0002.png?1678992052`,
       ANSWERS,
       `${BASE}archives;page=1`,
     ])
