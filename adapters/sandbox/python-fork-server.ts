@@ -115,6 +115,11 @@ export class PythonForkServers {
     )
   }
 
+  /** Starts `count` servers now, ahead of the first runs. */
+  warmUp(count: number): void {
+    this.#servers.warmUp(count)
+  }
+
   close(): void {
     this.#servers.close()
   }

@@ -78,6 +78,11 @@ export interface Sandbox {
   run(request: RunRequest): Promise<RunResult>
   /** Why `language` cannot run in this sandbox (its toolchain is missing), or undefined when it can. */
   unavailable(language: Language): Promise<string | undefined>
+  /**
+   * Starts what the first runs of `language` will need (the process tier's warm Python servers) in the
+   * background, so that they do not wait for it; a tier with nothing to start leaves it out.
+   */
+  warmUp?(language: Language): void
   /** Releases long-lived resources (warm servers, engine connections). */
   close(): Promise<void>
 }
