@@ -154,7 +154,7 @@ export class ProcessSandbox implements Sandbox {
     const writableRoot = request.writableRoot ?? false
     const warm = request.language === 'python' ? this.#warmServers(protections, found.tools, request.preload ?? [], writableRoot) : undefined
     if (warm !== undefined) {
-      const ran = await warm.run({ files: files.files, main, stdin: request.stdin, limits: runLimits, uid, marker, collect: request.collect ?? [] })
+      const ran = await warm.run({ files: files.files, main, stdin: request.stdin, limits: runLimits, uid, marker, collect: request.collect ?? [], reused: request.reusedFiles ?? [] })
       if (ran !== undefined) return { ...stepResult(ran, spec, runLimits, marker, 'run'), ...(ran.files === undefined ? {} : { files: ran.files }) }
       // The server broke (and is gone): this run starts a fresh interpreter instead.
     }

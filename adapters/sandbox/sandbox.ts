@@ -32,6 +32,12 @@ export interface RunRequest {
    */
   preload?: readonly string[]
   /**
+   * Files of `files` whose content is the same from run to run (the harness's own drivers): a warm Python
+   * server keeps them after it has received them once, and later runs send only their digest. The program's
+   * work dir holds them as usual. The other paths ignore it.
+   */
+  reusedFiles?: readonly string[]
+  /**
    * The program may write anywhere in its root, as in upstream's container (BigCodeBench's tasks write
    * to /fake, /target…): the process tier makes the root a size-capped tmpfs, emptied between runs. Else
    * it is read-only. The container tier ignores it (its writable dirs are /tmp, the work dir, /var/tmp and /run).

@@ -38,9 +38,12 @@ export function prepareCallDriver(): void {
 export async function runCallDriver(run: CallRun, solution: string): Promise<RunResult> {
   const wallSeconds = wallBackstopSeconds(run.cpuSeconds)
   const task = { setup: run.setup, refs: run.refs, cpu_seconds: run.cpuSeconds, wall_seconds: wallSeconds }
+  const driver = await driverFiles()
   return runProgram({
     language: 'python',
-    files: { ...(await driverFiles()), 'solution.py': solution, 'calls.json': run.calls, 'task.json': JSON.stringify(task) },
+    files: { ...driver, 'solution.py': solution, 'calls.json': run.calls, 'task.json': JSON.stringify(task) },
+    // The driver's files are the same in every run: a warm server receives them once.
+    reusedFiles: Object.keys(driver),
     // The driver stops the program at its budget; the sandbox's own limits are the backstop for a program that stops the driver's clocks.
     limits: { wallMs: (wallSeconds + 5) * 1000, cpuSeconds: Math.ceil(run.cpuSeconds) + 1, memoryBytes: run.memoryBytes, outputBytes: 64 * 1024 * 1024 },
   })

@@ -63,9 +63,12 @@ export async function runDriver(task: DriverTask, solution: string, mode: 'candi
     setup_wall_seconds: wallBackstopSeconds(limits.setupCpuSeconds),
   }
   const { cpuSeconds, wallMs } = runLimits(task, limits)
+  const driver = await driverFiles()
   return runProgram({
     language: 'python',
-    files: { ...(await driverFiles()), 'solution.py': solution, 'inputs.json': task.inputs, 'task.json': JSON.stringify(spec) },
+    files: { ...driver, 'solution.py': solution, 'inputs.json': task.inputs, 'task.json': JSON.stringify(spec) },
+    // The driver's files are the same in every run: a warm server receives them once.
+    reusedFiles: Object.keys(driver),
     limits: { wallMs, cpuSeconds, memoryBytes: limits.memoryBytes, outputBytes: 64 * 1024 * 1024 },
   })
 }
