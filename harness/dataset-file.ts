@@ -1,7 +1,8 @@
 /**
  * Dataset files: read from TESTBENCH_DATA_DIR when it is set, else from the
  * download cache, fetching the pinned public file on first use. Every file is
- * checked against its pinned sha256 before it is read; a file the project has
+ * checked against its pinned sha256 before it is read (once per version of the file:
+ * harness/verified-dataset-stamp.ts); a file the project has
  * not pinned yet is pinned by the user (`pinVariable`), and until then it is
  * refused with its actual sha256.
  */
@@ -14,6 +15,7 @@ import type { ReadableStream as NodeReadableStream } from 'node:stream/web'
 import { pipeline } from 'node:stream/promises'
 import { gunzipSync } from 'node:zlib'
 import { cacheDir, dataDir } from './knobs.ts'
+import { fileIdentity, stampVerified, verifiedBefore } from './verified-dataset-stamp.ts'
 
 /** A public dataset file, pinned by content. */
 export interface DatasetFile {
@@ -55,12 +57,12 @@ export async function datasetFilePath(spec: DatasetFile, options: ResolveOptions
           `Put the file there (public source: ${spec.url}), or unset TESTBENCH_DATA_DIR to download it.`,
       )
     }
-    await verifyOnce(path, spec, expected, 'in TESTBENCH_DATA_DIR')
+    await verifyOnce(path, spec, expected, 'in TESTBENCH_DATA_DIR', cacheDir(env))
     return path
   }
   const path = join(cacheDir(env), 'datasets', spec.dataset, spec.file)
   if (await exists(path)) {
-    await verifyOnce(path, spec, expected, 'in the download cache (delete it to download it again)')
+    await verifyOnce(path, spec, expected, 'in the download cache (delete it to download it again)', cacheDir(env))
     return path
   }
   await download(spec, expected, path, options.progress ?? ((line) => process.stderr.write(`${line}\n`)))
@@ -205,11 +207,15 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
-function verifyOnce(path: string, spec: DatasetFile, expected: string | undefined, where: string): Promise<void> {
+/** Hashes the file once per process, and not at all where this version of it matched before (`stamps` under the cache dir). */
+function verifyOnce(path: string, spec: DatasetFile, expected: string | undefined, where: string, stamps: string): Promise<void> {
   const key = `${path}\0${expected}`
   let check = verified.get(key)
   if (check === undefined) {
-    check = sha256OfFile(path).then((actual) => {
+    check = (async () => {
+      if (expected !== undefined && (await verifiedBefore(stamps, path, expected))) return
+      const identity = await fileIdentity(path)
+      const actual = await sha256OfFile(path)
       if (expected === undefined) throw unpinned(spec, actual, `The file ${where} (${path})`)
       if (actual !== expected) {
         throw new DatasetFileError(
@@ -217,7 +223,8 @@ function verifyOnce(path: string, spec: DatasetFile, expected: string | undefine
             `it is another version of the file or a damaged copy. Replace it with the file from ${spec.url}.`,
         )
       }
-    })
+      await stampVerified(stamps, path, identity, expected)
+    })()
     check.catch(() => verified.delete(key))
     verified.set(key, check)
   }

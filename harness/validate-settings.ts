@@ -32,6 +32,11 @@ export async function settingsProblems(env: NodeJS.ProcessEnv = process.env): Pr
       problems.push((error as Error).message)
     }
   }
+  const dirs: [string, string][] = [['TESTBENCH_REPORT_DIR', reportDir(env)]]
+  if (env['TESTBENCH_CACHE'] !== 'off') dirs.push(['TESTBENCH_CACHE_DIR', cacheDir(env)])
+  if (env['TESTBENCH_HTML_DIR']) dirs.push(['TESTBENCH_HTML_DIR', env['TESTBENCH_HTML_DIR']])
+  // The directories are probed by one child process, while the rest is checked here.
+  const failures = unwritable(dirs.map(([, dir]) => dir))
   if (env['MODEL'] !== undefined && env['MODEL'].trim() !== '') problems.push(...(await modelProblems(env['MODEL'])))
   check(() => sampleCount(env))
   check(() => cacheMode(env))
@@ -47,11 +52,9 @@ export async function settingsProblems(env: NodeJS.ProcessEnv = process.env): Pr
   check(() => positiveInteger(env, 'TESTBENCH_SANDBOX_CONCURRENCY', 1))
   check(() => positiveInteger(env, 'TESTBENCH_SANDBOX_TMPFS_MB', 1))
   check(() => configuredTier(env))
-  const dirs: [string, string][] = [['TESTBENCH_REPORT_DIR', reportDir(env)]]
-  if (env['TESTBENCH_CACHE'] !== 'off') dirs.push(['TESTBENCH_CACHE_DIR', cacheDir(env)])
-  if (env['TESTBENCH_HTML_DIR']) dirs.push(['TESTBENCH_HTML_DIR', env['TESTBENCH_HTML_DIR']])
-  for (const [name, dir] of dirs) {
-    const failure = await unwritable(dir)
+  const failed = await failures
+  for (const [index, [name, dir]] of dirs.entries()) {
+    const failure = failed[index]
     if (failure !== undefined) problems.push(`${name}=${dir} cannot be written (${failure}): point ${name} at a directory you can write to.`)
   }
   return problems
@@ -74,32 +77,44 @@ async function modelProblems(value: string): Promise<string[]> {
 const PROBE_TIMEOUT_MS = 3000
 
 /**
- * Creates the directory and a probe file in it from a child process, so that a path on a file system that hangs
- * (under /proc, a dead network mount) fails within PROBE_TIMEOUT_MS instead of blocking the run.
+ * Creates each directory and a probe file in it from one child process, so that a path on a file system that
+ * hangs (under /proc, a dead network mount) fails within PROBE_TIMEOUT_MS instead of blocking the run. The child
+ * answers one line per directory as it goes; a directory it has not answered for by then did not answer.
  */
-function unwritable(dir: string): Promise<string | undefined> {
-  if (dir === '/proc' || dir.startsWith('/proc/') || dir === '/sys' || dir.startsWith('/sys/')) {
-    return Promise.resolve('a kernel file system holds no files')
-  }
+function unwritable(dirs: readonly string[]): Promise<Array<string | undefined>> {
+  const kernel = (dir: string): boolean => dir === '/proc' || dir.startsWith('/proc/') || dir === '/sys' || dir.startsWith('/sys/')
+  const answers: Array<string | undefined> = dirs.map((dir) => (kernel(dir) ? 'a kernel file system holds no files' : undefined))
+  const probed = dirs.flatMap((dir, index) => (kernel(dir) ? [] : [index]))
+  if (probed.length === 0) return Promise.resolve(answers)
   const script = `
-    const fs = require('node:fs'); const path = require('node:path'); const dir = process.argv[1];
-    try { fs.mkdirSync(dir, { recursive: true }); const probe = path.join(dir, '.testbench-write-probe-' + process.pid);
-      fs.writeFileSync(probe, ''); fs.rmSync(probe) } catch (error) { process.stdout.write(error.code ?? error.message); process.exit(1) }`
+    const fs = require('node:fs'); const path = require('node:path');
+    for (const dir of process.argv.slice(1)) {
+      let failure = null
+      try { fs.mkdirSync(dir, { recursive: true }); const probe = path.join(dir, '.testbench-write-probe-' + process.pid);
+        fs.writeFileSync(probe, ''); fs.rmSync(probe) } catch (error) { failure = error.code ?? error.message }
+      process.stdout.write(JSON.stringify(failure) + '\\n')
+    }`
   return new Promise((done) => {
-    const child = spawn(process.execPath, ['-e', script, dir], { stdio: ['ignore', 'pipe', 'ignore'] })
+    const child = spawn(process.execPath, ['-e', script, ...probed.map((index) => dirs[index] ?? '')], { stdio: ['ignore', 'pipe', 'ignore'] })
     let output = ''
+    let settled = false
+    const finish = (unanswered: string): void => {
+      if (settled) return
+      settled = true
+      clearTimeout(timer)
+      const lines = output.split('\n').slice(0, -1)
+      probed.forEach((index, position) => {
+        const line = lines[position]
+        answers[index] = line === undefined ? unanswered : ((JSON.parse(line) as string | null) ?? undefined)
+      })
+      done(answers)
+    }
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
     const timer = setTimeout(() => {
       child.kill('SIGKILL')
-      done(`no answer within ${PROBE_TIMEOUT_MS / 1000} s`)
+      finish(`no answer within ${PROBE_TIMEOUT_MS / 1000} s`)
     }, PROBE_TIMEOUT_MS)
-    child.on('close', (code) => {
-      clearTimeout(timer)
-      done(code === 0 ? undefined : output || `exit ${code}`)
-    })
-    child.on('error', (error) => {
-      clearTimeout(timer)
-      done(error.message)
-    })
+    child.on('close', (code) => finish(`the probe ended with exit ${code}`))
+    child.on('error', (error) => finish(error.message))
   })
 }

@@ -1,14 +1,17 @@
 // npm run bench:humaneval: HumanEval-164 with MODEL=reference through the README's command, next to
 // openai/human-eval's own evaluation of the same 164 canonical solutions, interleaved round by round:
 // - suite, ordinary user: `npx vitest run suites/humaneval` as an ordinary user (as root: BENCH_USER, default nobody);
-// - suite, root: the same as root (when we are root);
+// - suite, ordinary user, warm cache: the same again on a cache that an untimed run filled before the first round
+//   (replies, check records, dataset stamps: what every run after a user's first one finds);
+// - suite, root: the same as root (when we are root; BENCH_ROOT=0 leaves it out);
 // - human-eval: `python3 -m human_eval.evaluate_functional_correctness` from ../shared/anchors/human-eval (beside
 //   the datasets folder) with
 //   Debian's /usr/bin/python3 (needs python3-fire, python3-tqdm, python3-numpy);
 // - floor: the same 164 check programs exec'd one after another in one interpreter, no sandbox;
 // - baseline (BENCH_BASELINE=<dir>, a checkout of another revision with its node_modules): the README's command
-//   run from there, as an ordinary user and as root, so that a change is measured before and after in one
-//   interleaved run (a shared machine's load moves from minute to minute).
+//   run from there, as an ordinary user (first run and warm cache) and as root, so that a change is measured
+//   before and after in one interleaved run (a shared machine's load moves from minute to minute).
+// The machine's load (1-minute load average) is printed at the start and after each round.
 // Prints medians and min–max of wall time, each suite's execution phase (first item's start to last item's
 // end, from its report), and the ratios. BENCH_ROUNDS (default 3) rounds; BENCH_VARIANTS (default the suite's
 // default variants, humaneval,humaneval+) the variants the suite runs, each round on a fresh cache; datasets
@@ -16,7 +19,7 @@
 import { execa } from 'execa'
 import { spawnSync } from 'node:child_process'
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gunzipSync } from 'node:zlib'
@@ -84,11 +87,16 @@ function lendWritableDirs(user: { uid: number; gid: number } | undefined, clones
   }
 }
 
-/** One run of the README's command; returns wall ms and the execution phase from its report. */
-async function suite(label: string, user: { uid: number; gid: number; name: string } | undefined, round: number, cwd: string): Promise<{ wallMs: number; phaseMs: number }> {
-  const home = join(dir, `${label.replace(/\W+/g, '-')}-${round}`)
-  mkdirSync(home)
+/**
+ * One run of the README's command; returns wall ms and the execution phase from its report. Each round has a home
+ * (and cache) of its own, unless `warmHome` names the one that every round of a warm-cache contestant shares.
+ */
+async function suite(label: string, user: { uid: number; gid: number; name: string } | undefined, round: number, cwd: string, warmHome?: string): Promise<{ wallMs: number; phaseMs: number }> {
+  const home = warmHome ?? join(dir, `${label.replace(/\W+/g, '-')}-${round}`)
+  mkdirSync(home, { recursive: true })
   if (user !== undefined) chownSync(home, user.uid, user.gid)
+  // A warm home's reports are those of its latest run only.
+  rmSync(join(home, 'reports'), { recursive: true, force: true })
   const env = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: home,
@@ -167,23 +175,32 @@ const phases = new Map<string, number[]>()
 const user = ordinaryUser()
 const baseline = process.env.BENCH_BASELINE
 if (baseline !== undefined && !existsSync(join(baseline, 'suites', 'humaneval'))) throw new Error(`BENCH_BASELINE=${baseline} is not a checkout of this project (no suites/humaneval).`)
-const suiteContestant = (name: string, runAs: typeof user, cwd = root): Contestant => ({
-  name,
-  run: async (round) => {
-    const { wallMs, phaseMs } = await suite(name, runAs, round, cwd)
-    phases.set(name, [...(phases.get(name) ?? []), phaseMs])
-    return wallMs
-  },
-})
+const warmHomes: Array<() => Promise<unknown>> = []
+const suiteContestant = (name: string, runAs: typeof user, cwd = root, warm = false): Contestant => {
+  const warmHome = warm ? join(dir, `${name.replace(/\W+/g, '-')}-warm`) : undefined
+  if (warmHome !== undefined) warmHomes.push(() => suite(`${name} (filling the cache)`, runAs, -1, cwd, warmHome))
+  return {
+    name,
+    run: async (round) => {
+      const { wallMs, phaseMs } = await suite(name, runAs, round, cwd, warmHome)
+      phases.set(name, [...(phases.get(name) ?? []), phaseMs])
+      return wallMs
+    },
+  }
+}
+const asUser = (name: string): string => (weAreRoot ? `${name} (${user?.name})` : name)
+const rootRuns = weAreRoot && process.env.BENCH_ROOT !== '0'
 const contestants: Contestant[] = [
-  suiteContestant(weAreRoot ? `suite, ordinary user (${user?.name})` : 'suite, ordinary user', user),
-  ...(weAreRoot ? [suiteContestant('suite, root', undefined)] : []),
-  ...(baseline === undefined ? [] : [suiteContestant(weAreRoot ? `baseline, ordinary user (${user?.name})` : 'baseline, ordinary user', user, baseline)]),
-  ...(baseline !== undefined && weAreRoot ? [suiteContestant('baseline, root', undefined, baseline)] : []),
+  suiteContestant(asUser('suite, ordinary user'), user),
+  suiteContestant(asUser('suite, ordinary user, warm cache'), user, root, true),
+  ...(rootRuns ? [suiteContestant('suite, root', undefined)] : []),
+  ...(baseline === undefined ? [] : [suiteContestant(asUser('baseline, ordinary user'), user, baseline), suiteContestant(asUser('baseline, ordinary user, warm cache'), user, baseline, true)]),
+  ...(baseline !== undefined && rootRuns ? [suiteContestant('baseline, root', undefined, baseline)] : []),
   ...(humanEvalMissing === undefined ? [{ name: 'human-eval evaluate_functional_correctness', run: humanEval }] : []),
   { name: 'floor: one interpreter, no sandbox', run: floor },
 ]
 const USER_SUITE = contestants[0]?.name ?? ''
+const USER_SUITE_WARM = contestants[1]?.name ?? ''
 const ROOT_SUITE = 'suite, root'
 const HUMAN_EVAL = 'human-eval evaluate_functional_correctness'
 const FLOOR = 'floor: one interpreter, no sandbox'
@@ -194,6 +211,7 @@ const median = (values: readonly number[]): number => {
   return sorted.length % 2 === 1 ? (sorted[middle] ?? NaN) : ((sorted[middle - 1] ?? NaN) + (sorted[middle] ?? NaN)) / 2
 }
 const seconds = (ms: number): string => (ms / 1000).toFixed(2)
+const load = (): string => loadavg()[0]?.toFixed(1) ?? '?'
 const spread = (values: readonly number[]): string => `${seconds(median(values)).padStart(6)} s  (${seconds(Math.min(...values))}–${seconds(Math.max(...values))})`
 
 const giveBackDirs = lendWritableDirs(user, baseline === undefined ? [root] : [root, baseline])
@@ -201,13 +219,15 @@ try {
   console.log(`HumanEval, ${problems.length} tasks, MODEL=reference, ${rounds} rounds interleaved`)
   console.log(`suite command: npx vitest run suites/humaneval (TESTBENCH_HUMANEVAL_VARIANTS=${variants.join(',')}, a fresh cache each round)`)
   if (humanEvalMissing !== undefined) console.log(`human-eval left out: ${humanEvalMissing}`)
+  console.log(`load average at the start: ${load()}`)
+  for (const fill of warmHomes) await fill()
   console.log()
   const times = new Map<string, number[]>()
   for (let round = 0; round < rounds; round++) {
     // A different contestant goes first each round, so that none always meets a cold disk cache or a busy neighbour.
     const order = contestants.map((_, index) => contestants[(index + round) % contestants.length] as Contestant)
     for (const contestant of order) times.set(contestant.name, [...(times.get(contestant.name) ?? []), await contestant.run(round)])
-    console.log(`round ${round + 1}: ${order.map((c) => `${c.name} ${seconds(times.get(c.name)?.at(-1) ?? NaN)} s`).join(', ')}`)
+    console.log(`round ${round + 1}: ${order.map((c) => `${c.name} ${seconds(times.get(c.name)?.at(-1) ?? NaN)} s`).join(', ')} (load ${load()})`)
   }
   console.log()
   for (const { name } of contestants) console.log(`${name.padEnd(48)} ${spread(times.get(name) ?? [])}`)
@@ -218,12 +238,16 @@ try {
     console.log(`${`${a} / ${b}`.padEnd(96)} ${(median(aValues) / median(bValues)).toFixed(2).padStart(6)}×`)
   }
   ratio(USER_SUITE, HUMAN_EVAL)
+  ratio(USER_SUITE_WARM, HUMAN_EVAL)
   ratio(ROOT_SUITE, HUMAN_EVAL)
   ratio(`execution phase, ${USER_SUITE}`, FLOOR, phases.get(USER_SUITE))
+  ratio(`execution phase, ${USER_SUITE_WARM}`, FLOOR, phases.get(USER_SUITE_WARM))
   ratio(`execution phase, ${ROOT_SUITE}`, FLOOR, phases.get(ROOT_SUITE))
   const baselineUser = contestants.find(({ name }) => name.startsWith('baseline, ordinary user'))?.name
-  if (baselineUser !== undefined) {
+  const baselineUserWarm = contestants.find(({ name }) => name.startsWith('baseline, ordinary user, warm cache'))?.name
+  if (baselineUser !== undefined && baselineUserWarm !== undefined) {
     ratio(USER_SUITE, baselineUser)
+    ratio(USER_SUITE_WARM, baselineUserWarm)
     ratio(ROOT_SUITE, 'baseline, root')
     ratio(`execution phase, ${USER_SUITE}`, `execution phase, ${baselineUser}`, phases.get(USER_SUITE), phases.get(baselineUser))
     ratio(`execution phase, ${ROOT_SUITE}`, 'execution phase, baseline, root', phases.get(ROOT_SUITE), phases.get('baseline, root'))

@@ -1,22 +1,24 @@
 // npm run bench:throughput: how close a model-bound suite comes to the model's limit. FaRel's 450
-// quizzes against an OpenAI-compatible server on 127.0.0.1 that takes 200 ms per reply, at
+// quizzes against an OpenAI-compatible server on 127.0.0.1 that takes 200 ms per reply (BENCH_REPLY_MS=1000: 1 s), at
 // TESTBENCH_CONCURRENCY = 8, 32, 64, run after run interleaved with a bare `openai` client loop
 // (scripts/bare-openai-loop.ts: the same 450 streamed requests, c at a time, nothing else).
 // Each run is timed by the server, from the first request to the last reply: the ideal is
 // 450 · 0.2 s / c; no schedule can beat ⌈450 / c⌉ · 0.2 s (the last round), so that floor is shown too.
 // The server answers each quiz right (it draws the same quizzes), so the run does what a good model's run does.
-// The whole command's wall time (start-up, collection and reports included) is printed beside it.
+// The whole command's wall time (start-up, collection and reports included) is printed beside it, and the
+// machine's load (1-minute load average) after each run: on a loaded machine the bare loop falls short too.
 import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
+import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { farelOptions } from '../suites/farel/options.ts'
 import { generateQuizzes } from '../suites/farel/quiz.ts'
 
 const ITEMS = 450
-const REPLY_MS = 200
+const REPLY_MS = Number(process.env.BENCH_REPLY_MS ?? 200)
+if (!Number.isInteger(REPLY_MS) || REPLY_MS < 1) throw new Error(`BENCH_REPLY_MS=${process.env.BENCH_REPLY_MS} is not a whole number of milliseconds ≥ 1.`)
 /** BENCH_CONCURRENCIES=64 measures one level only; BENCH_ROUNDS=1 one round. */
 const CONCURRENCIES = (process.env.BENCH_CONCURRENCIES ?? '8,32,64').split(',').map(Number)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
@@ -151,7 +153,7 @@ try {
         record(`${kind}\u0000${concurrency}`, measure)
         const ideal = (ITEMS * REPLY_MS) / concurrency
         console.log(
-          `round ${round}  c=${String(concurrency).padStart(2)}  ${kind.padEnd(11)}  ${(measure.windowMs / 1000).toFixed(2)} s requests (${(ideal / measure.windowMs).toFixed(2)} of ideal), ${(measure.wallMs / 1000).toFixed(2)} s whole command, max ${measure.maxInFlight} in flight over ${measure.connections} connections`,
+          `round ${round}  c=${String(concurrency).padStart(2)}  ${kind.padEnd(11)}  ${(measure.windowMs / 1000).toFixed(2)} s requests (${(ideal / measure.windowMs).toFixed(2)} of ideal), ${(measure.wallMs / 1000).toFixed(2)} s whole command, max ${measure.maxInFlight} in flight over ${measure.connections} connections (load ${loadavg()[0]?.toFixed(1) ?? '?'})`,
         )
       }
     }

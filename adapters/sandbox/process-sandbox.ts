@@ -92,6 +92,16 @@ export class ProcessSandbox implements Sandbox {
     return sandboxLimiter.run(() => this.#run(request))
   }
 
+  /** Python: as many warm servers as runs may go at once (without preloads, on a read-only root: what most Python runs use). */
+  warmUp(language: Language): void {
+    if (language !== 'python' || this.tier === 'none') return
+    const protections = this.#protections()
+    if (processTierProblem(protections) !== undefined) return
+    const found = this.#toolchain.toolchain(languageSpec(language).tools)
+    if ('missing' in found) return
+    this.#warmServers(protections, found.tools, [], false)?.warmUp(sandboxLimiter.limit)
+  }
+
   async close(): Promise<void> {
     for (const servers of this.#forkServers.values()) servers.close()
     this.#forkServers.clear()
@@ -144,7 +154,7 @@ export class ProcessSandbox implements Sandbox {
     const writableRoot = request.writableRoot ?? false
     const warm = request.language === 'python' ? this.#warmServers(protections, found.tools, request.preload ?? [], writableRoot) : undefined
     if (warm !== undefined) {
-      const ran = await warm.run({ files: files.files, main, stdin: request.stdin, limits: runLimits, uid, marker, collect: request.collect ?? [] })
+      const ran = await warm.run({ files: files.files, main, stdin: request.stdin, limits: runLimits, uid, marker, collect: request.collect ?? [], reused: request.reusedFiles ?? [] })
       if (ran !== undefined) return { ...stepResult(ran, spec, runLimits, marker, 'run'), ...(ran.files === undefined ? {} : { files: ran.files }) }
       // The server broke (and is gone): this run starts a fresh interpreter instead.
     }

@@ -35,6 +35,8 @@ import traceback  # costs tens of ms to import: once here, not in every child
 import types
 
 RUNS = '/tmp/runs'
+# Files runs reuse (the harness's drivers), by digest: sent in full once, then by digest (RunRequest.reusedFiles).
+KEPT = {}
 USERNS = os.environ.get('TESTBENCH_FORK_ISOLATION') == 'userns'
 # In the userns isolation, the server and our init count against the children's process limit.
 NPROC_OF_OURS = 2 if USERNS else 0
@@ -254,7 +256,11 @@ def serve(request):
     run_dir = os.path.join(RUNS, str(request['id']))
     uid = request['uid']
     os.mkdir(run_dir, 0o700)
-    for name, content in request['files'].items():
+    KEPT.update(request.get('keep') or {})
+    files = dict(request['files'])
+    for name, digest in (request.get('kept_files') or {}).items():
+        files[name] = KEPT[digest]
+    for name, content in files.items():
         path = os.path.join(run_dir, name)
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, 'w', encoding='utf-8') as file:

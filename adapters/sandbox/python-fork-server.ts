@@ -1,4 +1,4 @@
-import { randomInt } from 'node:crypto'
+import { createHash, randomInt } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { bwrapArgs } from './bwrap-args.ts'
 import { hiddenHostPaths } from './sandbox-root.ts'
@@ -27,6 +27,8 @@ export interface WarmRequest {
   uid: number
   marker: string | undefined
   collect: readonly string[]
+  /** Files whose content the server may keep and later runs send by digest (RunRequest.reusedFiles). */
+  reused?: readonly string[]
 }
 
 interface ServerEnd {
@@ -47,6 +49,8 @@ const RUNS_DIR = '/tmp/runs'
 /** How long a server may take to start, without and with modules to preload for a request. */
 const READY_MS = 10_000
 const PRELOADED_READY_MS = 180_000
+/** What a server keeps of the files runs reuse (RunRequest.reusedFiles), at most: beyond it they are sent each run. */
+const KEPT_BYTES = 16 * 1024 * 1024
 /** How long past a run's wall limit we wait for the server before giving up on it. */
 const GRACE_MS = 5_000
 /** As root, `userns` servers run as a throwaway uid from this range (below the process tier's per-run uids). */
@@ -115,6 +119,11 @@ export class PythonForkServers {
     )
   }
 
+  /** Starts `count` servers now, ahead of the first runs. */
+  warmUp(count: number): void {
+    this.#servers.warmUp(count)
+  }
+
   close(): void {
     this.#servers.close()
   }
@@ -179,6 +188,9 @@ class ForkServer {
   setupFailed = false
   readonly #server: FramedServer
   readonly #writableRoot: boolean
+  /** The digests of the files this server keeps, and their bytes in all. */
+  readonly #kept = new Set<string>()
+  #keptBytes = 0
 
   /** As root, the server and its children sit in a memory cgroup whose limit each run sets. */
   constructor(argv: string[], user: User | undefined, root: boolean, writableRoot: boolean, readyMs: number, env: Record<string, string>) {
@@ -195,11 +207,14 @@ class ForkServer {
     const stdout = new CappedOutput(request.limits.outputBytes, request.marker)
     const stderr = new CappedOutput(request.limits.outputBytes)
     const home = `${RUNS_DIR}/${id}`
+    const { files, keptFiles, keep } = this.#byDigest(request)
     const message = {
       id,
       uid: request.uid,
       main: request.main,
-      files: request.files,
+      files,
+      kept_files: keptFiles,
+      keep,
       stdin: request.stdin ?? '',
       env: sandboxEnvironment(home),
       collect: request.collect,
@@ -248,7 +263,47 @@ class ForkServer {
     })
   }
 
+  /**
+   * The request's files as the server takes them: reused files it keeps go by digest (`keptFiles`, name to
+   * digest), those it does not keep yet go in full once more with the digest to keep them under (`keep`).
+   */
+  #byDigest(request: WarmRequest): { files: Record<string, string>; keptFiles: Record<string, string>; keep: Record<string, string> } {
+    const files: Record<string, string> = {}
+    const keptFiles: Record<string, string> = {}
+    const keep: Record<string, string> = {}
+    for (const [name, content] of Object.entries(request.files)) {
+      if (request.reused?.includes(name) !== true) {
+        files[name] = content
+        continue
+      }
+      const digest = digestOf(content)
+      if (this.#kept.has(digest)) {
+        keptFiles[name] = digest
+      } else if (this.#keptBytes + content.length <= KEPT_BYTES) {
+        this.#kept.add(digest)
+        this.#keptBytes += content.length
+        keep[digest] = content
+        keptFiles[name] = digest
+      } else {
+        files[name] = content
+      }
+    }
+    return { files, keptFiles, keep }
+  }
+
   kill(): void {
     this.#server.kill()
   }
+}
+
+const digests = new Map<string, string>()
+
+/** A reused file's digest, computed once per content in this process. */
+function digestOf(content: string): string {
+  let digest = digests.get(content)
+  if (digest === undefined) {
+    digest = createHash('sha256').update(content).digest('hex')
+    if (digests.size < 256) digests.set(content, digest)
+  }
+  return digest
 }

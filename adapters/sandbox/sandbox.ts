@@ -32,6 +32,12 @@ export interface RunRequest {
    */
   preload?: readonly string[]
   /**
+   * Files of `files` whose content is the same from run to run (the harness's own drivers): a warm Python
+   * server keeps them after it has received them once, and later runs send only their digest. The program's
+   * work dir holds them as usual. The other paths ignore it.
+   */
+  reusedFiles?: readonly string[]
+  /**
    * The program may write anywhere in its root, as in upstream's container (BigCodeBench's tasks write
    * to /fake, /target…): the process tier makes the root a size-capped tmpfs, emptied between runs. Else
    * it is read-only. The container tier ignores it (its writable dirs are /tmp, the work dir, /var/tmp and /run).
@@ -78,6 +84,11 @@ export interface Sandbox {
   run(request: RunRequest): Promise<RunResult>
   /** Why `language` cannot run in this sandbox (its toolchain is missing), or undefined when it can. */
   unavailable(language: Language): Promise<string | undefined>
+  /**
+   * Starts what the first runs of `language` will need (the process tier's warm Python servers) in the
+   * background, so that they do not wait for it; a tier with nothing to start leaves it out.
+   */
+  warmUp?(language: Language): void
   /** Releases long-lived resources (warm servers, engine connections). */
   close(): Promise<void>
 }

@@ -30,6 +30,15 @@ export class PythonLineServer {
     this.#options = options
   }
 
+  /** Starts the process ahead of the first request; where it cannot start, the first request says why. */
+  start(): void {
+    try {
+      this.#running()
+    } catch {
+      // The first ask() throws the same error, to the item that needed the process.
+    }
+  }
+
   /** The reply to `request` (an object without `id`), or an error when the process stopped or said `error`. */
   ask(request: Record<string, unknown>): Promise<Record<string, unknown>> {
     const child = this.#running()

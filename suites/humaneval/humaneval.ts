@@ -8,6 +8,7 @@ import { benchmark, declarePart, type Part } from '../../harness/benchmark.ts'
 import { sampleCount } from '../../harness/knobs.ts'
 import { codeSuiteOptions, timeLimitPolicy } from '../../harness/python-tasks/options.ts'
 import { pythonTaskFacts, runItem } from '../../harness/python-tasks/run-item.ts'
+import { warmUpFor } from '../../harness/python-tasks/warm-up.ts'
 import { HUMANEVAL_VARIANTS, loadHumanEval } from './dataset.ts'
 
 const options = codeSuiteOptions('HUMANEVAL', HUMANEVAL_VARIANTS, HUMANEVAL_VARIANTS, sampleCount())
@@ -17,11 +18,14 @@ const policy = timeLimitPolicy(options)
 export function declareHumanEval(part: Part): Promise<void> {
   return declarePart('humaneval', part, async () => {
     for (const variant of options.variants) {
+      const items = await loadHumanEval(variant)
+      // The sandbox's servers and the judge start while Vitest collects the items.
+      warmUpFor(items)
       benchmark({
         suite: 'humaneval',
         variant,
         scoring: pythonTaskFacts,
-        items: await loadHumanEval(variant),
+        items,
         part,
         concurrent: true,
         run: (task, bench) => runItem(task, bench, options, policy),

@@ -8,6 +8,7 @@ import { benchmark, declarePart, type Part } from '../../harness/benchmark.ts'
 import { sampleCount } from '../../harness/knobs.ts'
 import { codeSuiteOptions, timeLimitPolicy } from '../../harness/python-tasks/options.ts'
 import { pythonTaskFacts, runItem } from '../../harness/python-tasks/run-item.ts'
+import { warmUpFor } from '../../harness/python-tasks/warm-up.ts'
 import { MBPP_DEFAULT_VARIANTS, MBPP_VARIANTS, loadMbpp } from './dataset.ts'
 
 const options = codeSuiteOptions('MBPP', MBPP_VARIANTS, MBPP_DEFAULT_VARIANTS, sampleCount())
@@ -17,11 +18,14 @@ const policy = timeLimitPolicy(options)
 export function declareMbpp(part: Part): Promise<void> {
   return declarePart('mbpp', part, async () => {
     for (const variant of options.variants) {
+      const items = await loadMbpp(variant)
+      // The sandbox's servers and the judge start while Vitest collects the items.
+      warmUpFor(items)
       benchmark({
         suite: 'mbpp',
         variant,
         scoring: pythonTaskFacts,
-        items: await loadMbpp(variant),
+        items,
         part,
         concurrent: true,
         run: (task, bench) => runItem(task, bench, options, policy),

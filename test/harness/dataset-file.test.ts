@@ -128,9 +128,13 @@ describe('download into the cache', () => {
 describe('TESTBENCH_DATA_DIR', () => {
   test('reads from <dataDir>/<dataset>/<file> without touching the network', async () => {
     const closed = await closedPort()
-    const env = { TESTBENCH_DATA_DIR: new URL('..', FIXTURES).pathname, TESTBENCH_CACHE_DIR: '/nonexistent' }
+    const { dir } = await freshCache()
+    const env = { TESTBENCH_DATA_DIR: new URL('..', FIXTURES).pathname, TESTBENCH_CACHE_DIR: dir }
     const rows = await readDatasetJsonLines(spec('rows.jsonl.gz', { url: `http://127.0.0.1:${closed}/x` }), { env })
     expect(rows).toEqual(EXPECTED_ROWS)
+    // Nothing downloaded: the cache holds only the stamp of the verified file.
+    expect(await readdir(join(dir, 'datasets'))).toEqual(['verified'])
+    await rm(dir, { recursive: true })
   })
 
   test('a file of another version in the data directory is refused', async () => {

@@ -25,12 +25,25 @@ export function wallBackstopSeconds(cpuSeconds: number): number {
   return 10 * cpuSeconds + 5
 }
 
+/** The driver's files, compiled once per worker. */
+function driverFiles(): Promise<Record<string, string>> {
+  return shippedProgram(DRIVER, [{ name: 'value_codec', source: CODEC }])
+}
+
+/** Compiles the driver while the items are collected, so that the first run does not wait for it. */
+export function prepareCallDriver(): void {
+  driverFiles().catch(() => undefined)
+}
+
 export async function runCallDriver(run: CallRun, solution: string): Promise<RunResult> {
   const wallSeconds = wallBackstopSeconds(run.cpuSeconds)
   const task = { setup: run.setup, refs: run.refs, cpu_seconds: run.cpuSeconds, wall_seconds: wallSeconds }
+  const driver = await driverFiles()
   return runProgram({
     language: 'python',
-    files: { ...(await shippedProgram(DRIVER, [{ name: 'value_codec', source: CODEC }])), 'solution.py': solution, 'calls.json': run.calls, 'task.json': JSON.stringify(task) },
+    files: { ...driver, 'solution.py': solution, 'calls.json': run.calls, 'task.json': JSON.stringify(task) },
+    // The driver's files are the same in every run: a warm server receives them once.
+    reusedFiles: Object.keys(driver),
     // The driver stops the program at its budget; the sandbox's own limits are the backstop for a program that stops the driver's clocks.
     limits: { wallMs: (wallSeconds + 5) * 1000, cpuSeconds: Math.ceil(run.cpuSeconds) + 1, memoryBytes: run.memoryBytes, outputBytes: 64 * 1024 * 1024 },
   })

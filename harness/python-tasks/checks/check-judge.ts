@@ -51,6 +51,11 @@ const judge = new PythonLineServer({
   env: { PYTHONHASHSEED: '0', PYTHONUTF8: '1', PYTHONIOENCODING: 'utf-8', PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8' },
 })
 
+/** Starts the judge while the items are collected, so that the first item does not wait for it. */
+export function startCheckJudge(): void {
+  judge.start()
+}
+
 export async function recordCheck(spec: CheckSpec): Promise<CheckRecord | { died: string }> {
   const reply = await judge.ask({ type: 'record', spec })
   if (typeof reply.died === 'string') return { died: reply.died }

@@ -13,6 +13,7 @@ A spec is a dict:
 """
 import ast
 import builtins
+import functools
 import json
 import random
 import time
@@ -27,14 +28,26 @@ class Stop(BaseException):
     """Replay cannot go on: its outcome is the stub's `ended`, whatever the check does with this."""
 
 
+# A judge worker replays one task's check once per program run: its code is compiled once (code objects are
+# immutable; every replay still runs it in a fresh namespace).
+@functools.lru_cache(maxsize=512)
+def compiled(source, name):
+    return compile(source, name, 'exec')
+
+
+@functools.lru_cache(maxsize=512)
+def compiled_check(test):
+    return compile(without_computed_messages(ast.parse(test)), 'check', 'exec', dont_inherit=True, optimize=0)
+
+
 def check_namespace(spec):
     """(the check's namespace, the prelude's, the names of the setup's objects that travel by name)."""
     prelude = {'__name__': '__prelude__'}
-    exec(compile(spec['prelude'], 'prelude', 'exec'), prelude)
+    exec(compiled(spec['prelude'], 'prelude'), prelude)
     namespace = dict(prelude)
     before = {name: id(value) for name, value in namespace.items()}
     if spec['setup']:
-        exec(compile(spec['setup'], 'setup', 'exec'), namespace)
+        exec(compiled(spec['setup'], 'setup'), namespace)
     refs = {}
     for name, value in namespace.items():
         if before.get(name) == id(value):
@@ -56,7 +69,7 @@ def program_functions(spec, prelude):
 
 def run_test(spec, namespace):
     """The check's own exception, or None when it ran to its end."""
-    code = compile(without_computed_messages(ast.parse(spec['test'])), 'check', 'exec', dont_inherit=True, optimize=0)
+    code = compiled_check(spec['test'])
     random.seed(SEED)
     try:
         exec(code, namespace)

@@ -42,6 +42,16 @@ export function runLimits(task: Pick<DriverTask, 'cpuLimits'>, limits: DriverLim
   return { cpuSeconds, wallMs: 3 * cpuSeconds * 1000 + 10_000 }
 }
 
+/** The driver's files, compiled once per worker. */
+function driverFiles(): Promise<Record<string, string>> {
+  return shippedProgram(DRIVER, [{ name: 'value_codec', source: CODEC }])
+}
+
+/** Compiles the driver while the items are collected, so that the first run does not wait for it. */
+export function prepareIoDriver(): void {
+  driverFiles().catch(() => undefined)
+}
+
 export async function runDriver(task: DriverTask, solution: string, mode: 'candidate' | 'canonical', limits: DriverLimits): Promise<RunResult> {
   const spec = {
     entry_point: task.entryPoint,
@@ -53,9 +63,12 @@ export async function runDriver(task: DriverTask, solution: string, mode: 'candi
     setup_wall_seconds: wallBackstopSeconds(limits.setupCpuSeconds),
   }
   const { cpuSeconds, wallMs } = runLimits(task, limits)
+  const driver = await driverFiles()
   return runProgram({
     language: 'python',
-    files: { ...(await shippedProgram(DRIVER, [{ name: 'value_codec', source: CODEC }])), 'solution.py': solution, 'inputs.json': task.inputs, 'task.json': JSON.stringify(spec) },
+    files: { ...driver, 'solution.py': solution, 'inputs.json': task.inputs, 'task.json': JSON.stringify(spec) },
+    // The driver's files are the same in every run: a warm server receives them once.
+    reusedFiles: Object.keys(driver),
     limits: { wallMs, cpuSeconds, memoryBytes: limits.memoryBytes, outputBytes: 64 * 1024 * 1024 },
   })
 }

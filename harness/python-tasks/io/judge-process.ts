@@ -32,6 +32,11 @@ export interface JudgeVerdict {
 
 const judge = new PythonLineServer({ script: new URL('judge.py', import.meta.url), name: 'The EvalPlus judge (judge.py)', flags: ['-B', '-E', '-s'] })
 
+/** Starts the judge while the items are collected, so that the first item does not wait for it. */
+export function startJudge(): void {
+  judge.start()
+}
+
 export async function judgeOutputs(request: JudgeRequest): Promise<JudgeVerdict> {
   return (await judge.ask({ ...request })) as unknown as JudgeVerdict
 }

@@ -67,6 +67,19 @@ describe.each(isolations)('warm Python fork server, $name isolation', (isolation
     expect(servers.isolation).toBe(isolation.kind)
   })
 
+  test('reused files come once, then by digest; a run that changes its copy leaves the next run the original', async (context) => {
+    skipUnlessAvailable(context)
+    const driver = `# ${'the same driver in every run '.repeat(200)}\nprint(open('main.py').read() == open('/proc/self/cwd/main.py').read(), len(open('driver.py').read()))\n`
+    const program = `exec(open('driver.py').read())\nopen('driver.py', 'w').write('changed')\n`
+    const reusedRun = async () => {
+      const ran = await servers.run({ files: { 'main.py': program, 'driver.py': driver }, main: 'main.py', stdin: undefined, limits, uid: nextUid++, marker: undefined, collect: [], reused: ['driver.py'] })
+      if (ran === undefined) throw new Error('the fork server could not serve the run')
+      return ran.stdout.capture().text
+    }
+    const expected = `True ${driver.length}\n`
+    expect([await reusedRun(), await reusedRun(), await reusedRun()]).toEqual([expected, expected, expected])
+  })
+
   test('a program holds no capability and cannot gain one, nor create a user namespace', async (context) => {
     skipUnlessAvailable(context)
     const ran = await run(`import ctypes, os
