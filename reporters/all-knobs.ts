@@ -7,15 +7,10 @@ import { closestName, type KnobGroup } from '../adapters/knob.ts'
 import { modelKnobs } from '../adapters/models/knobs.ts'
 import { sandboxKnobs } from '../adapters/sandbox/knobs.ts'
 import { harnessKnobs } from '../harness/knob-table.ts'
+import { suites } from '../suites/registry.ts'
 import { reportKnobs } from './prices.ts'
-import { bigCodeBenchKnobs } from '../suites/bigcodebench/knobs.ts'
-import { eulerKnobs } from '../suites/euler/knobs.ts'
-import { farelKnobs } from '../suites/farel/knobs.ts'
-import { humanEvalKnobs } from '../suites/humaneval/knobs.ts'
-import { mbppKnobs } from '../suites/mbpp/knobs.ts'
-import { swebenchKnobs } from '../suites/swebench/knobs.ts'
 
-export const knobGroups: readonly KnobGroup[] = [harnessKnobs, reportKnobs, modelKnobs, sandboxKnobs, eulerKnobs, farelKnobs, humanEvalKnobs, mbppKnobs, bigCodeBenchKnobs, swebenchKnobs]
+export const knobGroups: readonly KnobGroup[] = [harnessKnobs, reportKnobs, modelKnobs, sandboxKnobs, ...suites.flatMap((suite) => suite.knobs ?? [])]
 
 /** Read by the project's own tests (test/support), not by a run, so not in the README's tables. */
 const TEST_KNOB_NAMES: readonly string[] = ['TESTBENCH_REQUIRE_TOOLS', 'TESTBENCH_SWEBENCH_REQUIRE_ENGINE']
