@@ -1,5 +1,5 @@
 import { resolve } from 'node:path'
-import { positiveInteger } from '../adapters/knob.ts'
+import { DATA_DIR, REPORT_DIR, SAMPLES } from './knob-table.ts'
 
 /** The environment variables a run takes, read in one place so the README's list stays true. */
 
@@ -16,14 +16,14 @@ export {
 } from '../adapters/models/knobs.ts'
 
 export function sampleCount(env: NodeJS.ProcessEnv = process.env): number {
-  return positiveInteger(env, 'SAMPLES', 1)
+  return SAMPLES.read(env)
 }
 
 export function dataDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const dir = env.TESTBENCH_DATA_DIR
-  return dir ? resolve(dir) : undefined
+  const dir = DATA_DIR.read(env)
+  return dir === undefined ? undefined : resolve(dir)
 }
 
 export function reportDir(env: NodeJS.ProcessEnv = process.env): string {
-  return resolve(env.TESTBENCH_REPORT_DIR ?? '.testbench/reports')
+  return resolve(REPORT_DIR.read(env))
 }

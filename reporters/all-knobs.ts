@@ -28,15 +28,21 @@ export function unknownKnobWarnings(env: NodeJS.ProcessEnv = process.env): strin
   })
 }
 
-/** Each group's reader run once over `env`: one message per group with a bad value, empty when all are good. */
+/** Every knob read once over `env`, then each group's rules across knobs: one message per bad value, empty when all are good. */
 export function knobGroupProblems(env: NodeJS.ProcessEnv = process.env): string[] {
   const problems: string[] = []
-  for (const group of knobGroups) {
+  const check = (read: () => unknown): void => {
     try {
-      group.check?.(env)
+      read()
     } catch (error) {
       problems.push((error as Error).message)
     }
+  }
+  for (const group of knobGroups) {
+    const before = problems.length
+    for (const knob of group.knobs) check(() => knob.read(env))
+    // A group's own rules read its knobs again: run them only when each knob is good.
+    if (problems.length === before && group.check !== undefined) check(() => group.check?.(env))
   }
   return problems
 }

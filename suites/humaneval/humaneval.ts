@@ -8,9 +8,10 @@ import { benchmark, declarePart, type Part } from '../../harness/benchmark.ts'
 import { sampleCount } from '../../harness/knobs.ts'
 import { codeSuiteOptions, timeLimitPolicy } from '../../harness/python-tasks/options.ts'
 import { pythonTaskFacts, runItem } from '../../harness/python-tasks/run-item.ts'
-import { HUMANEVAL_VARIANTS, loadHumanEval } from './dataset.ts'
+import { loadHumanEval } from './dataset.ts'
+import { HUMANEVAL_KNOBS } from './knobs.ts'
 
-const options = codeSuiteOptions('HUMANEVAL', HUMANEVAL_VARIANTS, HUMANEVAL_VARIANTS, sampleCount())
+const options = codeSuiteOptions(HUMANEVAL_KNOBS, sampleCount())
 const policy = timeLimitPolicy(options)
 
 /** Declares part `part` of every variant's tasks. */

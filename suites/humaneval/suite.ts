@@ -1,7 +1,7 @@
 import { codeSuiteOptions } from '../../harness/python-tasks/options.ts'
 import type { SuiteDeclaration } from '../../harness/suite-declaration.ts'
-import { HUMANEVAL_VARIANTS, loadHumanEval } from './dataset.ts'
-import { humanEvalKnobs } from './knobs.ts'
+import { loadHumanEval } from './dataset.ts'
+import { HUMANEVAL_KNOBS, humanEvalKnobs } from './knobs.ts'
 import { scoreHumanEval } from './score.ts'
 
 export const humaneval: SuiteDeclaration = {
@@ -11,5 +11,5 @@ export const humaneval: SuiteDeclaration = {
   runsPrograms: true,
   knobs: humanEvalKnobs,
   scorer: scoreHumanEval,
-  prepareDatasets: (env) => codeSuiteOptions('HUMANEVAL', HUMANEVAL_VARIANTS, HUMANEVAL_VARIANTS, 1, env).variants.map((variant) => loadHumanEval(variant, env)),
+  prepareDatasets: (env) => codeSuiteOptions(HUMANEVAL_KNOBS, 1, env).variants.map((variant) => loadHumanEval(variant, env)),
 }

@@ -1,7 +1,7 @@
 import { codeSuiteOptions } from '../../harness/python-tasks/options.ts'
 import type { SuiteDeclaration } from '../../harness/suite-declaration.ts'
-import { loadMbpp, MBPP_DEFAULT_VARIANTS, MBPP_VARIANTS } from './dataset.ts'
-import { mbppKnobs } from './knobs.ts'
+import { loadMbpp } from './dataset.ts'
+import { MBPP_KNOBS, mbppKnobs } from './knobs.ts'
 import { scoreMbpp } from './score.ts'
 
 export const mbpp: SuiteDeclaration = {
@@ -11,5 +11,5 @@ export const mbpp: SuiteDeclaration = {
   runsPrograms: true,
   knobs: mbppKnobs,
   scorer: scoreMbpp,
-  prepareDatasets: (env) => codeSuiteOptions('MBPP', MBPP_VARIANTS, MBPP_DEFAULT_VARIANTS, 1, env).variants.map((variant) => loadMbpp(variant, env)),
+  prepareDatasets: (env) => codeSuiteOptions(MBPP_KNOBS, 1, env).variants.map((variant) => loadMbpp(variant, env)),
 }
