@@ -47,12 +47,12 @@ export function knobGroupProblems(env: NodeJS.ProcessEnv = process.env): string[
   return problems
 }
 
-/** The README's knob tables: one per group, `variable | default | accepted | meaning`. */
+/** The knob tables of docs/knobs.md: one per group, `variable | default | accepted | meaning`. */
 export function knobTablesMarkdown(): string {
   return knobGroups
     .map((group) => {
       const rows = group.knobs.map((knob) => `| \`${knob.name}\` | ${code(knob.default)} | ${knob.accepted} | ${knob.readme} |`)
-      return [`### ${group.title}`, '', '| variable | default | accepted | meaning |', '| --- | --- | --- | --- |', ...rows].join('\n')
+      return [`## ${group.title}`, '', '| variable | default | accepted | meaning |', '| --- | --- | --- | --- |', ...rows].join('\n')
     })
     .join('\n\n')
 }

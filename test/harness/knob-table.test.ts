@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { readFileSync } from 'node:fs'
+import { markdownFiles } from '../support/markdown-files.ts'
 import { closestName } from '../../adapters/knob.ts'
 import { knobGroupProblems, knobGroups, knownKnobNames, unknownKnobWarnings } from '../../reporters/all-knobs.ts'
 import { readmeWithKnobTables } from '../../reporters/readme-knob-tables.ts'
@@ -16,8 +17,8 @@ describe('unknown knob names', () => {
     expect(closestName('TESTBENCH_SOMETHING_ELSE_ENTIRELY', knownKnobNames)).toBeUndefined()
   })
 
-  it("the README's knob tables are the declarations' (npm run docs:knobs writes them)", () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
+  it("docs/knobs.md's tables are the declarations' (npm run docs:knobs writes them)", () => {
+    const readme = readFileSync(new URL('../../docs/knobs.md', import.meta.url), 'utf8')
     expect(readmeWithKnobTables(readme)).toBe(readme)
   })
 
@@ -26,9 +27,9 @@ describe('unknown knob names', () => {
     expect(names.filter((name, index) => names.indexOf(name) !== index)).toEqual([])
   })
 
-  it('every knob the README names is a known knob', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
-    const named = new Set(readme.match(/\bTESTBENCH_[A-Z0-9_]*[A-Z0-9]\b/g) ?? [])
+  it('every knob the docs name is a known knob', () => {
+    const docs = markdownFiles().map((file) => readFileSync(file, 'utf8')).join('\n')
+    const named = new Set(docs.match(/\bTESTBENCH_[A-Z0-9_]*[A-Z0-9]\b/g) ?? [])
     expect([...named].filter((name) => !knownKnobNames.includes(name))).toEqual([])
   })
 })

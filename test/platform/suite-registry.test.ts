@@ -3,7 +3,7 @@
  * suites/registered.ts; what reads per-suite facts reads them from there, and the suite-matrix
  * workflow offers the suites and part counts the declarations give.
  */
-import { readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import * as registered from '../../suites/registered.ts'
@@ -22,11 +22,12 @@ describe('the suite registry', () => {
     for (const [exported, suite] of Object.entries(registered)) expect(exported, `suites/registered.ts exports ${suite.name}'s declaration`).toBe(suite.name)
   })
 
-  test.for(suites.map((suite) => ({ name: suite.name, suite })))('$name: declares the part files it has, and knobs titled by its name', ({ name, suite }) => {
+  test.for(suites.map((suite) => ({ name: suite.name, suite })))('$name: declares the part files it has, knobs titled by its name, and has its page', ({ name, suite }) => {
     const testFiles = readdirSync(join(SUITES, name)).filter((file) => file.endsWith('.test.ts')).sort()
     const expected = suite.parts === 1 ? [`${name}.test.ts`] : Array.from({ length: suite.parts }, (_, index) => `${name}-${index + 1}.test.ts`).sort()
     expect(testFiles).toEqual(expected)
     if (suite.knobs !== undefined) expect(suite.knobs.title).toBe(name)
+    expect(existsSync(join(SUITES, name, 'README.md')), `suites/${name}/README.md`).toBe(true)
   })
 
   test('reporters and scripts read suites through the registry, never a suite folder of their own choosing', () => {
