@@ -15,5 +15,13 @@ export function eulerCharts(board: ChartedBoard): SizeChart[] {
     return [{ model: row.Model ?? '', memory, value, best: (row[BEST_FOR_SIZE_COLUMN] ?? '') !== '' }]
   })
   if (points.length === 0) return []
-  return [{ kind: 'size', id: `${suiteAnchor(board.suite)}-size`, title: `${scoreColumn} versus memory (GB, log scale): the line joins the best model for its size`, score: scoreColumn, points }]
+  return [
+    {
+      kind: 'size',
+      id: `${suiteAnchor(board.suite)}-size`,
+      title: `${scoreColumn} versus memory (GB, log scale): the line joins the best model for its size`,
+      score: scoreColumn,
+      points,
+    },
+  ]
 }

@@ -11,5 +11,6 @@ export const humaneval: SuiteDeclaration = {
   runsPrograms: true,
   knobs: humanEvalKnobs,
   scorer: scoreHumanEval,
-  prepareDatasets: (env) => codeSuiteOptions(HUMANEVAL_KNOBS, 1, env).variants.map((variant) => loadHumanEval(variant, env)),
+  prepareDatasets: (env) =>
+    codeSuiteOptions(HUMANEVAL_KNOBS, 1, env).variants.map((variant) => loadHumanEval(variant, env)),
 }

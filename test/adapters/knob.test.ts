@@ -1,13 +1,27 @@
 /** One parser per kind of knob, one message shape for every bad value, choices in any case. */
 import { describe, expect, it } from 'vitest'
-import { booleanKnob, choiceKnob, listKnob, numberKnob, pathKnob, textKnob, wholeNumberKnob } from '../../adapters/knob.ts'
+import {
+  booleanKnob,
+  choiceKnob,
+  listKnob,
+  numberKnob,
+  pathKnob,
+  textKnob,
+  wholeNumberKnob,
+} from '../../adapters/knob.ts'
 
 const WARM = booleanKnob({ name: 'TESTBENCH_X_WARM', default: true, readme: 'x' })
 
 describe('boolean knobs', () => {
   it.for([
-    ['1', true], ['on', true], ['TRUE', true], ['yes', true],
-    ['0', false], ['off', false], ['false', false], ['No', false],
+    ['1', true],
+    ['on', true],
+    ['TRUE', true],
+    ['yes', true],
+    ['0', false],
+    ['off', false],
+    ['false', false],
+    ['No', false],
   ] as const)('%s reads as %s', ([raw, expected]) => {
     expect(WARM.read({ TESTBENCH_X_WARM: raw })).toBe(expected)
   })
@@ -15,7 +29,9 @@ describe('boolean knobs', () => {
   it('unset or empty gives the default; a word it does not know is the one message shape', () => {
     expect(WARM.read({})).toBe(true)
     expect(WARM.read({ TESTBENCH_X_WARM: ' ' })).toBe(true)
-    expect(() => WARM.read({ TESTBENCH_X_WARM: 'maybe' })).toThrow('TESTBENCH_X_WARM=maybe is not accepted: use 1/on/true or 0/off/false, or unset it for on.')
+    expect(() => WARM.read({ TESTBENCH_X_WARM: 'maybe' })).toThrow(
+      'TESTBENCH_X_WARM=maybe is not accepted: use 1/on/true or 0/off/false, or unset it for on.',
+    )
   })
 })
 
@@ -42,8 +58,18 @@ describe('number knobs', () => {
 })
 
 describe('choice and list knobs', () => {
-  const MODE = choiceKnob({ name: 'TESTBENCH_X_MODE', choices: ['python-compat', 'seedrandom'], default: 'python-compat', readme: 'x' })
-  const LANGUAGES = listKnob({ name: 'TESTBENCH_X_LANGUAGES', choices: ['python', 'java', 'rust'], default: ['python'], readme: 'x' })
+  const MODE = choiceKnob({
+    name: 'TESTBENCH_X_MODE',
+    choices: ['python-compat', 'seedrandom'],
+    default: 'python-compat',
+    readme: 'x',
+  })
+  const LANGUAGES = listKnob({
+    name: 'TESTBENCH_X_LANGUAGES',
+    choices: ['python', 'java', 'rust'],
+    default: ['python'],
+    readme: 'x',
+  })
 
   it('take any case, and give the declared spelling', () => {
     expect(MODE.read({ TESTBENCH_X_MODE: 'Seedrandom' })).toBe('seedrandom')
@@ -51,8 +77,12 @@ describe('choice and list knobs', () => {
   })
 
   it('refuse what is none of the choices in the one shape', () => {
-    expect(() => MODE.read({ TESTBENCH_X_MODE: 'mt' })).toThrow('TESTBENCH_X_MODE=mt is not accepted: use python-compat or seedrandom, or unset it for python-compat.')
-    expect(() => LANGUAGES.read({ TESTBENCH_X_LANGUAGES: 'python,cobol' })).toThrow('TESTBENCH_X_LANGUAGES=python,cobol is not accepted: use a comma list of python, java and rust, or unset it for python.')
+    expect(() => MODE.read({ TESTBENCH_X_MODE: 'mt' })).toThrow(
+      'TESTBENCH_X_MODE=mt is not accepted: use python-compat or seedrandom, or unset it for python-compat.',
+    )
+    expect(() => LANGUAGES.read({ TESTBENCH_X_LANGUAGES: 'python,cobol' })).toThrow(
+      'TESTBENCH_X_LANGUAGES=python,cobol is not accepted: use a comma list of python, java and rust, or unset it for python.',
+    )
   })
 
   it('declare their default as the tables show it', () => {
@@ -61,12 +91,20 @@ describe('choice and list knobs', () => {
 })
 
 describe('text and path knobs', () => {
-  const IMAGE = textKnob({ name: 'TESTBENCH_X_IMAGE', default: 'a/{id}', pattern: /\{id\}/, accepted: 'an image name with `{id}`', readme: 'x' })
+  const IMAGE = textKnob({
+    name: 'TESTBENCH_X_IMAGE',
+    default: 'a/{id}',
+    pattern: /\{id\}/,
+    accepted: 'an image name with `{id}`',
+    readme: 'x',
+  })
   const FILE = pathKnob({ name: 'TESTBENCH_X_FILE', accepted: 'a file', readme: 'x' })
 
   it('give the text, checked against its pattern; a knob without a default reads undefined when unset', () => {
     expect(IMAGE.read({ TESTBENCH_X_IMAGE: 'b/{id}:1' })).toBe('b/{id}:1')
-    expect(() => IMAGE.read({ TESTBENCH_X_IMAGE: 'b' })).toThrow('TESTBENCH_X_IMAGE=b is not accepted: use an image name with `{id}`, or unset it for a/{id}.')
+    expect(() => IMAGE.read({ TESTBENCH_X_IMAGE: 'b' })).toThrow(
+      'TESTBENCH_X_IMAGE=b is not accepted: use an image name with `{id}`, or unset it for a/{id}.',
+    )
     expect(FILE.read({})).toBeUndefined()
     expect(FILE.default).toBe('—')
   })

@@ -22,26 +22,45 @@ function anchorsOf(file: string): Set<string> {
 /** `[text](target)` links outside code, that lead somewhere in the repository. */
 function relativeLinks(text: string): string[] {
   const prose = text.replace(/^(```|````)[^]*?^\1\s*$/gm, '').replace(/`[^`\n]*`/g, '')
-  return [...prose.matchAll(/\]\(([^)\s]+)\)/g)].map((match) => match[1] ?? '').filter((target) => !/^[a-z]+:/.test(target))
+  return [...prose.matchAll(/\]\(([^)\s]+)\)/g)]
+    .map((match) => match[1] ?? '')
+    .filter((target) => !/^[a-z]+:/.test(target))
 }
 
 const files = markdownFiles()
 
 test('the docs are there: a README that routes, a page per suite, and the pages it sends readers to', () => {
   const names = files.map((file) => relative(REPO_ROOT, file))
-  for (const page of ['README.md', 'CONTRIBUTING.md', 'docs/knobs.md', 'docs/reports.md', 'docs/style.md', 'adapters/sandbox/README.md', 'harness/README.md']) {
+  for (const page of [
+    'README.md',
+    'CONTRIBUTING.md',
+    'docs/knobs.md',
+    'docs/reports.md',
+    'docs/style.md',
+    'adapters/sandbox/README.md',
+    'harness/README.md',
+  ]) {
     expect(names).toContain(page)
   }
   expect(readFileSync(join(REPO_ROOT, 'README.md'), 'utf8').split('\n').length).toBeLessThanOrEqual(200)
 })
 
-test.for(files.map((file) => ({ name: relative(REPO_ROOT, file), file })))('$name: every relative link resolves', ({ file }) => {
-  const broken: string[] = []
-  for (const target of relativeLinks(readFileSync(file, 'utf8'))) {
-    const [path = '', anchor] = target.split('#')
-    const resolved = path === '' ? file : join(dirname(file), decodeURIComponent(path))
-    if (!existsSync(resolved)) broken.push(`${target}: no such file`)
-    else if (anchor !== undefined && statSync(resolved).isFile() && resolved.endsWith('.md') && !anchorsOf(resolved).has(anchor)) broken.push(`${target}: no such heading`)
-  }
-  expect(broken).toEqual([])
-})
+test.for(files.map((file) => ({ name: relative(REPO_ROOT, file), file })))(
+  '$name: every relative link resolves',
+  ({ file }) => {
+    const broken: string[] = []
+    for (const target of relativeLinks(readFileSync(file, 'utf8'))) {
+      const [path = '', anchor] = target.split('#')
+      const resolved = path === '' ? file : join(dirname(file), decodeURIComponent(path))
+      if (!existsSync(resolved)) broken.push(`${target}: no such file`)
+      else if (
+        anchor !== undefined &&
+        statSync(resolved).isFile() &&
+        resolved.endsWith('.md') &&
+        !anchorsOf(resolved).has(anchor)
+      )
+        broken.push(`${target}: no such heading`)
+    }
+    expect(broken).toEqual([])
+  },
+)

@@ -19,23 +19,33 @@ const folders = readdirSync(SUITES, { withFileTypes: true })
 describe('the suite registry', () => {
   test('names every suite folder once, under its own name', () => {
     expect(suites.map((suite) => suite.name)).toEqual(folders)
-    for (const [exported, suite] of Object.entries(registered)) expect(exported, `suites/registered.ts exports ${suite.name}'s declaration`).toBe(suite.name)
+    for (const [exported, suite] of Object.entries(registered))
+      expect(exported, `suites/registered.ts exports ${suite.name}'s declaration`).toBe(suite.name)
   })
 
-  test.for(suites.map((suite) => ({ name: suite.name, suite })))('$name: declares the part files it has, knobs titled by its name, and has its page', ({ name, suite }) => {
-    const testFiles = readdirSync(join(SUITES, name)).filter((file) => file.endsWith('.test.ts')).sort()
-    const expected = suite.parts === 1 ? [`${name}.test.ts`] : Array.from({ length: suite.parts }, (_, index) => `${name}-${index + 1}.test.ts`).sort()
-    expect(testFiles).toEqual(expected)
-    if (suite.knobs !== undefined) expect(suite.knobs.title).toBe(name)
-    expect(existsSync(join(SUITES, name, 'README.md')), `suites/${name}/README.md`).toBe(true)
-  })
+  test.for(suites.map((suite) => ({ name: suite.name, suite })))(
+    '$name: declares the part files it has, knobs titled by its name, and has its page',
+    ({ name, suite }) => {
+      const testFiles = readdirSync(join(SUITES, name))
+        .filter((file) => file.endsWith('.test.ts'))
+        .sort()
+      const expected =
+        suite.parts === 1
+          ? [`${name}.test.ts`]
+          : Array.from({ length: suite.parts }, (_, index) => `${name}-${index + 1}.test.ts`).sort()
+      expect(testFiles).toEqual(expected)
+      if (suite.knobs !== undefined) expect(suite.knobs.title).toBe(name)
+      expect(existsSync(join(SUITES, name, 'README.md')), `suites/${name}/README.md`).toBe(true)
+    },
+  )
 
   test('reporters and scripts read suites through the registry, never a suite folder of their own choosing', () => {
     const lists: string[] = []
     for (const layer of ['reporters']) {
       for (const file of readdirSync(join(REPO_ROOT, layer)).filter((name) => name.endsWith('.ts'))) {
         const text = readFileSync(join(REPO_ROOT, layer, file), 'utf8')
-        for (const [, target] of text.matchAll(/from '\.\.\/suites\/([^']+)'/g)) if (target !== 'registry.ts') lists.push(`${layer}/${file} imports suites/${target}`)
+        for (const [, target] of text.matchAll(/from '\.\.\/suites\/([^']+)'/g))
+          if (target !== 'registry.ts') lists.push(`${layer}/${file} imports suites/${target}`)
       }
     }
     expect(lists).toEqual([])
@@ -47,7 +57,10 @@ describe('the suite-matrix workflow', () => {
   const split = suites.filter((suite) => suite.parts > 1)
 
   test('offers each suite that has part files', () => {
-    const options = /^\s+options: \[([^\]]*)\]/m.exec(workflow)?.[1]?.split(',').map((name) => name.trim())
+    const options = /^\s+options: \[([^\]]*)\]/m
+      .exec(workflow)?.[1]
+      ?.split(',')
+      .map((name) => name.trim())
     expect(options).toEqual(split.map((suite) => suite.name))
   })
 
