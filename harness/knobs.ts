@@ -1,7 +1,7 @@
 import { resolve } from 'node:path'
 import { DATA_DIR, REPORT_DIR, SAMPLES } from './knob-table.ts'
 
-/** The environment variables a run takes, read in one place so the README's list stays true. */
+/** The run-wide knobs' values, read through their declarations (knob-table.ts), in the units the code uses. */
 
 // The model adapters' knobs are read on their side of the layers; the harness reads them from there.
 export {

@@ -1,7 +1,7 @@
 /**
  * Every knob of the project in one list: the run's, the sandbox's and each suite's declarations.
- * The README's knob tables are printed from it (`npm run docs:knobs`), the settings check runs each
- * suite's reader once before any item, and a set name that is in no declaration is warned about.
+ * docs/knobs.md's tables are printed from it (`npm run docs:knobs`), the settings check reads every
+ * knob once before any item, and a set name that is in no declaration is warned about.
  */
 import { closestName, type KnobGroup } from '../adapters/knob.ts'
 import { modelKnobs } from '../adapters/models/knobs.ts'
@@ -12,7 +12,7 @@ import { reportKnobs } from './prices.ts'
 
 export const knobGroups: readonly KnobGroup[] = [harnessKnobs, reportKnobs, modelKnobs, sandboxKnobs, ...suites.flatMap((suite) => suite.knobs ?? [])]
 
-/** Read by the project's own tests (test/support), not by a run, so not in the README's tables. */
+/** Read by the project's own tests (test/support), not by a run, so not in the knob tables. */
 const TEST_KNOB_NAMES: readonly string[] = ['TESTBENCH_REQUIRE_TOOLS', 'TESTBENCH_SWEBENCH_REQUIRE_ENGINE']
 
 export const knownKnobNames: readonly string[] = [...knobGroups.flatMap((group) => group.knobs.map((knob) => knob.name)), ...TEST_KNOB_NAMES]
@@ -23,7 +23,7 @@ export function unknownKnobWarnings(env: NodeJS.ProcessEnv = process.env): strin
   const suspects = Object.keys(env).filter((name) => (name.startsWith('TESTBENCH_') || name === 'SAMPLE') && !known.has(name))
   return suspects.sort().map((name) => {
     const closest = closestName(name, knownKnobNames)
-    const hint = closest === undefined ? 'see the README for the list of knobs' : `did you mean ${closest}?`
+    const hint = closest === undefined ? 'docs/knobs.md lists every knob' : `did you mean ${closest}?`
     return `${name} is set but no knob has that name, so it does nothing: ${hint}`
   })
 }
