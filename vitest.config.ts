@@ -1,5 +1,8 @@
 import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
+import { CONCURRENCY, providerConcurrency } from './adapters/models/knobs.ts'
+import { SANDBOX_CONCURRENCY } from './adapters/sandbox/knobs.ts'
+import { sandboxConcurrency } from './adapters/sandbox/concurrency.ts'
 import { PartSequencer } from './reporters/part-sequencer.ts'
 import { testbench } from './reporters/testbench-plugin.ts'
 
@@ -50,7 +53,8 @@ export default defineConfig({
  * waiting in memory at once, and is 4 times what either may run, so that it never caps them.
  */
 function itemsAtOnce(env: NodeJS.ProcessEnv): number {
-  const requests = Number(env.TESTBENCH_CONCURRENCY) || 8
-  const programs = Number(env.TESTBENCH_SANDBOX_CONCURRENCY) || availableParallelism()
+  // A bad value is reported by the plugin before any item; here it counts as unset.
+  const requests = Number(CONCURRENCY.raw(env)) || providerConcurrency('any', {})
+  const programs = Number(SANDBOX_CONCURRENCY.raw(env)) || sandboxConcurrency({})
   return 4 * Math.max(requests, programs, 8)
 }

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path'
-import { positiveInteger } from '../adapters/knob.ts'
+import { DATA_DIR, REPORT_DIR, SAMPLES } from './knob-table.ts'
 
-/** The environment variables a run takes, read in one place so the README's list stays true. */
+/** The run-wide knobs' values, read through their declarations (knob-table.ts), in the units the code uses. */
 
 // The model adapters' knobs are read on their side of the layers; the harness reads them from there.
 export {
@@ -16,14 +16,14 @@ export {
 } from '../adapters/models/knobs.ts'
 
 export function sampleCount(env: NodeJS.ProcessEnv = process.env): number {
-  return positiveInteger(env, 'SAMPLES', 1)
+  return SAMPLES.read(env)
 }
 
 export function dataDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const dir = env.TESTBENCH_DATA_DIR
-  return dir ? resolve(dir) : undefined
+  const dir = DATA_DIR.read(env)
+  return dir === undefined ? undefined : resolve(dir)
 }
 
 export function reportDir(env: NodeJS.ProcessEnv = process.env): string {
-  return resolve(env.TESTBENCH_REPORT_DIR ?? '.testbench/reports')
+  return resolve(REPORT_DIR.read(env))
 }

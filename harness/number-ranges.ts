@@ -1,3 +1,5 @@
+import { defineKnob, type Knob } from '../adapters/knob.ts'
+
 /**
  * `1-100`, `22`, `1-10,22,54`: whole numbers and ranges, comma-separated, as knobs that select
  * problems or tasks take them. Returns the numbers ascending, each once; throws naming the
@@ -15,4 +17,23 @@ export function parseNumberRanges(name: string, value: string, smallest = 0): nu
     for (let number = first; number <= last; number++) numbers.add(number)
   }
   return [...numbers].sort((a, b) => a - b)
+}
+
+/** A knob of number ranges (`1-10,22`), numbers from `smallest`; `parseNumberRanges` names the part that is wrong. */
+export function numberRangesKnob(spec: { name: string; readme: string; default?: string; defaultText?: string; smallest?: number }): Knob<number[] | undefined> {
+  const smallest = spec.smallest ?? 0
+  const { default: ranges, ...text } = spec
+  return defineKnob('list', { ...text, default: ranges === undefined ? undefined : parseNumberRanges(spec.name, ranges, smallest) }, `numbers from ${smallest} and ranges, e.g. \`1-10,22\``, (raw) => parseNumberRanges(spec.name, raw, smallest), formatRanges)
+}
+
+/** `[1, 2, 3, 7]` → `1-3,7`. */
+function formatRanges(numbers: readonly number[]): string {
+  const parts: string[] = []
+  for (let index = 0; index < numbers.length; ) {
+    let end = index
+    while (end + 1 < numbers.length && numbers[end + 1] === numbers[end]! + 1) end++
+    parts.push(end === index ? String(numbers[index]) : `${numbers[index]}-${numbers[end]}`)
+    index = end + 1
+  }
+  return parts.join(',')
 }

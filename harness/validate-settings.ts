@@ -1,10 +1,9 @@
 import { spawn } from 'node:child_process'
-import { positiveInteger, readBoolean } from '../adapters/knob.ts'
-import { configuredTier } from '../adapters/sandbox/sandbox-tier.ts'
 import { parseModelList } from '../adapters/models/model-spec.ts'
 import { ReplayAdapter } from '../adapters/models/replay.ts'
-import { thinkSetting, visionEnabled } from '../adapters/models/knobs.ts'
-import { cacheDir, cacheMode, idleTimeoutMs, maxRetries, providerConcurrency, reportDir, requestTimeoutMs, retryDelayMs, sampleCount } from './knobs.ts'
+import { CACHE } from '../adapters/models/knobs.ts'
+import { HTML_DIR, MODEL } from './knob-table.ts'
+import { cacheDir, reportDir } from './knobs.ts'
 
 /** What the caller knows of the knobs beyond the run-wide ones: names that do nothing, and bad suite values. */
 export interface KnobFindings {
@@ -22,36 +21,20 @@ export async function checkSettings(knobs: KnobFindings, env: NodeJS.ProcessEnv 
   throw error
 }
 
-/** Checks every run-wide knob before any item or request; returns one line per bad value (empty when all are good). */
+/**
+ * Checks what reading each knob cannot (reporters/all-knobs.ts reads every declared knob): MODEL's
+ * replay files, and that the directories can be written. One line per problem, empty when all are good.
+ */
 export async function settingsProblems(env: NodeJS.ProcessEnv = process.env): Promise<string[]> {
   const problems: string[] = []
-  const check = (read: () => unknown): void => {
-    try {
-      read()
-    } catch (error) {
-      problems.push((error as Error).message)
-    }
-  }
   const dirs: [string, string][] = [['TESTBENCH_REPORT_DIR', reportDir(env)]]
-  if (env['TESTBENCH_CACHE'] !== 'off') dirs.push(['TESTBENCH_CACHE_DIR', cacheDir(env)])
-  if (env['TESTBENCH_HTML_DIR']) dirs.push(['TESTBENCH_HTML_DIR', env['TESTBENCH_HTML_DIR']])
-  // The directories are probed by one child process, while the rest is checked here.
+  if (CACHE.raw(env)?.toLowerCase() !== 'off') dirs.push(['TESTBENCH_CACHE_DIR', cacheDir(env)])
+  const html = HTML_DIR.read(env)
+  if (html !== undefined) dirs.push(['TESTBENCH_HTML_DIR', html])
+  // The directories are probed by one child process, while the replay files are read here.
   const failures = unwritable(dirs.map(([, dir]) => dir))
-  if (env['MODEL'] !== undefined && env['MODEL'].trim() !== '') problems.push(...(await modelProblems(env['MODEL'])))
-  check(() => sampleCount(env))
-  check(() => cacheMode(env))
-  check(() => requestTimeoutMs(env))
-  check(() => maxRetries(env))
-  check(() => idleTimeoutMs(env))
-  check(() => retryDelayMs(env))
-  check(() => providerConcurrency('any', env))
-  check(() => thinkSetting(env))
-  check(() => visionEnabled(env))
-  check(() => readBoolean(env, 'TESTBENCH_PYTHON_WARM', true))
-  check(() => readBoolean(env, 'TESTBENCH_JAVA_WARM', true))
-  check(() => positiveInteger(env, 'TESTBENCH_SANDBOX_CONCURRENCY', 1))
-  check(() => positiveInteger(env, 'TESTBENCH_SANDBOX_TMPFS_MB', 1))
-  check(() => configuredTier(env))
+  const model = MODEL.read(env)
+  if (model !== undefined) problems.push(...(await modelProblems(model)))
   const failed = await failures
   for (const [index, [name, dir]] of dirs.entries()) {
     const failure = failed[index]

@@ -1,23 +1,18 @@
 /**
  * Every knob of the project in one list: the run's, the sandbox's and each suite's declarations.
- * The README's knob tables are printed from it (`npm run docs:knobs`), the settings check runs each
- * suite's reader once before any item, and a set name that is in no declaration is warned about.
+ * docs/knobs.md's tables are printed from it (`npm run docs:knobs`), the settings check reads every
+ * knob once before any item, and a set name that is in no declaration is warned about.
  */
 import { closestName, type KnobGroup } from '../adapters/knob.ts'
 import { modelKnobs } from '../adapters/models/knobs.ts'
 import { sandboxKnobs } from '../adapters/sandbox/knobs.ts'
 import { harnessKnobs } from '../harness/knob-table.ts'
+import { suites } from '../suites/registry.ts'
 import { reportKnobs } from './prices.ts'
-import { bigCodeBenchKnobs } from '../suites/bigcodebench/knobs.ts'
-import { eulerKnobs } from '../suites/euler/knobs.ts'
-import { farelKnobs } from '../suites/farel/knobs.ts'
-import { humanEvalKnobs } from '../suites/humaneval/knobs.ts'
-import { mbppKnobs } from '../suites/mbpp/knobs.ts'
-import { swebenchKnobs } from '../suites/swebench/knobs.ts'
 
-export const knobGroups: readonly KnobGroup[] = [harnessKnobs, reportKnobs, modelKnobs, sandboxKnobs, eulerKnobs, farelKnobs, humanEvalKnobs, mbppKnobs, bigCodeBenchKnobs, swebenchKnobs]
+export const knobGroups: readonly KnobGroup[] = [harnessKnobs, reportKnobs, modelKnobs, sandboxKnobs, ...suites.flatMap((suite) => suite.knobs ?? [])]
 
-/** Read by the project's own tests (test/support), not by a run, so not in the README's tables. */
+/** Read by the project's own tests (test/support), not by a run, so not in the knob tables. */
 const TEST_KNOB_NAMES: readonly string[] = ['TESTBENCH_REQUIRE_TOOLS', 'TESTBENCH_SWEBENCH_REQUIRE_ENGINE']
 
 export const knownKnobNames: readonly string[] = [...knobGroups.flatMap((group) => group.knobs.map((knob) => knob.name)), ...TEST_KNOB_NAMES]
@@ -28,30 +23,36 @@ export function unknownKnobWarnings(env: NodeJS.ProcessEnv = process.env): strin
   const suspects = Object.keys(env).filter((name) => (name.startsWith('TESTBENCH_') || name === 'SAMPLE') && !known.has(name))
   return suspects.sort().map((name) => {
     const closest = closestName(name, knownKnobNames)
-    const hint = closest === undefined ? 'see the README for the list of knobs' : `did you mean ${closest}?`
+    const hint = closest === undefined ? 'docs/knobs.md lists every knob' : `did you mean ${closest}?`
     return `${name} is set but no knob has that name, so it does nothing: ${hint}`
   })
 }
 
-/** Each group's reader run once over `env`: one message per group with a bad value, empty when all are good. */
+/** Every knob read once over `env`, then each group's rules across knobs: one message per bad value, empty when all are good. */
 export function knobGroupProblems(env: NodeJS.ProcessEnv = process.env): string[] {
   const problems: string[] = []
-  for (const group of knobGroups) {
+  const check = (read: () => unknown): void => {
     try {
-      group.check?.(env)
+      read()
     } catch (error) {
       problems.push((error as Error).message)
     }
   }
+  for (const group of knobGroups) {
+    const before = problems.length
+    for (const knob of group.knobs) check(() => knob.read(env))
+    // A group's own rules read its knobs again: run them only when each knob is good.
+    if (problems.length === before && group.check !== undefined) check(() => group.check?.(env))
+  }
   return problems
 }
 
-/** The README's knob tables: one per group, `variable | default | accepted | meaning`. */
+/** The knob tables of docs/knobs.md: one per group, `variable | default | accepted | meaning`. */
 export function knobTablesMarkdown(): string {
   return knobGroups
     .map((group) => {
       const rows = group.knobs.map((knob) => `| \`${knob.name}\` | ${code(knob.default)} | ${knob.accepted} | ${knob.readme} |`)
-      return [`### ${group.title}`, '', '| variable | default | accepted | meaning |', '| --- | --- | --- | --- |', ...rows].join('\n')
+      return [`## ${group.title}`, '', '| variable | default | accepted | meaning |', '| --- | --- | --- | --- |', ...rows].join('\n')
     })
     .join('\n\n')
 }

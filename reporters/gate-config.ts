@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, isAbsolute, relative, resolve } from 'node:path'
+import { GATE_CONFIG } from '../harness/knob-table.ts'
 import type { RunReport } from './run-report.ts'
 import { readSavedReport, SavedReportError } from './saved-report.ts'
 
@@ -51,7 +52,7 @@ export interface Baseline {
   report: RunReport
 }
 
-export const DEFAULT_GATE_CONFIG = 'testbench.gate.json'
+export const DEFAULT_GATE_CONFIG = GATE_CONFIG.defaultValue
 export const DEFAULT_ALPHA = 0.05
 
 export class GateConfigError extends Error {
@@ -63,7 +64,7 @@ export class GateConfigError extends Error {
  * in `root` if there is one; undefined when there is none or TESTBENCH_GATE_CONFIG=off.
  */
 export function gateConfigFile(env: NodeJS.ProcessEnv = process.env, root: string = process.cwd()): string | undefined {
-  const given = env.TESTBENCH_GATE_CONFIG?.trim()
+  const given = GATE_CONFIG.raw(env)
   if (given === 'off') return undefined
   if (given) {
     if (!existsSync(resolve(root, given))) {

@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
-import { memoryGB } from '../suites/euler/model-size.ts'
-import { BEST_FOR_SIZE_COLUMN, BITS_COLUMN, SIZE_COLUMN } from '../suites/euler/score.ts'
-import { farelRuns } from '../suites/farel/score.ts'
+import { suiteAnchor as anchor, type ChartSpec, type IntervalChart, type RelationChart } from '../harness/leaderboard-chart.ts'
+import { suiteNamed } from '../suites/registry.ts'
 import type { Leaderboard } from './leaderboard.ts'
 import { savedScores } from './saved-scores.ts'
 import { formatInterval } from './score-interval.ts'
@@ -11,35 +10,6 @@ import { formatInterval } from './score-interval.ts'
 export interface LeaderboardPageOptions {
   /** Score names charted per suite at most, in the order the scorer gives them. Default: 6. */
   maxScoreCharts?: number
-}
-
-/** One chart of the page; the page's script turns each into a Chart.js chart. */
-export type ChartSpec = IntervalChart | SizeChart | RelationChart
-
-/** A score of each model with its 95% interval, best first. */
-interface IntervalChart {
-  kind: 'interval'
-  id: string
-  title: string
-  points: Array<{ model: string; value: number; low: number; high: number; display: string }>
-}
-
-/** PE-Bench's Mem-Score view: the combined score against the memory the model needs, and the best model for each size. */
-interface SizeChart {
-  kind: 'size'
-  id: string
-  title: string
-  score: string
-  points: Array<{ model: string; memory: number; value: number; best: boolean }>
-}
-
-/** One model's accuracy per FaRel relation class. */
-interface RelationChart {
-  kind: 'relations'
-  id: string
-  title: string
-  relations: string[]
-  accuracies: number[]
 }
 
 /**
@@ -54,7 +24,7 @@ interface RelationChart {
 export function leaderboardPage(boards: readonly Leaderboard[], generatedAt: Date, options: LeaderboardPageOptions = {}): string {
   const charts: ChartSpec[] = []
   const sections = boards.map((board) => {
-    const boardCharts = [...intervalCharts(board, options.maxScoreCharts ?? 6), ...sizeCharts(board), ...relationCharts(board)]
+    const boardCharts = [...intervalCharts(board, options.maxScoreCharts ?? 6), ...suiteCharts(board)]
     charts.push(...boardCharts)
     return section(board, boardCharts)
   })
@@ -121,46 +91,16 @@ function intervalCharts(board: Leaderboard, max: number): IntervalChart[] {
   })
 }
 
-function sizeCharts(board: Leaderboard): SizeChart[] {
-  const scoreColumn = board.rows.flatMap((row) => Object.keys(row)).find((column) => /^PE-\d+-Score$/.test(column))
-  if (scoreColumn === undefined) return []
-  const points = board.rows.flatMap((row) => {
-    const value = Number(row[scoreColumn] || Number.NaN)
-    const parameters = Number(row[SIZE_COLUMN] || Number.NaN)
-    const bits = Number(row[BITS_COLUMN] || Number.NaN)
-    const memory = Number.isFinite(parameters) && Number.isFinite(bits) ? memoryGB({ parameters, bits }) : undefined
-    if (!Number.isFinite(value) || memory === undefined) return []
-    return [{ model: row.Model ?? '', memory, value, best: (row[BEST_FOR_SIZE_COLUMN] ?? '') !== '' }]
-  })
-  if (points.length === 0) return []
-  return [{ kind: 'size', id: `${anchor(board.suite)}-size`, title: `${scoreColumn} versus memory (GB, log scale): the line joins the best model for its size`, score: scoreColumn, points }]
-}
-
-function relationCharts(board: Leaderboard): RelationChart[] {
-  return board.entries.flatMap((entry, index) => {
-    const [run] = farelRuns(entry.run.report.items)
-    if (run === undefined) return []
-    const headline = entry.scores[0]
-    return [
-      {
-        kind: 'relations',
-        id: `${anchor(board.suite)}-relations-${index}`,
-        title: `${index + 1}. ${entry.run.report.model.label}${headline ? ` · ${headline.name} ${headline.display}` : ''}`,
-        relations: run.classes.map((tally) => tally.relation),
-        accuracies: run.classes.map((tally) => tally.accuracy),
-      },
-    ]
-  })
+/** The suite's own charts (its declaration's), drawn from the board's rows and each model's records. */
+function suiteCharts(board: Leaderboard): ChartSpec[] {
+  const entries = board.entries.map((entry) => ({ model: entry.run.report.model.label, items: entry.run.report.items, headline: entry.scores[0] }))
+  return suiteNamed(board.suite)?.charts?.({ suite: board.suite, rows: board.rows, entries }) ?? []
 }
 
 /** Chart.js's UMD build, as npm installed it, without its source-map comment (the page has no map beside it). */
 function chartJs(): string {
   const main = createRequire(import.meta.url).resolve('chart.js')
   return readFileSync(join(dirname(main), 'chart.umd.min.js'), 'utf8').replace(/\n\/\/# sourceMappingURL=.*$/m, '').replace(/<\/script/gi, '<\\/script')
-}
-
-function anchor(suite: string): string {
-  return `suite-${suite.replace(/[^A-Za-z0-9_-]+/g, '-')}`
 }
 
 function escapeHtml(text: string): string {

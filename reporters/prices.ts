@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
-import type { KnobGroup } from '../adapters/knob.ts'
+import { pathKnob, type KnobGroup } from '../adapters/knob.ts'
 
 /**
  * Per-model token prices, from a small JSON file the user keeps (`TESTBENCH_PRICES=prices.json`):
@@ -27,19 +27,16 @@ export interface Cost {
   total: number
 }
 
-export const PRICES_KNOB = 'TESTBENCH_PRICES'
+export const PRICES = pathKnob({
+  name: 'TESTBENCH_PRICES',
+  accepted: 'a JSON file `{ "currency": "USD", "perMillionTokens": { "<model>": { "input": 2.5, "output": 10 } } }`',
+  readme: 'token prices per model (as named in MODEL): reports, the leaderboard and `compare` show each run’s cost',
+})
+export const PRICES_KNOB = PRICES.name
 
 export const reportKnobs: KnobGroup = {
   title: 'reports',
-  knobs: [
-    {
-      name: PRICES_KNOB,
-      kind: 'path',
-      default: '—',
-      accepted: 'a JSON file `{ "currency": "USD", "perMillionTokens": { "<model>": { "input": 2.5, "output": 10 } } }`',
-      readme: 'token prices per model (as named in MODEL): reports, the leaderboard and `compare` show each run’s cost',
-    },
-  ],
+  knobs: [PRICES],
   check: (env) => {
     pricesFromEnv(env)
   },
@@ -51,8 +48,8 @@ export class PricesError extends Error {
 
 /** The prices file TESTBENCH_PRICES names, read and checked; undefined when it is unset. */
 export function pricesFromEnv(env: NodeJS.ProcessEnv = process.env): Prices | undefined {
-  const file = env[PRICES_KNOB]
-  return file ? readPrices(resolve(file)) : undefined
+  const file = PRICES.read(env)
+  return file === undefined ? undefined : readPrices(resolve(file))
 }
 
 export function readPrices(file: string): Prices {

@@ -6,13 +6,8 @@
  */
 import type { Reporter, TestSpecification, Vitest } from 'vitest/node'
 import { tierReadiness, UNSANDBOXED_BANNER } from '../adapters/sandbox/sandbox-tier.ts'
+import { suiteNamed } from '../suites/registry.ts'
 import { suitesOf } from './suite-datasets.ts'
-
-/**
- * Suites that run nothing in adapters/sandbox: FaRel and the demo execute nothing; SWE-bench runs each
- * instance in a container of its own, whose engine its own set-up checks. Every other suite is held to the check.
- */
-const RUN_NO_SANDBOXED_PROGRAMS: ReadonlySet<string> = new Set(['farel', 'demo', 'swebench'])
 
 export class SandboxCheck implements Reporter {
   private vitest: Vitest | undefined
@@ -24,7 +19,8 @@ export class SandboxCheck implements Reporter {
   async onTestRunStart(specifications: readonly TestSpecification[]): Promise<void> {
     // Merging shards replays results: nothing runs then.
     if (this.vitest === undefined || this.vitest.config.mergeReports) return
-    const suites = suitesOf(specifications, this.vitest.config.root).filter((suite) => !RUN_NO_SANDBOXED_PROGRAMS.has(suite))
+    // A folder without a declaration is held to the check.
+    const suites = suitesOf(specifications, this.vitest.config.root).filter((suite) => suiteNamed(suite)?.runsPrograms ?? true)
     if (suites.length === 0) return
     const readiness = await tierReadiness()
     if ('problem' in readiness) {

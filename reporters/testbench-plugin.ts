@@ -9,6 +9,7 @@ import { ProgressReporter } from './progress-reporter.ts'
 import { ScoreReporter } from './score-reporter.ts'
 import { SandboxCheck } from './sandbox-check.ts'
 import { SuiteDatasets } from './suite-datasets.ts'
+import { HTML_DIR } from '../harness/knob-table.ts'
 import { checkSettings } from '../harness/validate-settings.ts'
 
 export interface TestbenchPluginOptions {
@@ -49,7 +50,7 @@ export function testbench(options: TestbenchPluginOptions = {}): Vite.Plugin {
         // The gate annotates on GitHub Actions by its verdict; Vitest's reporter would make every wrong answer an error.
         for (let index = reporters.length - 1; index >= 0; index--) if (isGithubActionsReporter(reporters[index])) reporters.splice(index, 1)
       }
-      const htmlDir = process.env.TESTBENCH_HTML_DIR
+      const htmlDir = HTML_DIR.read()
       const htmlConfigured = reporters.some((reporter) => Array.isArray(reporter) && reporter[0] === 'html')
       if (htmlDir && !vitest.config.shard && !htmlConfigured) reporters.push(['html', { singleFile: true, outputDir: resolve(htmlDir) }])
       // Last, after the reporters are in place (the guard above is synchronous); before any file is collected,

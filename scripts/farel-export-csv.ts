@@ -10,6 +10,7 @@
  */
 import { createHash } from 'node:crypto'
 import { writeFileSync } from 'node:fs'
+import { KnobValueError } from '../adapters/knob.ts'
 import { describeSet, farelOptions, FarelOptionError, isPublishedSet } from '../suites/farel/options.ts'
 import { toCsv } from '../suites/farel/python-csv.ts'
 import { generateQuizzes } from '../suites/farel/quiz.ts'
@@ -41,7 +42,7 @@ try {
     }
   }
 } catch (error) {
-  if (!(error instanceof FarelOptionError)) throw error
+  if (!(error instanceof FarelOptionError || error instanceof KnobValueError)) throw error
   console.error(error.message)
   process.exitCode = 2
 }

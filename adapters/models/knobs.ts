@@ -1,75 +1,93 @@
 import { resolve } from 'node:path'
-import { nonNegativeInteger, nonNegativeNumber, positiveInteger, positiveNumber, readBoolean, type KnobGroup } from '../knob.ts'
+import { booleanKnob, choiceKnob, numberKnob, pathKnob, wholeNumberKnob, type KnobGroup } from '../knob.ts'
 import type { ThinkSetting } from './model-adapter.ts'
 
-/**
- * The environment knobs the model adapters read, one small function per knob,
- * declared in `modelKnobs` (the shape of the project's knob table) for the README and the up-front check.
- */
+/** The environment knobs the model adapters read, declared here and read through their declarations. */
+
+export const CACHE_DIR = pathKnob({ name: 'TESTBENCH_CACHE_DIR', default: '.testbench/cache', accepted: 'a writable directory', readme: 'replies, downloaded datasets, calibrations' })
+export const CACHE = choiceKnob({
+  name: 'TESTBENCH_CACHE',
+  choices: ['on', 'off', 'refresh'],
+  default: 'on',
+  readme: '`on` reuses stored replies, `refresh` asks again and overwrites, `off` neither reads nor writes',
+})
+export const REQUEST_TIMEOUT = wholeNumberKnob({ name: 'TESTBENCH_REQUEST_TIMEOUT', default: 600, min: 1, unit: 'seconds', readme: 'seconds one model request may take, retries included' })
+export const IDLE_TIMEOUT = numberKnob({
+  name: 'TESTBENCH_IDLE_TIMEOUT',
+  default: 300,
+  above: true,
+  unit: 'seconds',
+  readme: 'seconds an attempt may go without receiving a byte before it is given up and retried',
+})
+export const RETRIES = wholeNumberKnob({
+  name: 'TESTBENCH_RETRIES',
+  default: 8,
+  readme: 'retries after any transport failure (no connection, a reply broken, malformed, stalled or cut short, 408, 429, 5xx)',
+})
+export const RETRY_DELAY = numberKnob({ name: 'TESTBENCH_RETRY_DELAY', default: 0.5, unit: 'seconds', readme: 'first backoff delay (doubling, with jitter); `Retry-After` wins' })
+export const THINK = choiceKnob<ThinkSetting>({
+  name: 'TESTBENCH_THINK',
+  choices: ['on', 'off', 'low', 'medium', 'high'],
+  defaultText: "the model's default",
+  readme: "thinking switched on or off, or an effort, in each protocol's own field; part of the cache key and of every report; a model that cannot honour it says so up front",
+})
+export const VISION = booleanKnob({
+  name: 'TESTBENCH_VISION',
+  default: false,
+  readme: "whether a hosted model can see: images are sent to it as content parts, else left out (Ollama's own `vision` capability decides for Ollama models)",
+})
+export const CONCURRENCY = wholeNumberKnob({
+  name: 'TESTBENCH_CONCURRENCY',
+  min: 1,
+  defaultText: '2 for Ollama, 8 otherwise',
+  readme: 'model requests in flight per provider, across all the workers of a run (of a machine, in a sharded run)',
+})
 
 export const modelKnobs: KnobGroup = {
   title: 'models',
-  knobs: [
-    { name: 'TESTBENCH_CACHE_DIR', kind: 'path', default: '.testbench/cache', accepted: 'a writable directory', readme: 'replies, downloaded datasets, calibrations' },
-    { name: 'TESTBENCH_CACHE', kind: 'choice', default: 'on', accepted: 'on, off or refresh', readme: '`on` reuses stored replies, `refresh` asks again and overwrites, `off` neither reads nor writes' },
-    { name: 'TESTBENCH_REQUEST_TIMEOUT', kind: 'integer', default: '600', accepted: 'seconds, a whole number ≥ 1', readme: 'seconds one model request may take, retries included' },
-    { name: 'TESTBENCH_IDLE_TIMEOUT', kind: 'number', default: '300', accepted: 'seconds, a number above 0', readme: 'seconds an attempt may go without receiving a byte before it is given up and retried' },
-    { name: 'TESTBENCH_RETRIES', kind: 'integer', default: '8', accepted: 'a whole number ≥ 0', readme: 'retries after any transport failure (no connection, a reply broken, malformed, stalled or cut short, 408, 429, 5xx)' },
-    { name: 'TESTBENCH_RETRY_DELAY', kind: 'number', default: '0.5', accepted: 'seconds, a number ≥ 0', readme: 'first backoff delay (doubling, with jitter); `Retry-After` wins' },
-    { name: 'TESTBENCH_THINK', kind: 'choice', default: "the model's default", accepted: 'on, off, low, medium or high', readme: "thinking switched on or off, or an effort, in each protocol's own field; part of the cache key and of every report; a model that cannot honour it says so up front" },
-    { name: 'TESTBENCH_VISION', kind: 'boolean', default: 'off (Ollama: its capabilities)', accepted: '1/on/true or 0/off/false', readme: "whether a hosted model can see: images are sent to it as content parts, else left out (Ollama's own `vision` capability decides for Ollama models)" },
-    { name: 'TESTBENCH_CONCURRENCY', kind: 'integer', default: '2 for Ollama, 8 otherwise', accepted: 'a whole number ≥ 1', readme: 'model requests in flight per provider, across all the workers of a run (of a machine, in a sharded run)' },
-  ],
+  knobs: [CACHE_DIR, CACHE, REQUEST_TIMEOUT, IDLE_TIMEOUT, RETRIES, RETRY_DELAY, THINK, VISION, CONCURRENCY],
 }
 
 export type CacheMode = 'on' | 'off' | 'refresh'
 
 export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  return resolve(env.TESTBENCH_CACHE_DIR ?? '.testbench/cache')
+  return resolve(CACHE_DIR.read(env))
 }
 
 /** `on` reuses stored replies (a rerun resumes), `off` neither reads nor writes, `refresh` asks again and overwrites. */
 export function cacheMode(env: NodeJS.ProcessEnv = process.env): CacheMode {
-  const value = (env.TESTBENCH_CACHE ?? '').trim() || 'on'
-  if (value === 'on' || value === 'off' || value === 'refresh') return value
-  throw new Error(`TESTBENCH_CACHE=${value} is not understood: use on (default), off or refresh.`)
+  return CACHE.read(env)
 }
 
 /** The time limit of one request to a model, every retry included. */
 export function requestTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
-  return positiveInteger(env, 'TESTBENCH_REQUEST_TIMEOUT', 600) * 1000
+  return REQUEST_TIMEOUT.read(env) * 1000
 }
 
 /** How long one attempt may go without receiving a byte before it is given up as stalled. */
 export function idleTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
-  return positiveNumber(env, 'TESTBENCH_IDLE_TIMEOUT', 300) * 1000
+  return IDLE_TIMEOUT.read(env) * 1000
 }
 
 export function maxRetries(env: NodeJS.ProcessEnv = process.env): number {
-  return nonNegativeInteger(env, 'TESTBENCH_RETRIES', 8)
+  return RETRIES.read(env)
 }
 
 export function retryDelayMs(env: NodeJS.ProcessEnv = process.env): number {
-  return nonNegativeNumber(env, 'TESTBENCH_RETRY_DELAY', 0.5) * 1000
+  return RETRY_DELAY.read(env) * 1000
 }
 
 /** Requests in flight per provider and process; the default suits a local Ollama or a hosted API. */
 export function providerConcurrency(provider: string, env: NodeJS.ProcessEnv = process.env): number {
-  return positiveInteger(env, 'TESTBENCH_CONCURRENCY', provider === 'ollama' ? 2 : 8)
+  return CONCURRENCY.read(env) ?? (provider === 'ollama' ? 2 : 8)
 }
-
-const THINK_SETTINGS: readonly ThinkSetting[] = ['on', 'off', 'low', 'medium', 'high']
 
 /** TESTBENCH_THINK: thinking on, off or an effort; undefined leaves the model's default. */
 export function thinkSetting(env: NodeJS.ProcessEnv = process.env): ThinkSetting | undefined {
-  const value = (env.TESTBENCH_THINK ?? '').trim().toLowerCase()
-  if (value === '') return undefined
-  const setting = THINK_SETTINGS.find((each) => each === value)
-  if (setting === undefined) throw new Error(`TESTBENCH_THINK=${env.TESTBENCH_THINK} is not understood: use on, off, low, medium or high, or leave it unset for the model's default.`)
-  return setting
+  return THINK.read(env)
 }
 
 /** TESTBENCH_VISION: whether a hosted model is sent images (Ollama says for itself whether its model can see). */
 export function visionEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
-  return readBoolean(env, 'TESTBENCH_VISION', false)
+  return VISION.read(env)
 }

@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os'
+import { SANDBOX_CONCURRENCY } from './knobs.ts'
 
 /** At most `limit` calls of `run` in flight; the rest wait in order. */
 export class Limiter {
@@ -27,13 +28,7 @@ export class Limiter {
 
 /** Sandbox runs at once in this process: TESTBENCH_SANDBOX_CONCURRENCY, or the number of cores. */
 export function sandboxConcurrency(env: NodeJS.ProcessEnv = process.env): number {
-  const given = env['TESTBENCH_SANDBOX_CONCURRENCY']
-  if (given === undefined || given === '') return availableParallelism()
-  const value = Number(given)
-  if (!Number.isInteger(value) || value < 1) {
-    throw new RangeError(`TESTBENCH_SANDBOX_CONCURRENCY is "${given}"; set it to a whole number ≥ 1 or unset it to use one run per core.`)
-  }
-  return value
+  return SANDBOX_CONCURRENCY.read(env) ?? availableParallelism()
 }
 
 let shared: Limiter | undefined

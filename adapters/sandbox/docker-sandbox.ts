@@ -10,12 +10,13 @@ import { newMarker } from './marker.ts'
 import { CappedOutput } from './output.ts'
 import type { RunRequest, RunResult, Sandbox } from './sandbox.ts'
 import { infraFailure, sourceFiles } from './source-files.ts'
-import { DEFAULT_BASE_IMAGE, ensureSandboxImage } from './sandbox-image.ts'
+import { SANDBOX_BASE_IMAGE, SANDBOX_IMAGE } from './knobs.ts'
+import { ensureSandboxImage } from './sandbox-image.ts'
 import { packTar, unpackTar } from './tar.ts'
 import { parseTimeReport, TIME_FORMAT } from './time-report.ts'
 
 /** The image built from adapters/sandbox/images/Dockerfile (here when missing, or by `.ci/start-podman.sh`). */
-export const DEFAULT_SANDBOX_IMAGE = 'localhost/testbench/sandbox:bookworm'
+export const DEFAULT_SANDBOX_IMAGE = SANDBOX_IMAGE.defaultValue
 const WORK_DIR = '/work'
 /** Programs run as nobody; their files are owned by it. */
 const NOBODY = 65534
@@ -51,7 +52,7 @@ export class DockerSandbox implements Sandbox {
 
   constructor(options: { image?: string; docker?: Docker } = {}) {
     this.#docker = options.docker === undefined ? undefined : Promise.resolve(options.docker)
-    this.#image = options.image ?? process.env['TESTBENCH_SANDBOX_IMAGE'] ?? DEFAULT_SANDBOX_IMAGE
+    this.#image = options.image ?? SANDBOX_IMAGE.read()
   }
 
   /** Why this tier cannot run anything here (no engine, or no image), or undefined when it can. */
@@ -107,7 +108,7 @@ export class DockerSandbox implements Sandbox {
       return { unreachable: `no container engine answers at ${engine} (${(error as Error).message}); start one (.ci/start-podman.sh) and set DOCKER_HOST` }
     }
     if (this.#image === DEFAULT_SANDBOX_IMAGE) {
-      const base = process.env['TESTBENCH_SANDBOX_BASE_IMAGE'] || DEFAULT_BASE_IMAGE
+      const base = SANDBOX_BASE_IMAGE.read()
       try {
         await ensureSandboxImage({ docker: await this.#engine(), image: this.#image, base, log: (line) => process.stderr.write(`${line}\n`) })
       } catch (error) {

@@ -1,3 +1,4 @@
+import { SANDBOX_ENV } from './knobs.ts'
 import { warnOnce } from './warn-once.ts'
 
 /** Names never passed to a sandboxed program, even when the user lists them. */
@@ -31,9 +32,9 @@ export function sandboxEnvironment(
     PYTHONDONTWRITEBYTECODE: '1',
     ...languageEnv,
   }
-  for (const name of (parent['TESTBENCH_SANDBOX_ENV'] ?? '').split(',').map((item) => item.trim())) {
+  for (const name of SANDBOX_ENV.read(parent)) {
     const value = parent[name]
-    if (name === '' || value === undefined) continue
+    if (value === undefined) continue
     if (looksSecret(name, value)) {
       warnOnce(`sandbox-env-secret-${name}`, `TESTBENCH_SANDBOX_ENV lists ${name}, which looks like a secret; sandboxed programs never get it.`)
       continue

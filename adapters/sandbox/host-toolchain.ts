@@ -2,6 +2,8 @@ import { execFileSync } from 'node:child_process'
 import { accessSync, constants, existsSync, realpathSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { delimiter, dirname, join } from 'node:path'
+import type { Knob } from '../knob.ts'
+import { CLOJURE_JAR, NODE, PYTHON, RUSTC } from './knobs.ts'
 import type { Tool, Toolchain } from './languages.ts'
 
 export type Resolved = { path: string } | { missing: string }
@@ -40,9 +42,9 @@ export class HostToolchain {
     const env = this.#env
     switch (tool) {
       case 'python':
-        return given(env, 'TESTBENCH_PYTHON') ?? existing('/usr/bin/python3') ?? onPath('python3', env, 'TESTBENCH_PYTHON')
+        return given(env, PYTHON) ?? existing(PYTHON.defaultValue) ?? onPath('python3', env, PYTHON.name)
       case 'node':
-        return given(env, 'TESTBENCH_NODE') ?? existing('/usr/bin/node') ?? { path: process.execPath }
+        return given(env, NODE) ?? existing(NODE.defaultValue) ?? { path: process.execPath }
       case 'java':
       case 'javac':
       case 'go':
@@ -51,10 +53,10 @@ export class HostToolchain {
       case 'gxx':
         return onPath('g++', env, 'PATH')
       case 'rustc':
-        return given(env, 'TESTBENCH_RUSTC') ?? realRustc(env)
+        return given(env, RUSTC) ?? realRustc(env)
       case 'clojureJar':
-        return given(env, 'TESTBENCH_CLOJURE_JAR') ?? existing('/usr/share/java/clojure.jar') ?? {
-          missing: 'the Clojure jar is not at /usr/share/java/clojure.jar (apt-get install clojure, or set TESTBENCH_CLOJURE_JAR)',
+        return given(env, CLOJURE_JAR) ?? existing(CLOJURE_JAR.defaultValue) ?? {
+          missing: `the Clojure jar is not at ${CLOJURE_JAR.defaultValue} (apt-get install clojure, or set ${CLOJURE_JAR.name})`,
         }
     }
   }
@@ -62,10 +64,10 @@ export class HostToolchain {
 
 const EMPTY_TOOLCHAIN: Toolchain = { python: '', node: '', java: '', javac: '', rustc: '', go: '', gcc: '', gxx: '', clojureJar: '' }
 
-function given(env: NodeJS.ProcessEnv, name: string): Resolved | undefined {
-  const value = env[name]
-  if (value === undefined || value === '') return undefined
-  return existsSync(value) ? { path: value } : { missing: `${name} is ${value}, which does not exist` }
+function given(env: NodeJS.ProcessEnv, knob: Knob<string | undefined>): Resolved | undefined {
+  const value = knob.raw(env)
+  if (value === undefined) return undefined
+  return existsSync(value) ? { path: value } : { missing: `${knob.name} is ${value}, which does not exist` }
 }
 
 function existing(path: string): Resolved | undefined {

@@ -1,4 +1,4 @@
-import { positiveInteger } from '../knob.ts'
+import { SANDBOX_TMPFS_MB } from './knobs.ts'
 
 export interface Limits {
   /** Wall-clock time before the whole process tree is killed. Default 10 s for a run, 60 s for a compile. */
@@ -18,7 +18,7 @@ export interface Limits {
 const MiB = 1024 * 1024
 
 /** Default size of a run's /tmp (which holds its work dir) and of its /dev/shm, each. */
-export const DEFAULT_TMPFS_MIB = 128
+export const DEFAULT_TMPFS_MIB = SANDBOX_TMPFS_MB.defaultValue
 
 /**
  * The size of each of a run's size-capped tmpfs mounts, /tmp (with the work dir in it) and /dev/shm:
@@ -26,7 +26,7 @@ export const DEFAULT_TMPFS_MIB = 128
  * counts it in the run's memory limit, otherwise it comes on top of that limit, at most twice this size.
  */
 export function tmpfsBytes(env: NodeJS.ProcessEnv = process.env): number {
-  return positiveInteger(env, 'TESTBENCH_SANDBOX_TMPFS_MB', DEFAULT_TMPFS_MIB) * MiB
+  return SANDBOX_TMPFS_MB.read(env) * MiB
 }
 
 export const DEFAULT_RUN_LIMITS: Readonly<Limits> = {

@@ -10,7 +10,7 @@ import { runOnExecServers, stepResult, tooBigResult } from './exec-run.ts'
 import { collectFiles } from './collect-files.ts'
 import { sandboxLimiter } from './concurrency.ts'
 import { sandboxEnvironment } from './environment.ts'
-import { readBoolean } from '../knob.ts'
+import { EXEC_SERVER, JAVA_WARM, PYTHON_WARM } from './knobs.ts'
 import { bwrapArgs } from './bwrap-args.ts'
 import { hiddenHostPaths } from './sandbox-root.ts'
 import { seccompFilter } from './seccomp-filter.ts'
@@ -74,9 +74,9 @@ export class ProcessSandbox implements Sandbox {
     this.tier = options.unsandboxed === true ? 'none' : 'process'
     this.#tmpfsBytes = tmpfsBytes(env)
     this.#protections = options.unsandboxed === true ? () => ({ ...protections(), bwrap: undefined }) : protections
-    this.#warmPython = options.warmPython ?? readBoolean(env, 'TESTBENCH_PYTHON_WARM', true)
-    this.#warmJava = options.warmJava ?? readBoolean(env, 'TESTBENCH_JAVA_WARM', true)
-    this.#warmExec = options.warmExec ?? readBoolean(env, 'TESTBENCH_EXEC_SERVER', true)
+    this.#warmPython = options.warmPython ?? PYTHON_WARM.read(env)
+    this.#warmJava = options.warmJava ?? JAVA_WARM.read(env)
+    this.#warmExec = options.warmExec ?? EXEC_SERVER.read(env)
   }
 
   async unavailable(language: Language): Promise<string | undefined> {

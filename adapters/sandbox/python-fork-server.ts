@@ -1,6 +1,7 @@
 import { createHash, randomInt } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { bwrapArgs } from './bwrap-args.ts'
+import { PYTHON_PRELOAD } from './knobs.ts'
 import { hiddenHostPaths } from './sandbox-root.ts'
 import { sandboxEnvironment } from './environment.ts'
 import { LANGUAGE_SPECS } from './languages.ts'
@@ -164,7 +165,7 @@ export class PythonForkServers {
     const readyMs = this.#preload.length > 0 ? PRELOADED_READY_MS : READY_MS
     return new ForkServer(argv, isolation.user, this.#root, this.#writableRoot, readyMs, {
       ...sandboxEnvironment('/tmp'),
-      TESTBENCH_PYTHON_PRELOAD: [process.env['TESTBENCH_PYTHON_PRELOAD'] ?? '', ...this.#preload].filter((list) => list !== '').join(','),
+      TESTBENCH_PYTHON_PRELOAD: [...PYTHON_PRELOAD.read(), ...this.#preload].join(','),
       TESTBENCH_FORK_ISOLATION: isolation.kind,
       TESTBENCH_SECCOMP: seccompFilter()?.toString('base64') ?? '',
     })

@@ -14,9 +14,6 @@ import { packTar } from './tar.ts'
  */
 
 export const DOCKERFILE_HASH_LABEL = 'testbench.dockerfile-sha256'
-/** The base image a user's engine pulls; offline machines import their own and name it with TESTBENCH_SANDBOX_BASE_IMAGE. */
-export const DEFAULT_BASE_IMAGE = 'debian:bookworm'
-
 const DOCKERFILE_PATH = new URL('./images/Dockerfile', import.meta.url)
 /** How long a worker waits for another process's build of the same image (apt-get of every toolchain). */
 const BUILD_WAIT_MS = 30 * 60_000

@@ -6,8 +6,9 @@
 import { DockerSandbox } from './docker-sandbox.ts'
 import { hostProtections, processTierProblem, type HostProtections } from './host-protections.ts'
 
-export const TIERS = ['process', 'docker', 'none'] as const
-export type TierName = (typeof TIERS)[number]
+import { SANDBOX, type TierName } from './knobs.ts'
+
+export { TIERS, type TierName } from './knobs.ts'
 
 /** How the reports and the summary mark a run whose programs ran without a sandbox. */
 export const UNSANDBOXED = 'none (unsandboxed)'
@@ -22,10 +23,7 @@ export const UNSANDBOXED_BANNER = [
 
 /** SANDBOX's value; unset or empty is `process`. */
 export function configuredTier(env: NodeJS.ProcessEnv = process.env): TierName {
-  const raw = (env['SANDBOX'] ?? '').trim()
-  if (raw === '') return 'process'
-  if ((TIERS as readonly string[]).includes(raw)) return raw as TierName
-  throw new RangeError(`SANDBOX=${raw} is not understood: use process (the default), docker, or none (programs run unsandboxed).`)
+  return SANDBOX.read(env)
 }
 
 /** The process tier as the reports name it: `process (bubblewrap 0.8.0)`. */

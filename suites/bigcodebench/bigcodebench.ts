@@ -13,6 +13,7 @@ import { benchmark, declarePart, type Part } from '../../harness/benchmark.ts'
 import { sampleCount } from '../../harness/knobs.ts'
 import { calibrate, exclusionsByCategory } from './calibration.ts'
 import { loadBigCodeBench, taskNumber } from './dataset.ts'
+import { TASKS } from './knobs.ts'
 import { bigCodeBenchOptions } from './options.ts'
 import { bigCodeBenchFacts, runItem } from './run-item.ts'
 import { formatExclusions, variantName } from './variant.ts'
@@ -40,7 +41,7 @@ export function declareBigCodeBench(part: Part): Promise<void> {
         scoring: bigCodeBenchFacts,
         items: scored,
         part,
-        ...(selected === undefined ? {} : { narrowedBy: `TESTBENCH_BIGCODEBENCH_TASKS=${process.env.TESTBENCH_BIGCODEBENCH_TASKS}` }),
+        ...(selected === undefined ? {} : { narrowedBy: `${TASKS.name}=${TASKS.raw()}` }),
         concurrent: true,
         run: (task, bench) =>
           runItem(task, bench, { split, options, canonicalMs: canonicalMs.get(task.id) ?? 0, preload: calibration.preload, excluded }),

@@ -7,28 +7,19 @@ import { isRecord, readDatasetJson, readDatasetJsonLines, stringField, type Data
 import { hubFileUrl, readDatasetParquet } from '../../harness/parquet-file.ts'
 import type { BenchItem } from '../../harness/benchmark.ts'
 import { fencedPython } from '../../harness/python-tasks/python-task.ts'
+import { VERSION, type Subset } from './knobs.ts'
 import { parsePythonStringList } from './python-literal.ts'
 
-export const DEFAULT_VERSION = 'v0.1.0'
+export const DEFAULT_VERSION = VERSION.defaultValue
 
-/**
- * The release this run uses (TESTBENCH_BIGCODEBENCH_VERSION, validated by bigCodeBenchVersion),
- * read once so that the records and the score name say the same version.
- */
-export const BIGCODEBENCH_VERSION = process.env.TESTBENCH_BIGCODEBENCH_VERSION?.trim() || DEFAULT_VERSION
+/** The release this run uses, read once so that the records and the score name say the same version (a bad value is reported before any item). */
+export const BIGCODEBENCH_VERSION = VERSION.raw() ?? DEFAULT_VERSION
 
-/** TESTBENCH_BIGCODEBENCH_VERSION: `v0.1.0` (default) or a later release on the hub (`v0.1.4`). */
 export function bigCodeBenchVersion(env: NodeJS.ProcessEnv = process.env): string {
-  const value = env.TESTBENCH_BIGCODEBENCH_VERSION?.trim() ?? ''
-  if (value === '') return DEFAULT_VERSION
-  if (!/^v\d+\.\d+\.\d+$/.test(value)) {
-    throw new Error(`TESTBENCH_BIGCODEBENCH_VERSION=${value} is not understood: write a release as vX.Y.Z, e.g. v0.1.0 (the default) or v0.1.4 (the leaderboard's).`)
-  }
-  return value
+  return VERSION.read(env)
 }
 
-export const SUBSETS = ['full', 'hard'] as const
-export type Subset = (typeof SUBSETS)[number]
+export { SUBSETS, type Subset } from './knobs.ts'
 
 export const BIGCODEBENCH_FILES: Readonly<Record<Subset, DatasetFile>> = {
   full: {

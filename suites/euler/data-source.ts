@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { DatasetFileError } from '../../harness/dataset-file.ts'
 import { cacheDir, dataDir } from '../../harness/knobs.ts'
+import { SHA256 } from './knobs.ts'
 import type { EulerOptions } from './options.ts'
 import { loadProblems, type EulerProblem } from './problems.ts'
 import { scrapeProblems } from './scraper.ts'
@@ -32,7 +33,7 @@ async function verifySolutions(path: string, env: NodeJS.ProcessEnv): Promise<vo
     throw new DatasetFileError(`euler/solutions.json is not in TESTBENCH_DATA_DIR (looked for ${path}). Put the file there (public source: ${SOLUTIONS_URL}).`)
   }
   // Made-up answers (the project's fixtures) are pinned explicitly by the one who made them.
-  const expected = env.TESTBENCH_EULER_SHA256?.trim() || SOLUTIONS_SHA256
+  const expected = SHA256.read(env) ?? SOLUTIONS_SHA256
   const actual = createHash('sha256').update(await readFile(path)).digest('hex')
   if (actual !== expected) {
     throw new DatasetFileError(

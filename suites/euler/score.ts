@@ -15,7 +15,7 @@ import type { Score, Scorer } from '../../harness/score.ts'
 import { optional, scoringFacts, type FactsOf } from '../../harness/scoring-facts.ts'
 import { LANGUAGES, LANGUAGE_IDS, type LanguageId } from './languages.ts'
 import { memoryGB, modelSize } from './model-size.ts'
-import { ERAS, MODES, type Mode } from './options.ts'
+import { ERAS, MODES, type Mode } from './knobs.ts'
 import type { ThinkSetting } from '../../adapters/models/model-adapter.ts'
 import { pythonFixed, pythonRound } from '../../harness/python-round.ts'
 

@@ -9,9 +9,10 @@ import { sampleCount } from '../../harness/knobs.ts'
 import { codeSuiteOptions, timeLimitPolicy } from '../../harness/python-tasks/options.ts'
 import { pythonTaskFacts, runItem } from '../../harness/python-tasks/run-item.ts'
 import { warmUpFor } from '../../harness/python-tasks/warm-up.ts'
-import { HUMANEVAL_VARIANTS, loadHumanEval } from './dataset.ts'
+import { loadHumanEval } from './dataset.ts'
+import { HUMANEVAL_KNOBS } from './knobs.ts'
 
-const options = codeSuiteOptions('HUMANEVAL', HUMANEVAL_VARIANTS, HUMANEVAL_VARIANTS, sampleCount())
+const options = codeSuiteOptions(HUMANEVAL_KNOBS, sampleCount())
 const policy = timeLimitPolicy(options)
 
 /** Declares part `part` of every variant's tasks. */

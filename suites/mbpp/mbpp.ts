@@ -9,9 +9,10 @@ import { sampleCount } from '../../harness/knobs.ts'
 import { codeSuiteOptions, timeLimitPolicy } from '../../harness/python-tasks/options.ts'
 import { pythonTaskFacts, runItem } from '../../harness/python-tasks/run-item.ts'
 import { warmUpFor } from '../../harness/python-tasks/warm-up.ts'
-import { MBPP_DEFAULT_VARIANTS, MBPP_VARIANTS, loadMbpp } from './dataset.ts'
+import { loadMbpp } from './dataset.ts'
+import { MBPP_KNOBS } from './knobs.ts'
 
-const options = codeSuiteOptions('MBPP', MBPP_VARIANTS, MBPP_DEFAULT_VARIANTS, sampleCount())
+const options = codeSuiteOptions(MBPP_KNOBS, sampleCount())
 const policy = timeLimitPolicy(options)
 
 /** Declares part `part` of every variant's tasks. */

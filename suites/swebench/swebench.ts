@@ -8,6 +8,7 @@ import { inject } from 'vitest'
 import { benchmark, declarePart, type Part } from '../../harness/benchmark.ts'
 import { runWideLimiter } from '../../harness/run-slots.ts'
 import { loadInstances } from './dataset.ts'
+import { INSTANCES } from './knobs.ts'
 import { swebenchOptions } from './options.ts'
 import { assertEngineReachable, runItem, swebenchItem, swebenchRun, type SwebenchRun } from './run-item.ts'
 import { swebenchFacts } from './score.ts'
@@ -35,7 +36,7 @@ export function declareSwebench(part: Part): Promise<void> {
       suite: 'swebench',
       items: (await loadInstances({ datasetFile: options.datasetFile, instances: options.instances })).map(swebenchItem),
       part,
-      ...(options.instances === undefined ? {} : { narrowedBy: `TESTBENCH_SWEBENCH_INSTANCES=${process.env.TESTBENCH_SWEBENCH_INSTANCES}` }),
+      ...(options.instances === undefined ? {} : { narrowedBy: `${INSTANCES.name}=${INSTANCES.raw()}` }),
       scoring: swebenchFacts,
       concurrent: true,
       run: (item, bench) => runItem(item, bench, runs),

@@ -1,22 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { readFileSync } from 'node:fs'
-import { closestName, readBoolean } from '../../adapters/knob.ts'
+import { markdownFiles } from '../support/markdown-files.ts'
+import { closestName } from '../../adapters/knob.ts'
 import { knobGroupProblems, knobGroups, knownKnobNames, unknownKnobWarnings } from '../../reporters/all-knobs.ts'
 import { readmeWithKnobTables } from '../../reporters/readme-knob-tables.ts'
-
-describe('boolean knobs', () => {
-  it.for([
-    ['1', true], ['on', true], ['TRUE', true], ['yes', true],
-    ['0', false], ['off', false], ['false', false], ['No', false],
-  ] as const)('%s reads as %s', ([raw, expected]) => {
-    expect(readBoolean({ TESTBENCH_PYTHON_WARM: raw }, 'TESTBENCH_PYTHON_WARM', !expected)).toBe(expected)
-  })
-
-  it('unset gives the default, and a word it does not know is an error naming the knob and what is accepted', () => {
-    expect(readBoolean({}, 'TESTBENCH_PYTHON_WARM', true)).toBe(true)
-    expect(() => readBoolean({ TESTBENCH_PYTHON_WARM: 'maybe' }, 'TESTBENCH_PYTHON_WARM', true)).toThrow(/TESTBENCH_PYTHON_WARM=maybe .*0, off or false/)
-  })
-})
 
 describe('unknown knob names', () => {
   it('warns about a misspelled TESTBENCH_* name and SAMPLE with the closest known name', () => {
@@ -30,8 +17,8 @@ describe('unknown knob names', () => {
     expect(closestName('TESTBENCH_SOMETHING_ELSE_ENTIRELY', knownKnobNames)).toBeUndefined()
   })
 
-  it("the README's knob tables are the declarations' (npm run docs:knobs writes them)", () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
+  it("docs/knobs.md's tables are the declarations' (npm run docs:knobs writes them)", () => {
+    const readme = readFileSync(new URL('../../docs/knobs.md', import.meta.url), 'utf8')
     expect(readmeWithKnobTables(readme)).toBe(readme)
   })
 
@@ -40,9 +27,9 @@ describe('unknown knob names', () => {
     expect(names.filter((name, index) => names.indexOf(name) !== index)).toEqual([])
   })
 
-  it('every knob the README names is a known knob', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
-    const named = new Set(readme.match(/\bTESTBENCH_[A-Z0-9_]*[A-Z0-9]\b/g) ?? [])
+  it('every knob the docs name is a known knob', () => {
+    const docs = markdownFiles().map((file) => readFileSync(file, 'utf8')).join('\n')
+    const named = new Set(docs.match(/\bTESTBENCH_[A-Z0-9_]*[A-Z0-9]\b/g) ?? [])
     expect([...named].filter((name) => !knownKnobNames.includes(name))).toEqual([])
   })
 })
@@ -50,8 +37,8 @@ describe('unknown knob names', () => {
 describe('suite knobs checked before any item', () => {
   it('a bad value of any suite is found without running that suite, with its name and what is accepted', () => {
     expect(knobGroupProblems({ TESTBENCH_EULER_ERA: 'pe200', TESTBENCH_SWEBENCH_CONTEXT: 'all' })).toEqual([
-      'TESTBENCH_EULER_ERA=pe200 is not understood: use current (default) or pe100.',
-      'TESTBENCH_SWEBENCH_CONTEXT=all is not understood: use oracle, oracle+dir, none.',
+      'TESTBENCH_EULER_ERA=pe200 is not accepted: use current or pe100, or unset it for current.',
+      'TESTBENCH_SWEBENCH_CONTEXT=all is not accepted: use oracle, oracle+dir or none, or unset it for oracle.',
     ])
   })
 

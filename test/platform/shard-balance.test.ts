@@ -17,7 +17,8 @@ interface PartFile {
 }
 
 const SUITES = join(REPO_ROOT, 'suites')
-const partFiles: PartFile[] = readdirSync(SUITES).flatMap((suite) =>
+const folders = readdirSync(SUITES, { withFileTypes: true }).filter((entry) => entry.isDirectory())
+const partFiles: PartFile[] = folders.flatMap(({ name: suite }) =>
   readdirSync(join(SUITES, suite))
     .filter((name) => /^[a-z]+-\d+\.test\.ts$/.test(name))
     .map((name) => {

@@ -65,4 +65,9 @@ describe('.ci/run', () => {
     expect(run).toContain('.ci/install-packages')
     expect(run).toContain('export TESTBENCH_REQUIRE_TOOLS=1')
   })
+
+  test('checks the formatting, as the CI workflow does', () => {
+    expect(run).toContain('npm run lint')
+    expect(workflows.find((workflow) => workflow.name === 'ci.yml')?.text).toContain('run: npm run lint')
+  })
 })

@@ -4,7 +4,7 @@
  * that allows: the check comes on stdin, never in a file; each of its top-level statements reports
  * under an HMAC with a per-run secret, and the parent wants every one, in order; tampering seen at
  * the end (trace hooks, -O, replaced builtins) fails the item. A program that reads the secret out of
- * its own process's memory can still forge the reports: README, "How HumanEval and MBPP are judged".
+ * its own process's memory can still forge the reports: harness/python-tasks/README.md, "How HumanEval and MBPP are judged".
  */
 import { createHmac, randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'

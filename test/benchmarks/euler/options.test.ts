@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest'
-import { eulerOptions, parseProblems } from '../../../suites/euler/options.ts'
+import { PROBLEMS } from '../../../suites/euler/knobs.ts'
+import { eulerOptions } from '../../../suites/euler/options.ts'
 
 describe('eulerOptions', () => {
   test('defaults: the four PE-Bench languages, problems 1-100, the current era, nothing overwritten, answer-in-code off', () => {
@@ -31,20 +32,20 @@ describe('eulerOptions', () => {
   })
 
   test.for([
-    [{ TESTBENCH_EULER_LANGUAGES: 'python,cobol' }, /"cobol" is not a language PE-Bench runs/],
+    [{ TESTBENCH_EULER_LANGUAGES: 'python,cobol' }, /TESTBENCH_EULER_LANGUAGES=python,cobol is not accepted: use a comma list of python, java, rust, clojure, javascript, go, c and cpp/],
     [{ TESTBENCH_EULER_PROBLEMS: '100-1' }, /the range "100-1" runs backwards/],
     [{ TESTBENCH_EULER_PROBLEMS: '0' }, /numbers start at 1, not 0/],
-    [{ TESTBENCH_EULER_ERA: '2024' }, /use current \(default\) or pe100/],
-    [{ TESTBENCH_EULER_MODE: 'agent' }, /TESTBENCH_EULER_MODE=agent is not understood: use oneshot \(default\) or tool/],
-    [{ TESTBENCH_EULER_OVERWRITE: 'yes please' }, /TESTBENCH_EULER_OVERWRITE=yes please is not understood/],
+    [{ TESTBENCH_EULER_ERA: '2024' }, /TESTBENCH_EULER_ERA=2024 is not accepted: use current or pe100, or unset it for current\./],
+    [{ TESTBENCH_EULER_MODE: 'agent' }, /TESTBENCH_EULER_MODE=agent is not accepted: use oneshot or tool, or unset it for oneshot\./],
+    [{ TESTBENCH_EULER_OVERWRITE: 'yes please' }, /TESTBENCH_EULER_OVERWRITE=yes please is not accepted/],
     [{ TESTBENCH_EULER_RUN_TIMEOUT_MS: '0' }, /TESTBENCH_EULER_RUN_TIMEOUT_MS=0/],
-    [{ TESTBENCH_EULER_PARAMETERS: '7b' }, /TESTBENCH_EULER_PARAMETERS=7b is not a number/],
-    [{ TESTBENCH_EULER_BITS: '4.5' }, /TESTBENCH_EULER_BITS=4.5 is not a whole number/],
+    [{ TESTBENCH_EULER_PARAMETERS: '7b' }, /TESTBENCH_EULER_PARAMETERS=7b is not accepted: use billions of parameters, a number above 0/],
+    [{ TESTBENCH_EULER_BITS: '4.5' }, /TESTBENCH_EULER_BITS=4.5 is not accepted: use bits per weight, a whole number ≥ 1/],
   ] as const)('refuses %o', ([env, message]) => {
     expect(() => eulerOptions(env)).toThrow(message)
   })
 })
 
 test('parseProblems: 1-200 is two hundred problems', () => {
-  expect(parseProblems('1-200')).toHaveLength(200)
+  expect(PROBLEMS.read({ TESTBENCH_EULER_PROBLEMS: '1-200' })).toHaveLength(200)
 })

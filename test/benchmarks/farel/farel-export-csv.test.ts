@@ -39,6 +39,6 @@ describe('scripts/farel-export-csv.ts', () => {
   test('a wrong option is one clear message and exit code 2', async () => {
     const result = await run([], { TESTBENCH_FAREL_SEED: 'forty-two' })
     expect(result.exitCode).toBe(2)
-    expect(result.stderr).toBe('TESTBENCH_FAREL_SEED=forty-two is not accepted: give a whole number, e.g. 42 (the default, which draws the published set).')
+    expect(result.stderr).toBe('TESTBENCH_FAREL_SEED=forty-two is not accepted: use a whole number, or unset it for 42.')
   })
 })

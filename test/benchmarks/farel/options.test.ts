@@ -58,15 +58,15 @@ describe('farelOptions', () => {
   })
 
   test.for([
-    [{ TESTBENCH_FAREL_LENGTH: '0' }, /TESTBENCH_FAREL_LENGTH=0 is not accepted: give a whole number from 1 to 12/],
-    [{ TESTBENCH_FAREL_LENGTH: '13' }, /from 1 to 12 \(12 is the most/],
+    [{ TESTBENCH_FAREL_LENGTH: '0' }, /TESTBENCH_FAREL_LENGTH=0 is not accepted: use a whole number from 1 to 12, or unset it for 3\./],
+    [{ TESTBENCH_FAREL_LENGTH: '13' }, /TESTBENCH_FAREL_LENGTH=13 is not accepted: use a whole number from 1 to 12/],
     [{ TESTBENCH_FAREL_LENGTH: 'three' }, /TESTBENCH_FAREL_LENGTH=three is not accepted/],
-    [{ TESTBENCH_FAREL_PER_CLASS: '2.5' }, /TESTBENCH_FAREL_PER_CLASS=2.5 is not accepted: give a whole number from 1/],
-    [{ TESTBENCH_FAREL_SEED: 'abc' }, /TESTBENCH_FAREL_SEED=abc is not accepted: give a whole number/],
+    [{ TESTBENCH_FAREL_PER_CLASS: '2.5' }, /TESTBENCH_FAREL_PER_CLASS=2.5 is not accepted: use a whole number from 1/],
+    [{ TESTBENCH_FAREL_SEED: 'abc' }, /TESTBENCH_FAREL_SEED=abc is not accepted: use a whole number, or unset it for 42\./],
     [{ TESTBENCH_FAREL_MODE: 'python' }, /TESTBENCH_FAREL_MODE=python is not accepted: use python-compat .* or seedrandom/],
-    [{ TESTBENCH_FAREL_SHUFFLE: 'maybe' }, /TESTBENCH_FAREL_SHUFFLE=maybe is not understood: use 1, on or true/],
-    [{ TESTBENCH_FAREL_SYSTEM: '2' }, /TESTBENCH_FAREL_SYSTEM=2 is not understood: use 1, on or true/],
-    [{ TESTBENCH_FAREL_PARSE: 'boxed' }, /TESTBENCH_FAREL_PARSE=boxed is not accepted: use tag .* or tag-or-boxed/],
+    [{ TESTBENCH_FAREL_SHUFFLE: 'maybe' }, /TESTBENCH_FAREL_SHUFFLE=maybe is not accepted: use 1\/on\/true or 0\/off\/false, or unset it for on\./],
+    [{ TESTBENCH_FAREL_SYSTEM: '2' }, /TESTBENCH_FAREL_SYSTEM=2 is not accepted: use 1\/on\/true or 0\/off\/false, or unset it for off\./],
+    [{ TESTBENCH_FAREL_PARSE: 'boxed' }, /TESTBENCH_FAREL_PARSE=boxed is not accepted: use tag or tag-or-boxed, or unset it for tag\./],
     [{ TESTBENCH_FAREL_TEMPLATE: '/nonexistent/farel.txt' }, /TESTBENCH_FAREL_TEMPLATE=\/nonexistent\/farel.txt cannot be read .*: give the path of a UTF-8 text file/],
   ] as const)('%j is refused with what is accepted', ([env, message]) => {
     expect(() => farelOptions(env)).toThrow(message)

