@@ -41,7 +41,7 @@ describe('TESTBENCH_THINK', () => {
     expect(thinkSetting({})).toBeUndefined()
     expect(thinkSetting({ TESTBENCH_THINK: 'OFF' })).toBe('off')
     expect(thinkSetting({ TESTBENCH_THINK: 'high' })).toBe('high')
-    expect(() => thinkSetting({ TESTBENCH_THINK: 'maybe' })).toThrow(/TESTBENCH_THINK=maybe is not understood: use on, off, low, medium or high/)
+    expect(() => thinkSetting({ TESTBENCH_THINK: 'maybe' })).toThrow(/TESTBENCH_THINK=maybe is not accepted: use on, off, low, medium or high, or unset it for the model's default\./)
   })
 
   test('OpenAI-compatible servers get chat_template_kwargs.enable_thinking (and an effort as reasoning_effort)', async () => {
