@@ -101,7 +101,7 @@ export const badInputs: BadInput[] = [
   {
     name: 'replay line without an answer',
     prepare: (dir) => (writeFileSync(join(dir, 'a.jsonl'), '{"id": "sum-2+3"}\n'), { MODEL: `replay:${join(dir, 'a.jsonl')}` }),
-    message: /a\.jsonl.*has no answer: give "reply", "completion", "solution" or "model_patch"/,
+    message: /a\.jsonl.*has no answer: give "reply", "completion", "solution", "model_patch" or "turns"/,
     once: 'has no answer',
   },
   {
