@@ -71,6 +71,8 @@ function keyFields(model: CachedModel, request: ChatRequest): unknown {
     mode: request.mode ?? 'chat',
     params: request.params,
     messages: request.messages,
+    // Only when there are tools, so that the keys of replies asked without any stay as they were.
+    ...(request.tools === undefined ? {} : { tools: request.tools }),
     sample: request.item.sample,
   }
 }

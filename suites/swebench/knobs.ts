@@ -17,7 +17,9 @@ export const swebenchKnobs: KnobGroup = {
     { name: 'TESTBENCH_SWEBENCH_IMAGE_TEMPLATE', kind: 'text', default: 'docker.io/swebench/sweb.eval.x86_64.{id}:latest', accepted: 'an image name with `{id}`', readme: 'the evaluation image' },
     { name: 'TESTBENCH_SWEBENCH_NETWORK', kind: 'text', default: 'none (bridge for psf/requests)', accepted: 'a container network mode', readme: "the containers' network" },
     { name: 'TESTBENCH_SWEBENCH_KEEP_IMAGES', kind: 'boolean', default: 'off', accepted: '1/on/true or 0/off/false', readme: 'keep the evaluation images the run pulled' },
-    { name: 'TESTBENCH_SWEBENCH_MEMORY', kind: 'integer', default: '0 (no limit)', accepted: 'megabytes, ≥ 0', readme: "each container's memory limit" },
+    { name: 'TESTBENCH_SWEBENCH_MODE', kind: 'choice', default: 'oneshot', accepted: 'oneshot, agent or agent-text', readme: "one reply with a diff, or mini-swe-agent's bash-only agent (tool calls, or fenced commands)" },
+    { name: 'TESTBENCH_SWEBENCH_TOKEN_LIMIT', kind: 'integer', default: '1000000', accepted: 'a whole number ≥ 1', readme: "an agent's tokens per instance when TESTBENCH_PRICES has no price for the model" },
+    { name: 'TESTBENCH_SWEBENCH_MEMORY', kind: 'integer', default: '0 (no limit)', accepted: 'megabytes, ≥ 0', readme: "each container's memory limit (an agent's container: 4096 MB when unset)" },
   ],
   check: (env) => swebenchOptions(env),
 }

@@ -8,6 +8,10 @@ export type SwebenchDataset = (typeof DATASETS)[number]
 export const CONTEXTS = ['oracle', 'oracle+dir', 'none'] as const
 export type ContextMode = (typeof CONTEXTS)[number]
 
+/** One reply with a diff (the paper's oracle retrieval), or mini-swe-agent's bash-only agent with tool calls or fenced commands. */
+export const MODES = ['oneshot', 'agent', 'agent-text'] as const
+export type SwebenchMode = (typeof MODES)[number]
+
 export interface SwebenchOptions {
   /** TESTBENCH_SWEBENCH_DATASET: `lite` (default, 300), `verified` (500) or `full` (2294). */
   dataset: SwebenchDataset
@@ -39,6 +43,10 @@ export interface SwebenchOptions {
   keepImages: boolean
   /** TESTBENCH_SWEBENCH_MEMORY megabytes, default 0 (no limit): each container's memory limit. */
   memoryBytes: number
+  /** TESTBENCH_SWEBENCH_MODE: `oneshot` (default), `agent` (mini-swe-agent's bash tool) or `agent-text` (its fenced commands). */
+  mode: SwebenchMode
+  /** TESTBENCH_SWEBENCH_TOKEN_LIMIT, default 1000000: an agent's tokens per instance, for models TESTBENCH_PRICES gives no price. */
+  tokenLimit: number
 }
 
 export const DEFAULT_IMAGE_TEMPLATE = 'docker.io/swebench/sweb.eval.x86_64.{id}:latest'
@@ -68,6 +76,8 @@ export function swebenchOptions(env: NodeJS.ProcessEnv = process.env): SwebenchO
     network: nonEmpty(env.TESTBENCH_SWEBENCH_NETWORK),
     keepImages: readBoolean(env, 'TESTBENCH_SWEBENCH_KEEP_IMAGES', false),
     memoryBytes: nonNegativeInteger(env, 'TESTBENCH_SWEBENCH_MEMORY', 0) * 1024 * 1024,
+    mode: swebenchMode(env.TESTBENCH_SWEBENCH_MODE),
+    tokenLimit: positiveInteger(env, 'TESTBENCH_SWEBENCH_TOKEN_LIMIT', 1_000_000),
   }
 }
 
@@ -87,6 +97,14 @@ function contextMode(value: string | undefined): ContextMode {
   if (mode === '') return 'oracle'
   const known = CONTEXTS.find((context) => context === mode)
   if (known === undefined) throw new Error(`TESTBENCH_SWEBENCH_CONTEXT=${value} is not understood: use ${CONTEXTS.join(', ')}.`)
+  return known
+}
+
+function swebenchMode(value: string | undefined): SwebenchMode {
+  const mode = (value ?? '').trim().toLowerCase()
+  if (mode === '') return 'oneshot'
+  const known = MODES.find((candidate) => candidate === mode)
+  if (known === undefined) throw new Error(`TESTBENCH_SWEBENCH_MODE=${value} is not understood: use oneshot (one reply with a diff), agent (mini-swe-agent's bash tool) or agent-text (its fenced commands, for models without tool calls).`)
   return known
 }
 
