@@ -85,7 +85,12 @@ export class EpisodeContainer {
           AutoRemove: true,
           NetworkMode: limits.network,
           PidsLimit: limits.pids,
-          Ulimits: [{ Name: 'fsize', Soft: limits.fileBytes, Hard: limits.fileBytes }],
+          // Naming one ulimit drops the engine's defaults (podman then asks for a nofile its service may not have): all are named.
+          Ulimits: [
+            { Name: 'fsize', Soft: limits.fileBytes, Hard: limits.fileBytes },
+            { Name: 'nofile', Soft: 1024, Hard: 1024 },
+            { Name: 'nproc', Soft: 4096, Hard: 4096 },
+          ],
           ...(limits.memoryBytes > 0 ? { Memory: limits.memoryBytes, MemorySwap: limits.memoryBytes } : {}),
         },
       })
@@ -153,12 +158,35 @@ export class EpisodeContainer {
   async close(): Promise<void> {
     if (this.#removed) return
     this.#removed = true
-    this.#keepAlive.end()
+    let failure: unknown
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        await this.#container.remove({ force: true, v: true })
+        failure = undefined
+        break
+      } catch (error) {
+        failure = error
+        // A container that stopped by itself (its first process killed) is being removed by the engine: wait for that.
+        if (await this.#goneWithin(2_000)) {
+          failure = undefined
+          break
+        }
+      }
+    }
     this.#keepAlive.destroy()
-    await this.#container.remove({ force: true, v: true }).catch((error: unknown) => {
-      // Gone already is what we wanted (AutoRemove after its keep-alive process ended).
-      if (!/no such container|404/i.test(reason(error))) throw new InfraError(`Could not remove the episode container ${this.id}: ${reason(error)}; remove it with docker rm -f ${this.id}.`)
-    })
+    if (failure !== undefined) throw new InfraError(`Could not remove the episode container ${this.id}: ${reason(failure)}; remove it with docker rm -f ${this.id}.`)
+  }
+
+  async #goneWithin(ms: number): Promise<boolean> {
+    const deadline = Date.now() + ms
+    for (;;) {
+      const gone = await this.#container.inspect().then(
+        () => false,
+        (error: unknown) => /no such container|404/i.test(reason(error)),
+      )
+      if (gone || Date.now() > deadline) return gone
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
   }
 
   /**
