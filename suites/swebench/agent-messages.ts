@@ -11,6 +11,8 @@ export interface CommandOutput {
   returncode: number
   /** Empty unless the command did not end by itself (`An error occurred while executing the command: …`). */
   exceptionInfo: string
+  /** Code points of a huge output's middle that were not kept; counted as elided. */
+  droppedChars?: number
 }
 
 export function instanceMessage(config: AgentConfig, task: string): string {
@@ -22,8 +24,9 @@ export function observationMessage(output: CommandOutput): string {
   const exception = output.exceptionInfo === '' ? '' : `<exception>${output.exceptionInfo}</exception>\n`
   const head = `${exception}<returncode>${output.returncode}</returncode>\n`
   const characters = Array.from(output.output)
-  if (characters.length < OBSERVATION_LIMIT) return `${head}<output>\n${output.output}</output>`
-  const elided = characters.length - OBSERVATION_LIMIT
+  const length = characters.length + (output.droppedChars ?? 0)
+  if (length < OBSERVATION_LIMIT) return `${head}<output>\n${output.output}</output>`
+  const elided = length - OBSERVATION_LIMIT
   return (
     `${head}${OBSERVATION_WARNING}<output_head>\n${characters.slice(0, OBSERVATION_EDGE).join('')}\n</output_head>\n` +
     `<elided_chars>\n${elided} characters elided\n</elided_chars>\n` +

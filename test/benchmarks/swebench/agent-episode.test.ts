@@ -215,6 +215,15 @@ describe('hostile commands hurt only their own episode', () => {
     expect(toolResult(sent, callId(after))).toBe('<returncode>0</returncode>\n<output>\n0\n</output>')
   })
 
+  test('a flood of output is kept to its ends, and the observation counts all of it', { timeout: 60_000 }, async () => {
+    const flood = bash('yes | head -c 20000000')
+    const model = scriptedModel([flood, bash(SUBMIT_NOTHING)])
+    const run = await episode(model)
+    expect(toolResult(model.sent[1] ?? [], callId(flood))).toContain('<elided_chars>\n19990000 characters elided\n</elided_chars>')
+    const observation = run.messages.find((message) => message.role === 'tool')
+    expect(String(observation?.extra?.raw_output ?? '').length).toBeLessThanOrEqual(4 * 1024 * 1024)
+  })
+
   test('a fork bomb meets the process limit and the time limit; the episode goes on', { timeout: 90_000 }, async () => {
     const bomb = bash('bomb() { bomb | bomb & }; bomb; sleep 30')
     const after = bash('echo alive')
