@@ -32,6 +32,7 @@ export async function runEpisode(docker: Docker, setup: EpisodeSetup): Promise<A
     return await runAgent({
       ...setup,
       execute: (command) => container.run({ command, cwd: config.cwd, env: config.env, timeoutSeconds: config.timeoutSeconds }, setup.signal),
+      environmentExceeded: () => container.diskExceeded(),
     })
   } finally {
     await container.close()

@@ -27,6 +27,11 @@ export interface AgentSetup {
   ask: (messages: ChatMessage[], tools: ToolDefinition[] | undefined) => Promise<ChatReply>
   /** Runs one command in the episode's container. */
   execute: (command: string) => Promise<CommandResult>
+  /**
+   * Why the environment cannot go on (past its disk limit), or undefined; asked after each turn's commands, while
+   * the model is asked for the next turn. When it answers, the run ends and that reply is not used.
+   */
+  environmentExceeded?: () => Promise<string | undefined>
   /** What a reply cost in dollars; undefined when the model has no price, and then `tokenLimit` holds instead. */
   costOf: (reply: ChatReply) => number | undefined
   /** Prompt and completion tokens of the whole run past which no model call is made, for models without a price. */
@@ -55,6 +60,7 @@ export async function runAgent(setup: AgentSetup): Promise<AgentRun> {
   ]
   const state = { modelCalls: 0, cost: 0, priced: false, tokens: { prompt: 0, completion: 0 } }
   let formatErrorsInARow = 0
+  let environmentCheck: Promise<string | undefined> = Promise.resolve(undefined)
   const end = (exitStatus: ExitStatus, submission = '', limitReason?: string): AgentRun => {
     messages.push({ role: 'exit', content: exitStatus === 'Submitted' ? submission : exitStatus, extra: { exit_status: exitStatus, submission } })
     return { exitStatus, submission, messages, modelCalls: state.modelCalls, cost: state.cost, tokens: state.tokens, ...(limitReason ? { limitReason } : {}) }
@@ -64,6 +70,8 @@ export async function runAgent(setup: AgentSetup): Promise<AgentRun> {
     if (limit !== undefined) return end('LimitsExceeded', '', limit)
     state.modelCalls++
     const reply = await setup.ask(conversation(messages), tools)
+    const exceeded = await environmentCheck
+    if (exceeded !== undefined) return end('DiskLimitExceeded', '', exceeded)
     const cost = setup.costOf(reply)
     if (cost !== undefined) {
       state.cost += cost
@@ -87,12 +95,11 @@ export async function runAgent(setup: AgentSetup): Promise<AgentRun> {
       const submission = submitted(result)
       if (submission !== undefined) return end('Submitted', submission)
       observations.push(observation(action, result))
-      if (result.diskExceeded !== undefined) {
-        messages.push(...observations)
-        return end('DiskLimitExceeded', '', result.diskExceeded)
-      }
     }
     messages.push(...observations)
+    environmentCheck = setup.environmentExceeded?.() ?? Promise.resolve(undefined)
+    // Awaited after the next model call; until then a failure must not count as unhandled.
+    environmentCheck.catch(() => undefined)
   }
 }
 

@@ -5,7 +5,7 @@
  * removes it at once. Every command is a fresh `bash -c` process (`docker exec`, as mini-swe-agent runs
  * it) in the image's environment, in `/testbed`, under `timeout -s KILL`, which kills the command's whole
  * process group at the limit. Limits: memory (no swap), processes, the size of each file a command writes,
- * and the container's written bytes, checked after each command.
+ * and the container's written bytes (diskExceeded(), which the agent asks between turns).
  */
 import { PassThrough, type Duplex } from 'node:stream'
 import type Docker from 'dockerode'
@@ -38,12 +38,10 @@ export interface CommandRequest {
   timeoutSeconds: number
 }
 
-/** What a command gave, and what it did to the container beyond the limits. */
+/** What a command gave. */
 export interface CommandResult extends CommandOutput {
   /** Code points of the output not kept (past OUTPUT_KEPT_BYTES); the observation counts them as elided. */
   droppedChars: number
-  /** Set when the container has written more than its disk limit. */
-  diskExceeded?: string
 }
 
 /** The output bytes kept in full; past them only the first and last half are kept (the observation shows 5,000 characters of each end). */
@@ -147,11 +145,18 @@ export class EpisodeContainer {
           droppedChars: output.droppedChars,
         }
       : { output: output.text, returncode: exitCode, exceptionInfo: '', droppedChars: output.droppedChars }
-    const written = await this.#writtenBytes()
-    if (written !== undefined && written > this.#limits.diskBytes) {
-      result.diskExceeded = `The container has written ${megabytes(written)} MB, past its limit of ${megabytes(this.#limits.diskBytes)} MB.`
-    }
     return result
+  }
+
+  /**
+   * Why the container is past its disk limit, or undefined. Asking the engine for the container's size costs
+   * about as much as a command, so the agent asks while the model thinks, not after every command.
+   */
+  async diskExceeded(): Promise<string | undefined> {
+    if (this.#removed) return undefined
+    const written = await this.#writtenBytes()
+    if (written === undefined || written <= this.#limits.diskBytes) return undefined
+    return `The container has written ${megabytes(written)} MB, past its limit of ${megabytes(this.#limits.diskBytes)} MB.`
   }
 
   /** Stops and removes the container and what it wrote; safe to call twice. */
@@ -231,9 +236,13 @@ class OutputCollector {
     if (chunk.length === 0) return
     this.#tail.push(chunk)
     this.#tailBytes += chunk.length
-    while (this.#tailBytes - (this.#tail[0]?.length ?? 0) >= half) {
-      const dropped = this.#tail.shift()
-      if (dropped === undefined) break
+    while (this.#tailBytes > half) {
+      const first = this.#tail[0]
+      if (first === undefined) break
+      const excess = this.#tailBytes - half
+      const dropped = first.length <= excess ? first : first.subarray(0, excess)
+      if (dropped === first) this.#tail.shift()
+      else this.#tail[0] = first.subarray(excess)
       this.#tailBytes -= dropped.length
       this.#droppedChars += codePoints(dropped)
     }
