@@ -16,6 +16,8 @@ import { TEXT_CONFIG, TOOLS_CONFIG, type AgentConfig } from '../../../suites/swe
 import { skipWithoutTool, TOOLS, type Tool } from '../../support/required-tool.ts'
 import { bash, FIX_MEDIAN, fenced, MAKE_PATCH, prose, rawCalls, scriptedModel, SUBMIT, SUBMIT_NOTHING, WRONG_FIX, type ScriptedModel } from './scripted-agent.ts'
 import { SYNTHETIC_IMAGE, SYNTHETIC_SPEC, fixturePatch, syntheticInstance } from './synthetic-instance.ts'
+import { trajectoryJson } from '../../../suites/swebench/trajectory.ts'
+import { replayTrajectory, trajectoryReplies } from '../../../suites/swebench/trajectory-replay.ts'
 
 const docker = connectEngine()
 const unavailable = await whyNotRunnable()
@@ -108,6 +110,18 @@ describe('the bash-only agent in an episode container', () => {
     expect(await containerGone(id)).toBe(true)
 
     const verdict = await judgePatch(instance, run.submission, judges)
+    expect(verdict.status, verdict.evaluation?.log).toBe('resolved')
+  })
+
+  test('a trajectory replays: the same commands run again in a fresh container, and the same patch and verdict come out', { timeout: 120_000 }, async () => {
+    const original = await episode(scriptedModel([bash('cat tinycalc/stats.py'), prose('Let me think.'), bash(FIX_MEDIAN), bash(MAKE_PATCH), bash(SUBMIT)]))
+    const file = trajectoryJson(original, { instanceId: instance.instanceId, model: 'scripted', image: SYNTHETIC_IMAGE, config: TOOLS_CONFIG })
+    const replies = trajectoryReplies(JSON.parse(JSON.stringify(file)), 'original.traj.json')
+    expect(replies).toHaveLength(5)
+    const replayed = await episode({ ask: replayTrajectory(replies, 'original.traj.json'), sent: [], tools: [] })
+    expect(replayed.messages).toEqual(original.messages)
+    expect(replayed.submission).toBe(fixturePatch('gold'))
+    const verdict = await judgePatch(instance, replayed.submission, judges)
     expect(verdict.status, verdict.evaluation?.log).toBe('resolved')
   })
 
