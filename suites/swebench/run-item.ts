@@ -8,7 +8,8 @@ import { connectEngine, engineUnavailable } from './container-engine.ts'
 import { evaluatePatch } from './evaluate.ts'
 import type { SwebenchInstance } from './instance.ts'
 import { judgePatch, judgeReply, type Judges, type ReplyVerdict } from './judge-reply.ts'
-import type { SwebenchOptions } from './options.ts'
+import type { SwebenchMode, SwebenchOptions } from './options.ts'
+import { referenceSubmission } from './reference-submission.ts'
 import { PulledImages } from './pulled-images.ts'
 import { contextFiles, swebenchPrompt } from './prompt.ts'
 import { RepoCache } from './repo-cache.ts'
@@ -20,12 +21,12 @@ export interface SwebenchItem extends BenchItem {
   instance: SwebenchInstance
 }
 
-export function swebenchItem(instance: SwebenchInstance): SwebenchItem {
+export function swebenchItem(instance: SwebenchInstance, mode: SwebenchMode = 'oneshot'): SwebenchItem {
   const firstLine = instance.problemStatement.trim().split('\n')[0] ?? ''
   return {
     id: instance.instanceId,
     title: firstLine.length > 60 ? `${firstLine.slice(0, 57)}…` : firstLine,
-    reference: instance.patch,
+    ...(mode === 'agent' ? {} : { reference: mode === 'agent-text' ? referenceSubmission(instance.patch) : instance.patch }),
     instance,
   }
 }
@@ -52,7 +53,8 @@ export interface TaskLimiter {
 export function swebenchRun(options: SwebenchOptions, env: NodeJS.ProcessEnv = process.env, limiter: TaskLimiter = new Limiter(options.concurrency)): SwebenchRun {
   const repos = new RepoCache(join(cacheDir(env), 'swebench', 'repos'), options.reposDir)
   const judges: Judges = {}
-  if (options.context !== 'none' || options.reposDir !== undefined) {
+  // An agent reads the repository in its container: a clone is used only when one is at hand.
+  if (options.mode === 'oneshot' ? options.context !== 'none' || options.reposDir !== undefined : options.reposDir !== undefined) {
     judges.check = (instance, patch) => repos.checkPatch(instance.repo, instance.baseCommit, patch)
   }
   const usesContainers = options.evaluate || options.mode !== 'oneshot'

@@ -110,6 +110,18 @@ describe('the bash-only track through the suite', () => {
     }
   })
 
+  test('MODEL=reference in text mode submits the gold patch through the agent and the container: resolved', { timeout: 300_000 }, async () => {
+    const { records, output, reports } = await runSwebenchSuite({
+      MODEL: 'reference',
+      TESTBENCH_SWEBENCH_MODE: 'agent-text',
+      TESTBENCH_SWEBENCH_DATASET_FILE: dataset,
+      TESTBENCH_SWEBENCH_IMAGE_TEMPLATE: SYNTHETIC_IMAGE_TEMPLATE,
+      TESTBENCH_SWEBENCH_MEMORY: '512',
+    })
+    expect(records.map((record) => [record.outcome, record.scoring?.status, record.scoring?.exitStatus, record.scoring?.modelCalls]), output).toEqual([['passed', 'resolved', 'Submitted', 1]])
+    expect(readPredictions(predictionsPath(reports, 'reference')).map((line) => line.model_patch)).toEqual([fixturePatch('gold')])
+  })
+
   for (const stop of ['Ctrl-C', 'a crash (SIGKILL)'] as const) {
     test(`after ${stop} in the middle nothing is left running, and the next run goes on from the turn it stopped at`, { timeout: 300_000 }, async () => {
       const cache = mkdtempSync(join(tmpdir(), 'swebench-agent-cache-'))
