@@ -8,29 +8,19 @@ import { beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import type { ChatMessage } from '../../../adapters/models/model-adapter.ts'
 import { EPISODE_LIMITS, runEpisode, type EpisodeSetup } from '../../../suites/swebench/agent-episode.ts'
 import type { AgentRun } from '../../../suites/swebench/agent-loop.ts'
-import { connectEngine, engineUnavailable } from '../../../suites/swebench/container-engine.ts'
+import { connectEngine } from '../../../suites/swebench/container-engine.ts'
 import { evaluatePatch } from '../../../suites/swebench/evaluate.ts'
 import type { SwebenchInstance } from '../../../suites/swebench/instance.ts'
 import { judgePatch, type Judges } from '../../../suites/swebench/judge-reply.ts'
 import { TEXT_CONFIG, TOOLS_CONFIG, type AgentConfig } from '../../../suites/swebench/mini-swe-agent-config.ts'
-import { skipWithoutTool, TOOLS, type Tool } from '../../support/required-tool.ts'
+import { skipWithoutTool } from '../../support/required-tool.ts'
 import { bash, FIX_MEDIAN, fenced, MAKE_PATCH, prose, rawCalls, scriptedModel, SUBMIT, SUBMIT_NOTHING, WRONG_FIX, type ScriptedModel } from './scripted-agent.ts'
-import { SYNTHETIC_IMAGE, SYNTHETIC_SPEC, fixturePatch, syntheticInstance } from './synthetic-instance.ts'
+import { ENGINE_AND_IMAGE, SYNTHETIC_IMAGE, SYNTHETIC_SPEC, fixturePatch, syntheticImageUnavailable, syntheticInstance } from './synthetic-instance.ts'
 import { trajectoryJson } from '../../../suites/swebench/trajectory.ts'
 import { replayTrajectory, trajectoryReplies } from '../../../suites/swebench/trajectory-replay.ts'
 
 const docker = connectEngine()
-const unavailable = await whyNotRunnable()
-const ENGINE_AND_IMAGE: Tool = { ...TOOLS.containerEngine, install: `${TOOLS.containerEngine.install}, and .ci/swebench-setup.sh` }
-
-async function whyNotRunnable(): Promise<string | undefined> {
-  const engine = await engineUnavailable(docker)
-  if (engine !== undefined) return engine
-  return docker.getImage(SYNTHETIC_IMAGE).inspect().then(
-    () => undefined,
-    () => `the image ${SYNTHETIC_IMAGE} is not built: run .ci/swebench-setup.sh`,
-  )
-}
+const unavailable = await syntheticImageUnavailable(docker)
 
 const judges: Judges = {
   evaluate: (instance, patch) => evaluatePatch(docker, instance, patch, { image: SYNTHETIC_IMAGE, spec: SYNTHETIC_SPEC, timeoutMs: 60_000, network: 'none', memoryBytes: 512 * 1024 * 1024 }),

@@ -11,30 +11,20 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import type { ChatReply } from '../../../adapters/models/model-adapter.ts'
-import { connectEngine, engineUnavailable } from '../../../suites/swebench/container-engine.ts'
+import { connectEngine } from '../../../suites/swebench/container-engine.ts'
 import { predictionsPath, trajectoryPath } from '../../../suites/swebench/predictions.ts'
 import { scoreSwebench } from '../../../suites/swebench/score.ts'
 import { openaiChatHandler } from '../../support/fake-openai.ts'
 import { startLoopbackServer, type LoopbackServer, type SeenRequest } from '../../support/loopback-server.ts'
-import { skipWithoutTool, TOOLS, type Tool } from '../../support/required-tool.ts'
+import { skipWithoutTool } from '../../support/required-tool.ts'
 import { killRun, startVitestRun } from '../../support/run-vitest.ts'
 import { datasetEnv } from '../../support/test-datasets.ts'
 import { readPredictions, runSwebenchSuite } from './run-suite.ts'
 import { FIX_MEDIAN, fenced, MAKE_PATCH, SUBMIT } from './scripted-agent.ts'
-import { SYNTHETIC_IMAGE, SYNTHETIC_IMAGE_TEMPLATE, fixturePatch, syntheticRow } from './synthetic-instance.ts'
+import { ENGINE_AND_IMAGE, SYNTHETIC_IMAGE, SYNTHETIC_IMAGE_TEMPLATE, fixturePatch, syntheticImageUnavailable, syntheticRow } from './synthetic-instance.ts'
 
 const docker = connectEngine()
-const unavailable = await whyNotRunnable()
-const ENGINE_AND_IMAGE: Tool = { ...TOOLS.containerEngine, install: `${TOOLS.containerEngine.install}, and .ci/swebench-setup.sh` }
-
-async function whyNotRunnable(): Promise<string | undefined> {
-  const engine = await engineUnavailable(docker)
-  if (engine !== undefined) return engine
-  return docker.getImage(SYNTHETIC_IMAGE).inspect().then(
-    () => undefined,
-    () => `the image ${SYNTHETIC_IMAGE} is not built: run .ci/swebench-setup.sh`,
-  )
-}
+const unavailable = await syntheticImageUnavailable(docker)
 
 /** The model's turns: read the code, fix it, make the patch, submit. */
 const SCRIPT: ChatReply[] = [fenced('cat tinycalc/stats.py'), fenced(FIX_MEDIAN), fenced(MAKE_PATCH), fenced(SUBMIT)]
