@@ -1,5 +1,5 @@
 import { describe, inject, test, type ExpectStatic, type TestContext } from 'vitest'
-import type { ChatMessage, ChatParams, ChatReply } from '../adapters/models/model-adapter.ts'
+import type { ChatMessage, ChatParams, ChatReply, ToolDefinition } from '../adapters/models/model-adapter.ts'
 import { ProviderError } from '../adapters/models/model-adapter.ts'
 import { NOT_THE_MODELS_FAULT } from '../adapters/outcome.ts'
 import { sandboxInUse } from '../adapters/sandbox/index.ts'
@@ -33,7 +33,7 @@ export interface ItemContext<Scoring extends object = FactRecord> {
   model: ResolvedModel
   sample: number
   /** Asks the model (through the reply cache) and records prompt, reply, tokens and latency. */
-  ask(messages: string | ChatMessage[], params?: ChatParams, options?: { mode?: 'chat' | 'completion' }): Promise<ChatReply>
+  ask(messages: string | ChatMessage[], params?: ChatParams, options?: { mode?: 'chat' | 'completion'; tools?: ToolDefinition[] }): Promise<ChatReply>
   /**
    * Converses with the model through the item's tools under the request's limits, every turn through the
    * reply cache (a rerun replays the trajectory, a stopped run resumes at its turn), and records the
@@ -213,6 +213,7 @@ async function runCase<Item extends BenchItem, Scoring extends object>(
           messages: chat,
           params,
           mode: options.mode ?? 'chat',
+          ...(options.tools === undefined ? {} : { tools: options.tools }),
           item: itemKey,
           signal: context.signal,
         })

@@ -33,11 +33,34 @@ export const IMAGE_TEMPLATE = textKnob({
 /** Unset: `none`, except for repositories whose tests need a network (psf/requests: `bridge`, which the official harness gives every container). */
 export const NETWORK = textKnob({ name: 'TESTBENCH_SWEBENCH_NETWORK', defaultText: 'none (bridge for psf/requests)', accepted: 'a container network mode', readme: "the containers' network" })
 export const KEEP_IMAGES = booleanKnob({ name: 'TESTBENCH_SWEBENCH_KEEP_IMAGES', default: false, readme: 'keep the evaluation images the run pulled' })
-export const MEMORY = wholeNumberKnob({ name: 'TESTBENCH_SWEBENCH_MEMORY', default: 0, defaultText: '0 (no limit)', unit: 'megabytes', readme: "each container's memory limit" })
+export const MEMORY = wholeNumberKnob({
+  name: 'TESTBENCH_SWEBENCH_MEMORY',
+  default: 0,
+  defaultText: '0 (no limit)',
+  unit: 'megabytes',
+  readme: "each container's memory limit (an agent's container: 4096 MB when unset)",
+})
+
+/** One reply with a diff (the paper's oracle retrieval), or mini-swe-agent's bash-only agent with tool calls or fenced commands. */
+export const MODES = ['oneshot', 'agent', 'agent-text'] as const
+export type SwebenchMode = (typeof MODES)[number]
+
+export const MODE = choiceKnob({
+  name: 'TESTBENCH_SWEBENCH_MODE',
+  choices: MODES,
+  default: 'oneshot',
+  readme: "one reply with a diff, or mini-swe-agent's bash-only agent (tool calls, or fenced commands)",
+})
+export const TOKEN_LIMIT = wholeNumberKnob({
+  name: 'TESTBENCH_SWEBENCH_TOKEN_LIMIT',
+  default: 1_000_000,
+  min: 1,
+  readme: "an agent's tokens per instance when TESTBENCH_PRICES has no price for the model",
+})
 
 export const swebenchKnobs: KnobGroup = {
   title: 'swebench',
-  knobs: [DATASET, DATASET_FILE, SHA256, INSTANCES, CONTEXT, CONTEXT_CHARS, REPOS_DIR, EVALUATE, TIMEOUT, CONCURRENCY, IMAGE_TEMPLATE, NETWORK, KEEP_IMAGES, MEMORY],
+  knobs: [DATASET, DATASET_FILE, SHA256, INSTANCES, CONTEXT, CONTEXT_CHARS, REPOS_DIR, EVALUATE, TIMEOUT, CONCURRENCY, IMAGE_TEMPLATE, NETWORK, KEEP_IMAGES, MEMORY, MODE, TOKEN_LIMIT],
   check: swebenchRules,
 }
 

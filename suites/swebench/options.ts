@@ -11,15 +11,18 @@ import {
   INSTANCES,
   KEEP_IMAGES,
   MEMORY,
+  MODE,
   NETWORK,
   REPOS_DIR,
   swebenchRules,
   TIMEOUT,
+  TOKEN_LIMIT,
   type ContextMode,
   type SwebenchDataset,
+  type SwebenchMode,
 } from './knobs.ts'
 
-export { CONTEXTS, DATASETS, type ContextMode, type SwebenchDataset } from './knobs.ts'
+export { CONTEXTS, DATASETS, MODES, type ContextMode, type SwebenchDataset, type SwebenchMode } from './knobs.ts'
 
 export const DEFAULT_IMAGE_TEMPLATE = IMAGE_TEMPLATE.defaultValue
 
@@ -49,6 +52,9 @@ export interface SwebenchOptions {
   keepImages: boolean
   /** Each container's memory limit; 0 is none. */
   memoryBytes: number
+  mode: SwebenchMode
+  /** An agent's tokens per instance, for models TESTBENCH_PRICES gives no price. */
+  tokenLimit: number
 }
 
 export function swebenchOptions(env: NodeJS.ProcessEnv = process.env): SwebenchOptions {
@@ -67,6 +73,8 @@ export function swebenchOptions(env: NodeJS.ProcessEnv = process.env): SwebenchO
     network: NETWORK.read(env),
     keepImages: KEEP_IMAGES.read(env),
     memoryBytes: MEMORY.read(env) * 1024 * 1024,
+    mode: MODE.read(env),
+    tokenLimit: TOKEN_LIMIT.read(env),
   }
 }
 

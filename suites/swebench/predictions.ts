@@ -26,6 +26,16 @@ export function predictionsPath(reportDir: string, model: string, sample = 0): s
   return join(reportDir, 'swebench', `${name}.predictions.jsonl`)
 }
 
+/**
+ * Where an agent run's trajectory goes, beside the predictions file as mini-swe-agent writes
+ * `<instance>/<instance>.traj.json` beside `preds.json`: `<model>.trajectories/<instance>/<instance>.traj.json`.
+ */
+export function trajectoryPath(reportDir: string, model: string, sample: number, instanceId: string): string {
+  const directory = predictionsPath(reportDir, model, sample).replace(/\.predictions\.jsonl$/, '.trajectories')
+  const name = instanceId.replace(/[^\w.-]+/g, '_')
+  return join(directory, name, `${name}.traj.json`)
+}
+
 /** One predictions file per model and sample, from the records of items that got a reply (a provider error has no patch). */
 export function writePredictions(reportDir: string, records: readonly ItemRecord[]): void {
   const answered = records.filter((record) => record.outcome !== 'provider_error')

@@ -1,5 +1,6 @@
 /** One SWE-bench item: prompt with context, ask, judge the patch, write the prediction, record, assert. */
 import { join } from 'node:path'
+import type Docker from 'dockerode'
 import { Limiter } from '../../adapters/sandbox/concurrency.ts'
 import type { BenchItem, ItemContext } from '../../harness/benchmark.ts'
 import { cacheDir } from '../../harness/knobs.ts'
@@ -7,23 +8,25 @@ import { connectEngine, engineUnavailable } from './container-engine.ts'
 import { evaluatePatch } from './evaluate.ts'
 import type { SwebenchInstance } from './instance.ts'
 import { judgePatch, judgeReply, type Judges, type ReplyVerdict } from './judge-reply.ts'
-import type { SwebenchOptions } from './options.ts'
+import type { SwebenchMode, SwebenchOptions } from './options.ts'
+import { referenceSubmission } from './reference-submission.ts'
 import { PulledImages } from './pulled-images.ts'
 import { contextFiles, swebenchPrompt } from './prompt.ts'
 import { RepoCache } from './repo-cache.ts'
 import { repoSpec } from './repo-specs.ts'
 import type { SwebenchFacts } from './score.ts'
+import { runAgentItem } from './run-agent-item.ts'
 
 export interface SwebenchItem extends BenchItem {
   instance: SwebenchInstance
 }
 
-export function swebenchItem(instance: SwebenchInstance): SwebenchItem {
+export function swebenchItem(instance: SwebenchInstance, mode: SwebenchMode = 'oneshot'): SwebenchItem {
   const firstLine = instance.problemStatement.trim().split('\n')[0] ?? ''
   return {
     id: instance.instanceId,
     title: firstLine.length > 60 ? `${firstLine.slice(0, 57)}…` : firstLine,
-    reference: instance.patch,
+    ...(mode === 'agent' ? {} : { reference: mode === 'agent-text' ? referenceSubmission(instance.patch) : instance.patch }),
     instance,
   }
 }
@@ -37,6 +40,8 @@ export interface SwebenchRun {
   judges: Judges
   repos: RepoCache
   options: SwebenchOptions
+  /** The engine, the images the run pulled and the container slots, where the run uses containers. */
+  engine?: { docker: Docker; images: PulledImages; limiter: TaskLimiter }
 }
 
 /** Runs at most so many tasks at once: a Limiter, or one shared by the run's workers (harness/run-slots.ts). */
@@ -48,12 +53,14 @@ export interface TaskLimiter {
 export function swebenchRun(options: SwebenchOptions, env: NodeJS.ProcessEnv = process.env, limiter: TaskLimiter = new Limiter(options.concurrency)): SwebenchRun {
   const repos = new RepoCache(join(cacheDir(env), 'swebench', 'repos'), options.reposDir)
   const judges: Judges = {}
-  if (options.context !== 'none' || options.reposDir !== undefined) {
+  // An agent reads the repository in its container: a clone is used only when one is at hand.
+  if (options.mode === 'oneshot' ? options.context !== 'none' || options.reposDir !== undefined : options.reposDir !== undefined) {
     judges.check = (instance, patch) => repos.checkPatch(instance.repo, instance.baseCommit, patch)
   }
-  if (options.evaluate) {
-    const docker = connectEngine(env)
-    const images = new PulledImages(docker, options.keepImages)
+  const usesContainers = options.evaluate || options.mode !== 'oneshot'
+  const docker = usesContainers ? connectEngine(env) : undefined
+  const images = docker === undefined ? undefined : new PulledImages(docker, options.keepImages)
+  if (options.evaluate && docker !== undefined && images !== undefined) {
     judges.evaluate = (instance, patch, signal) => {
       const spec = instance.spec ?? repoSpec(instance.repo, instance.version)
       const image = evaluationImage(options.imageTemplate, instance.instanceId)
@@ -72,19 +79,20 @@ export function swebenchRun(options: SwebenchOptions, env: NodeJS.ProcessEnv = p
       )
     }
   }
-  return { judges, repos, options }
+  return { judges, repos, options, ...(docker !== undefined && images !== undefined ? { engine: { docker, images, limiter } } : {}) }
 }
 
 /** Fails the run up front, in one line, when evaluations are asked for and no engine answers. */
 export async function assertEngineReachable(options: SwebenchOptions, env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  if (!options.evaluate) return
+  if (!options.evaluate && options.mode === 'oneshot') return
   const reason = await engineUnavailable(connectEngine(env))
-  if (reason !== undefined) {
-    throw new Error(`SWE-bench: ${reason}. To generate and check patches without evaluating them, set TESTBENCH_SWEBENCH_EVALUATE=0.`)
-  }
+  if (reason === undefined) return
+  if (options.mode !== 'oneshot') throw new Error(`SWE-bench: ${reason}. The agent works in the instance's container (TESTBENCH_SWEBENCH_MODE=${options.mode}), so it needs one.`)
+  throw new Error(`SWE-bench: ${reason}. To generate and check patches without evaluating them, set TESTBENCH_SWEBENCH_EVALUATE=0.`)
 }
 
 export async function runItem(item: SwebenchItem, bench: ItemContext<SwebenchFacts>, run: SwebenchRun): Promise<void> {
+  if (run.options.mode !== 'oneshot') return runAgentItem(item, bench, run)
   const { instance } = item
   const files = await contextFiles(instance, run.repos, run.options.context, run.options.contextChars)
   const reply = await bench.ask(swebenchPrompt(instance, files), { temperature: 0 })
@@ -110,7 +118,7 @@ export async function runItem(item: SwebenchItem, bench: ItemContext<SwebenchFac
   bench.expect(verdict.status, verdict.reason).toBe(allowed)
 }
 
-function describeVerdict(verdict: ReplyVerdict): string {
+export function describeVerdict(verdict: ReplyVerdict): string {
   const lines = [verdict.reason]
   if (verdict.repaired.length > 0) lines.push(`Repaired hunk headers: ${verdict.repaired.join('; ')}`)
   if (verdict.evaluation?.log) lines.push('', lastLines(verdict.evaluation.log, 60))

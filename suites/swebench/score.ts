@@ -13,6 +13,7 @@ import type { Score, Scorer } from '../../harness/score.ts'
 import { optional, scoringFacts, type FactsOf } from '../../harness/scoring-facts.ts'
 import { APPLIED_WITH } from './evaluate.ts'
 import type { VerdictStatus } from './judge-reply.ts'
+import { EXIT_STATUSES } from './agent-loop.ts'
 
 const STATUSES = ['resolved', 'partially_resolved', 'not_resolved', 'patch_error', 'timeout', 'infra_error', 'empty_patch', 'generated'] as const satisfies readonly VerdictStatus[]
 
@@ -26,6 +27,12 @@ export const swebenchFacts = scoringFacts('swebench', {
   appliesCleanly: optional('boolean'),
   appliedWith: optional(APPLIED_WITH),
   evaluationMs: optional('number'),
+  /** The agent configuration an agent run reproduces (`mini-swe-agent 2.4.6 config`); absent for one-shot runs. */
+  agent: optional('string'),
+  exitStatus: optional(EXIT_STATUSES),
+  modelCalls: optional('number'),
+  /** Dollars, for models TESTBENCH_PRICES prices. */
+  agentCost: optional('number'),
 })
 export type SwebenchFacts = FactsOf<typeof swebenchFacts>
 
@@ -33,12 +40,19 @@ const DATASET_NAMES: Record<string, string> = { lite: 'SWE-bench Lite', verified
 
 export const scoreSwebench: Scorer = (records) => {
   const own = records.filter((record) => record.suite === 'swebench')
-  return [...groupBy(own, (record) => `${record.model}\u0000${swebenchFacts.read(record).dataset}`).values()].map(scoreModel)
+  return [...groupBy(own, (record) => {
+    const facts = swebenchFacts.read(record)
+    return `${record.model}\u0000${facts.dataset}\u0000${facts.agent ?? ''}`
+  }).values()].map(scoreModel)
 }
 
-/** `SWE-bench Lite % Resolved`; a run on your own file is `SWE-bench (own file) % Resolved`. */
-export function scoreName(dataset: string): string {
-  return `${DATASET_NAMES[dataset] ?? `SWE-bench (${dataset})`} % Resolved`
+/**
+ * `SWE-bench Lite % Resolved`; a run on your own file is `SWE-bench (own file) % Resolved`; an agent run names
+ * the configuration it reproduces, as SWE-bench's bash-only board does: `SWE-bench Verified % Resolved (bash-only, mini-swe-agent 2.4.6 config)`.
+ */
+export function scoreName(dataset: string, agent?: string): string {
+  const name = `${DATASET_NAMES[dataset] ?? `SWE-bench (${dataset})`} % Resolved`
+  return agent === undefined ? name : `${name} (bash-only, ${agent})`
 }
 
 function scoreModel(records: readonly ItemRecord[]): Score {
@@ -66,7 +80,7 @@ function scoreModel(records: readonly ItemRecord[]): Score {
   return {
     suite: 'swebench',
     model,
-    name: scoreName(swebenchFacts.read(first).dataset),
+    name: scoreName(swebenchFacts.read(first).dataset, swebenchFacts.read(first).agent),
     value,
     display: `${value.toFixed(2)}%`,
     counted: { solved: tally.resolved, total: counted },

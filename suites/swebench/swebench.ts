@@ -34,7 +34,7 @@ export function declareSwebench(part: Part): Promise<void> {
     const runs = run()
     benchmark({
       suite: 'swebench',
-      items: (await loadInstances({ datasetFile: options.datasetFile, instances: options.instances })).map(swebenchItem),
+      items: (await loadInstances({ datasetFile: options.datasetFile, instances: options.instances })).map((instance) => swebenchItem(instance, options.mode)),
       part,
       ...(options.instances === undefined ? {} : { narrowedBy: `${INSTANCES.name}=${INSTANCES.raw()}` }),
       scoring: swebenchFacts,

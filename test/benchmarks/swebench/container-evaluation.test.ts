@@ -44,7 +44,8 @@ function judges(setup: EvaluationSetup = SETUP): Judges {
 
 async function ourContainers(): Promise<string[]> {
   const containers = await docker.listContainers({ all: true, filters: { label: ['testbench.suite=swebench'] } })
-  return containers.map((container) => container.Id)
+  // The agent's episode containers (agent-episode.test.ts, which may run meanwhile) are not evaluations.
+  return containers.filter((container) => container.Labels['testbench.swebench.role'] !== 'episode').map((container) => container.Id)
 }
 
 let instance: SwebenchInstance

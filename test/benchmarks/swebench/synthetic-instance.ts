@@ -1,5 +1,8 @@
 /** The synthetic instance of fixtures/swebench/tinycalc: a tiny Python repository with one bug, and its local image. */
 import { readFileSync } from 'node:fs'
+import type Docker from 'dockerode'
+import { engineUnavailable } from '../../../suites/swebench/container-engine.ts'
+import { TOOLS, type Tool } from '../../support/required-tool.ts'
 import { readJson } from '../../../harness/dataset-file.ts'
 import { parseInstance, type SwebenchInstance } from '../../../suites/swebench/instance.ts'
 import type { RepoSpec } from '../../../suites/swebench/repo-specs.ts'
@@ -28,4 +31,17 @@ export async function syntheticRow(): Promise<Record<string, unknown>> {
 
 export async function syntheticInstance(): Promise<SwebenchInstance> {
   return parseInstance(await syntheticRow(), 'fixtures/swebench/tinycalc/instance.json')
+}
+
+/** What the container tests need: an engine and the synthetic instance's image. */
+export const ENGINE_AND_IMAGE: Tool = { ...TOOLS.containerEngine, install: `${TOOLS.containerEngine.install}, and .ci/swebench-setup.sh` }
+
+/** Why the container tests cannot run here (for skipWithoutTool), or undefined when they can. */
+export async function syntheticImageUnavailable(docker: Docker): Promise<string | undefined> {
+  const engine = await engineUnavailable(docker)
+  if (engine !== undefined) return engine
+  return docker.getImage(SYNTHETIC_IMAGE).inspect().then(
+    () => undefined,
+    () => `the image ${SYNTHETIC_IMAGE} is not built: run .ci/swebench-setup.sh`,
+  )
 }

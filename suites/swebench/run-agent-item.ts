@@ -1,0 +1,81 @@
+/**
+ * One SWE-bench item on the bash-only track: mini-swe-agent's agent works in the instance's container until it
+ * submits or meets a limit, its submission is judged as a prediction is (a fresh container), and its trajectory
+ * goes into the record and beside the predictions file.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { dirname } from 'node:path'
+import type { ChatReply } from '../../adapters/models/model-adapter.ts'
+import type { ItemContext } from '../../harness/benchmark.ts'
+import { reportDir } from '../../harness/knobs.ts'
+import { costOf, pricesFromEnv } from '../../reporters/prices.ts'
+import type { AgentRun } from './agent-loop.ts'
+import { EPISODE_LIMITS, runEpisode } from './agent-episode.ts'
+import { InfraError } from './container-run.ts'
+import { judgePatch } from './judge-reply.ts'
+import { agentConfig, MINI_SWE_AGENT_VERSION } from './mini-swe-agent-config.ts'
+import { trajectoryPath } from './predictions.ts'
+import { repoSpec } from './repo-specs.ts'
+import { describeVerdict, evaluationImage, type SwebenchItem, type SwebenchRun } from './run-item.ts'
+import type { SwebenchFacts } from './score.ts'
+import { renderTrajectory, trajectoryJson } from './trajectory.ts'
+
+export async function runAgentItem(item: SwebenchItem, bench: ItemContext<SwebenchFacts>, run: SwebenchRun): Promise<void> {
+  const { instance } = item
+  const { options } = run
+  if (run.engine === undefined) throw new InfraError('SWE-bench agent mode needs a container engine, and this run has none.')
+  const { docker, images, limiter } = run.engine
+  const config = agentConfig(options.mode === 'agent-text' ? 'text' : 'tools')
+  const agent = `mini-swe-agent ${MINI_SWE_AGENT_VERSION} config${config.form === 'text' ? ', text actions' : ''}`
+  const image = evaluationImage(options.imageTemplate, instance.instanceId)
+  const spec = instance.spec ?? repoSpec(instance.repo, instance.version)
+  const prices = pricesFromEnv()
+  const price = (reply: ChatReply) => (reply.tokens === undefined ? (prices?.perMillionTokens[bench.model.label] ? 0 : undefined) : costOf(prices, bench.model.label, reply.tokens)?.total)
+  await images.using(image, async () => {
+    const episode = await limiter.run(() =>
+      runEpisode(docker, {
+        config,
+        task: instance.problemStatement,
+        image,
+        limits: { ...EPISODE_LIMITS, network: options.network ?? spec.network ?? 'none', ...(options.memoryBytes > 0 ? { memoryBytes: options.memoryBytes } : {}) },
+        ask: (messages, tools) => bench.ask(messages, {}, tools === undefined ? {} : { tools }),
+        costOf: price,
+        tokenLimit: options.tokenLimit,
+        signal: bench.signal,
+        onPulled: (pulled) => images.markPulled(pulled),
+      }),
+    )
+    writeTrajectory(bench, instance.instanceId, image, episode, config)
+    // The submission is judged as a prediction's model_patch is: byte for byte; none is an empty patch.
+    const verdict = await judgePatch(instance, episode.submission, run.judges, bench.signal)
+    bench.record({
+      outcome: verdict.outcome,
+      reason: episode.exitStatus === 'Submitted' ? verdict.reason : `${episode.exitStatus}${episode.limitReason ? ` (${episode.limitReason})` : ''}: the agent submitted nothing, so ${verdict.reason.charAt(0).toLowerCase()}${verdict.reason.slice(1)}`,
+      extracted: verdict.patch,
+      prompt: renderTrajectory(episode.messages),
+      tokens: episode.tokens,
+      output: [`exit status ${episode.exitStatus} after ${episode.modelCalls} model calls`, describeVerdict(verdict)].join('\n'),
+      scoring: {
+        status: verdict.status,
+        dataset: options.datasetFile === undefined ? options.dataset : 'own file',
+        repo: instance.repo,
+        contextFiles: 0,
+        repairedHunks: 0,
+        agent,
+        exitStatus: episode.exitStatus,
+        modelCalls: episode.modelCalls,
+        ...(prices?.perMillionTokens[bench.model.label] ? { agentCost: episode.cost } : {}),
+        ...(verdict.evaluation?.appliedWith ? { appliedWith: verdict.evaluation.appliedWith } : {}),
+        ...(verdict.evaluation ? { evaluationMs: verdict.evaluation.wallMs } : {}),
+      },
+    })
+    const allowed = verdict.status === 'generated' ? 'generated' : 'resolved'
+    bench.expect(verdict.status, verdict.reason).toBe(allowed)
+  })
+}
+
+function writeTrajectory(bench: ItemContext<SwebenchFacts>, instanceId: string, image: string, episode: AgentRun, config: ReturnType<typeof agentConfig>): void {
+  const file = trajectoryPath(reportDir(), bench.model.label, bench.sample, instanceId)
+  mkdirSync(dirname(file), { recursive: true })
+  writeFileSync(file, `${JSON.stringify(trajectoryJson(episode, { instanceId, model: bench.model.label, image, config }), null, 2)}\n`)
+}
