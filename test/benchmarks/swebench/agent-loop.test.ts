@@ -115,7 +115,7 @@ describe('the agent knobs and score', () => {
   test('TESTBENCH_SWEBENCH_MODE picks the track; anything else is an error that names the choices', () => {
     expect(swebenchOptions({}).mode).toBe('oneshot')
     expect(swebenchOptions({ TESTBENCH_SWEBENCH_MODE: 'agent-text' }).mode).toBe('agent-text')
-    expect(() => swebenchOptions({ TESTBENCH_SWEBENCH_MODE: 'swe-agent' })).toThrow(/TESTBENCH_SWEBENCH_MODE=swe-agent is not understood: use oneshot .*, agent .* or agent-text/)
+    expect(() => swebenchOptions({ TESTBENCH_SWEBENCH_MODE: 'swe-agent' })).toThrow(/TESTBENCH_SWEBENCH_MODE=swe-agent is not accepted: use oneshot, agent or agent-text, or unset it for oneshot\./)
   })
 
   test("the score names the configuration, as SWE-bench's bash-only board does", () => {
