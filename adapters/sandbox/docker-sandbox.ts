@@ -77,6 +77,11 @@ export class DockerSandbox implements Sandbox {
     return this.#probe
   }
 
+  /** The engine's address, as DOCKER_HOST gives it. */
+  get host(): string {
+    return this.#host
+  }
+
   /** The engine and its version (`podman 4.3.1`, `Docker Engine 20.10.24`), or why it could not be asked. */
   async engine(): Promise<string> {
     const info = await this.#engineDetails()
