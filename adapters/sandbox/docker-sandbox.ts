@@ -274,9 +274,9 @@ export class DockerSandbox implements Sandbox {
       await copyIntoContainer(container, WORK_DIR, { [request.fileName]: request.fileText }, NOBODY)
       const seen = await execInContainer(container, ['sh', '-c', probeScript(request)], { user: `${NOBODY}:${NOBODY}`, workingDir: WORK_DIR, capBytes: 64 * 1024, timeoutMs: 30_000 })
       const lacks = probeLacks(seen.stdout.toString('utf8'), request)
-      return lacks.length === 0 ? undefined : `${engine} answers but cannot run the container tier: ${lacks.join('; ')}`
+      return lacks.length === 0 ? undefined : `${engine} answers but cannot run the container tier with image ${this.#image}: ${lacks.join('; ')}`
     } catch (error) {
-      return `${engine} answers but cannot run the container tier: a container made as the tier makes them failed (${(error as Error).message})`
+      return `${engine} answers but cannot run the container tier with image ${this.#image}: a container made as the tier makes them failed (${(error as Error).message})`
     } finally {
       await container?.remove({ force: true }).catch(() => {})
     }

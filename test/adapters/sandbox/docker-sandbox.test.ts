@@ -2,6 +2,9 @@ import { randomBytes } from 'node:crypto'
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:net'
 import { join } from 'node:path'
+import { spawn } from 'node:child_process'
+import { tmpdir } from 'node:os'
+import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { DockerSandbox } from '../../../adapters/sandbox/docker-sandbox.ts'
 import { LANGUAGES } from '../../../adapters/sandbox/index.ts'
@@ -97,6 +100,29 @@ describe.for(engines)('container sandbox on $name: every language', ({ sandbox, 
     skipWithoutTool(context, tool, unreachable ?? (await sandbox.unavailable(language)))
     const broken = await sandbox.run({ language, files: HELLO[language].broken })
     expect(broken.outcome, `${broken.reason}\n${broken.stderr.text}`).toBe('compile_error')
+  })
+
+  test('a run whose process is killed (Ctrl-C, a crash) leaves no container: it ends with its lifetime and the engine removes it', { timeout: 150_000 }, async (context) => {
+    skipWithoutTool(context, tool, unreachable)
+    const docker = new (await import('dockerode')).default({ socketPath: (host ?? '').replace(/^unix:\/\//, '') })
+    const dir = mkdtempSync(join(tmpdir(), 'testbench-killed-run-'))
+    const script = join(dir, 'killed-run.ts')
+    writeFileSync(script, [
+      `import { DockerSandbox } from ${JSON.stringify(fileURLToPath(new URL('../../../adapters/sandbox/docker-sandbox.ts', import.meta.url)))}`,
+      'const sandbox = new DockerSandbox({ host: process.argv[2] })',
+      "await sandbox.run({ language: 'python', files: { 'main.py': 'import time\\ntime.sleep(600)\\n' }, limits: { wallMs: 5_000 } })",
+    ].join('\n'))
+    const child = spawn(process.execPath, [script, host ?? ''], { stdio: 'ignore' })
+    try {
+      const ours = { label: [`testbench.sandbox.pid=${child.pid}`] }
+      await expect.poll(async () => (await docker.listContainers({ filters: { ...ours, status: ['running'] } })).length, { timeout: 60_000, interval: 250 }).toBe(1)
+      // The program is running in it: kill the process that made it, as a second Ctrl-C or a crash would, before it can clean up.
+      child.kill('SIGKILL')
+      await expect.poll(async () => (await docker.listContainers({ all: true, filters: ours })).length, { timeout: 90_000, interval: 1_000 }).toBe(0)
+    } finally {
+      child.kill('SIGKILL')
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   test('no container is left behind', async (context) => {
