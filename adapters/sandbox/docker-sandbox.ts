@@ -62,7 +62,7 @@ export class DockerSandbox implements Sandbox {
   /** `host`: the engine's address as DOCKER_HOST takes it (`unix:///path`, `tcp://host:port`); DOCKER_HOST by default. */
   constructor(options: { image?: string; docker?: Docker; host?: string } = {}) {
     this.#docker = options.docker === undefined ? undefined : Promise.resolve(options.docker)
-    this.#host = options.host ?? process.env['DOCKER_HOST'] ?? 'unix:///var/run/docker.sock'
+    this.#host = options.host || process.env['DOCKER_HOST'] || (process.platform === 'win32' ? 'npipe:////./pipe/docker_engine' : 'unix:///var/run/docker.sock')
     this.#image = options.image ?? process.env['TESTBENCH_SANDBOX_IMAGE'] ?? DEFAULT_SANDBOX_IMAGE
   }
 
@@ -406,7 +406,7 @@ type EngineInfo = { name: 'podman' | 'Docker Engine'; version: string } | { prob
 /** dockerode's connection to an engine at a DOCKER_HOST-style address. */
 function connectionOptions(host: string): Docker.DockerOptions {
   if (host.startsWith('unix://')) return { socketPath: host.slice('unix://'.length) }
-  if (host.startsWith('npipe://')) return { socketPath: host.slice('npipe://'.length).replaceAll('/', '\\') }
+  if (host.startsWith('npipe://')) return { socketPath: host.slice('npipe://'.length) }
   const url = new URL(host.replace(/^tcp:/, process.env['DOCKER_TLS_VERIFY'] === '1' ? 'https:' : 'http:'))
   return { host: url.hostname, port: url.port, protocol: url.protocol === 'https:' ? 'https' : 'http' }
 }

@@ -4,8 +4,8 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, test } from 'vitest'
 import { runSuiteForRecords, startVitestRun } from '../support/run-vitest.ts'
-import { DockerSandbox, DEFAULT_SANDBOX_IMAGE } from '../../adapters/sandbox/docker-sandbox.ts'
-import { CONTAINER_ENGINES } from '../support/container-engines.ts'
+import { DEFAULT_SANDBOX_IMAGE } from '../../adapters/sandbox/docker-sandbox.ts'
+import { CONTAINER_ENGINES, engineMissing } from '../support/container-engines.ts'
 import { skipWithoutTool } from '../support/required-tool.ts'
 
 const FIXTURE_DATASETS = fileURLToPath(new URL('../../fixtures/euler/datasets', import.meta.url))
@@ -40,7 +40,7 @@ describe('fail closed: no working sandbox, no program runs', () => {
   // An engine that answers but cannot do what the tier needs (here: the image it is given has no tar to unpack
   // the program's files with) is found by the up-front probe, before any item, not by a run of infra_error items.
   test.for(CONTAINER_ENGINES)('an engine at $variable that answers but cannot run the tier stops the run before its first item, with one message', { timeout: 240_000 }, async (engine, context) => {
-    skipWithoutTool(context, engine.tool, await new DockerSandbox({ host: engine.host }).unreachable())
+    skipWithoutTool(context, engine.tool, await engineMissing(engine))
     const docker = new (await import('dockerode')).default({ socketPath: (engine.host ?? '').replace(/^unix:\/\//, '') })
     const image = `localhost/testbench/sandbox-without-tar:${process.pid}`
     const maker = await docker.createContainer({ Image: DEFAULT_SANDBOX_IMAGE, Cmd: ['rm', '-f', '/usr/bin/tar', '/bin/tar'], User: '0:0', HostConfig: { NetworkMode: 'none' } })

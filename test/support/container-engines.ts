@@ -1,3 +1,4 @@
+import { DockerSandbox } from '../../adapters/sandbox/docker-sandbox.ts'
 import { TOOLS, type Tool } from './required-tool.ts'
 
 /**
@@ -14,3 +15,9 @@ export const CONTAINER_ENGINES: readonly ContainerEngine[] = [
   { variable: 'DOCKER_HOST', host: process.env['DOCKER_HOST'] ?? 'unix:///var/run/docker.sock', tool: TOOLS.containerEngine },
   { variable: 'TESTBENCH_DOCKER_ENGINE_HOST', host: process.env['TESTBENCH_DOCKER_ENGINE_HOST'], tool: TOOLS.dockerEngine },
 ]
+
+/** Why the container tier cannot be tested on this engine (its variable unset, no answer, no image, a protection lacking), or undefined. */
+export async function engineMissing(engine: ContainerEngine): Promise<string | undefined> {
+  if (engine.host === undefined) return `${engine.variable} is not set`
+  return new DockerSandbox({ host: engine.host }).unreachable()
+}

@@ -11,7 +11,7 @@ import { LANGUAGES } from '../../../adapters/sandbox/index.ts'
 import { HELLO, hostileCases, type HostileContext } from './programs.ts'
 import { skipWithoutTool } from '../../support/required-tool.ts'
 import { processesWith } from '../../support/host-processes.ts'
-import { CONTAINER_ENGINES } from '../../support/container-engines.ts'
+import { CONTAINER_ENGINES, engineMissing } from '../../support/container-engines.ts'
 
 // Runs for real on each engine that answers and holds the sandbox image (podman at DOCKER_HOST from
 // .ci/start-podman.sh, a Docker Engine at TESTBENCH_DOCKER_ENGINE_HOST from .ci/start-docker.sh);
@@ -19,7 +19,7 @@ import { CONTAINER_ENGINES } from '../../support/container-engines.ts'
 const engines = await Promise.all(
   CONTAINER_ENGINES.map(async (engine) => {
     const sandbox = new DockerSandbox({ host: engine.host })
-    const unreachable = engine.host === undefined ? `${engine.variable} is not set` : await sandbox.unreachable()
+    const unreachable = await engineMissing(engine)
     return { ...engine, sandbox, unreachable, name: unreachable === undefined ? `${engine.variable}: ${await sandbox.engine()}` : engine.variable }
   }),
 )

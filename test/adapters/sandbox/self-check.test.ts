@@ -2,14 +2,13 @@ import { describe, expect, test } from 'vitest'
 import { printMarker } from '../../../adapters/sandbox/languages.ts'
 import { ProcessSandbox } from '../../../adapters/sandbox/process-sandbox.ts'
 import { formatSelfCheck, HOSTILE_CHECK_PROGRAM, hostileCheck, selfCheck } from '../../../adapters/sandbox/self-check.ts'
-import { CONTAINER_ENGINES } from '../../support/container-engines.ts'
+import { CONTAINER_ENGINES, engineMissing } from '../../support/container-engines.ts'
 import { skipWithoutTool, TOOLS } from '../../support/required-tool.ts'
 import { isolationMissing } from '../../support/sandbox-available.ts'
-import { DockerSandbox } from '../../../adapters/sandbox/docker-sandbox.ts'
 
 describe('npm run sandbox:check', () => {
   test.for(CONTAINER_ENGINES)('SANDBOX=docker on the engine at $variable: tier, engine and version, both programs pass', { timeout: 180_000 }, async (engine, context) => {
-    skipWithoutTool(context, engine.tool, engine.host === undefined ? `${engine.variable} is not set` : await new DockerSandbox({ host: engine.host }).unreachable())
+    skipWithoutTool(context, engine.tool, await engineMissing(engine))
     const check = await selfCheck({ ...process.env, SANDBOX: 'docker', DOCKER_HOST: engine.host })
     const printed = formatSelfCheck(check)
     expect(check.passed, printed).toBe(true)
