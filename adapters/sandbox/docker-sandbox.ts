@@ -1,4 +1,5 @@
 import type Docker from 'dockerode'
+import { createRequire } from 'node:module'
 import type { Duplex } from 'node:stream'
 import { classify, signalFromStatus, type Ending, type Verdict } from './classify.ts'
 import { sandboxLimiter } from './concurrency.ts'
@@ -130,9 +131,16 @@ export class DockerSandbox implements Sandbox {
     return this.#engineInfo
   }
 
-  /** dockerode (with ssh2, gRPC and protobufjs) costs about 0.3 s of CPU to import: loaded by the first run in this tier, not by every process that imports the sandbox. */
+  /**
+   * dockerode (with ssh2, gRPC and protobufjs) costs about 0.3 s of CPU to import: loaded by the first run in this tier, not by
+   * every process that imports the sandbox. Node's own require, not a dynamic import: the check before a run executes in the
+   * config's reporters, whose module runner (`--configLoader runner`) is closed by then.
+   */
   #engine(): Promise<Docker> {
-    this.#docker ??= import('dockerode').then(({ default: Docker }) => new Docker(connectionOptions(this.#host)))
+    this.#docker ??= Promise.resolve().then(() => {
+      const Dockerode = createRequire(import.meta.url)('dockerode') as typeof Docker
+      return new Dockerode(connectionOptions(this.#host))
+    })
     return this.#docker
   }
 
