@@ -1,23 +1,19 @@
 #!/usr/bin/env bash
 # Starts a Docker Engine (Debian's docker.io) on a socket and data-root of its own, beside podman's
 # (.ci/start-podman.sh), so that the container tier is tested on both engines, and gives it the sandbox
-# image without a registry: from podman's (podman save | docker load) when it is there, else built from
-# the Dockerfile on a debootstrap base. Idempotent, and quick when everything is already up. Source it to
+# image without a registry: podman's, which .ci/start-podman.sh builds (podman save | docker load). Idempotent, and quick when everything is already up. Source it to
 # get TESTBENCH_DOCKER_ENGINE_HOST exported (DOCKER_HOST is left alone); run it to see what it does.
 #
 # Knobs: TESTBENCH_DOCKER_DIR (socket, pid file, logs; default /run/testbench-docker),
-#        TESTBENCH_DOCKER_DATA (images and containers; default /var/lib/testbench-docker),
-#        TESTBENCH_DEBIAN_MIRROR (default http://deb.debian.org/debian).
+#        TESTBENCH_DOCKER_DATA (images and containers; default /var/lib/testbench-docker).
 
 testbench_start_docker() {
   local dir="${TESTBENCH_DOCKER_DIR:-/run/testbench-docker}"
   local data="${TESTBENCH_DOCKER_DATA:-/var/lib/testbench-docker}"
   local socket="$dir/docker.sock"
-  local mirror="${TESTBENCH_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
   local here
   here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
   local dockerfile="$here/adapters/sandbox/images/Dockerfile"
-  local base_image="localhost/testbench/base:bookworm"
   local sandbox_image="localhost/testbench/sandbox:bookworm"
 
   if ! command -v dockerd >/dev/null; then
@@ -34,7 +30,7 @@ testbench_start_docker() {
   else
     rm -f "$socket"
     # No iptables, NAT or bridge (not every CI machine or container allows them): the sandbox's containers
-    # have no network, and image builds use the host's. Its own exec-root keeps its containerd apart from
+    # have no network. Its own exec-root keeps its containerd apart from
     # any other Engine's. From /, so that it outlives the clone it was started from.
     (cd / && exec setsid nohup dockerd --host "unix://$socket" --data-root "$data" --exec-root "$dir/exec" \
       --pidfile "$dir/dockerd.pid" --iptables=false --ip-masq=false --bridge=none \
@@ -63,36 +59,18 @@ testbench_start_docker() {
     echo "start-docker: TESTBENCH_DOCKER_ENGINE_HOST=$TESTBENCH_DOCKER_ENGINE_HOST"
     return 0
   fi
+  # Built once, by podman (.ci/start-podman.sh: a debootstrap base, no registry), and copied: both engines run the same image.
   local podman_hash
   podman_hash="$(podman image inspect --format '{{ index .Labels "testbench.dockerfile-sha256" }}' "$sandbox_image" 2>/dev/null || true)"
-  if [ "$podman_hash" = "$wanted_hash" ]; then
-    echo "start-docker: loading $sandbox_image from podman (podman save | docker load)"
-    if ! podman save --format docker-archive "$sandbox_image" | engine load >"$dir/load.log" 2>&1; then
-      echo "start-docker: podman save | docker load failed; the end of $dir/load.log:" >&2
-      tail -20 "$dir/load.log" >&2
-      return 1
-    fi
-  else
-    if ! engine image inspect "$base_image" >/dev/null 2>&1; then
-      echo "start-docker: building $base_image with debootstrap from $mirror (a few minutes, once)"
-      local rootfs
-      rootfs="$(mktemp -d /var/tmp/testbench-rootfs-XXXXXX)"
-      if ! debootstrap --variant=minbase bookworm "$rootfs" "$mirror" >"$dir/debootstrap.log" 2>&1; then
-        echo "start-docker: debootstrap failed; the end of $dir/debootstrap.log:" >&2
-        tail -20 "$dir/debootstrap.log" >&2
-        rm -rf "$rootfs"
-        return 1
-      fi
-      tar -C "$rootfs" -c . | engine import --change 'CMD ["/bin/bash"]' - "$base_image" >/dev/null
-      rm -rf "$rootfs"
-    fi
-    echo "start-docker: building $sandbox_image from $dockerfile (apt-get install of every toolchain: a few minutes, once)"
-    if ! DOCKER_BUILDKIT=0 engine build --network host --label "testbench.dockerfile-sha256=$wanted_hash" --build-arg "BASE=$base_image" \
-      -t "$sandbox_image" -f "$dockerfile" "$(dirname "$dockerfile")" >"$dir/build.log" 2>&1; then
-      echo "start-docker: docker build failed; the end of $dir/build.log:" >&2
-      tail -20 "$dir/build.log" >&2
-      return 1
-    fi
+  if [ "$podman_hash" != "$wanted_hash" ]; then
+    echo "start-docker: podman has no $sandbox_image built from $dockerfile; source .ci/start-podman.sh first (it builds it)" >&2
+    return 1
+  fi
+  echo "start-docker: loading $sandbox_image from podman (podman save | docker load)"
+  if ! podman save --format docker-archive "$sandbox_image" | engine load >"$dir/load.log" 2>&1; then
+    echo "start-docker: podman save | docker load failed; the end of $dir/load.log:" >&2
+    tail -20 "$dir/load.log" >&2
+    return 1
   fi
   echo "start-docker: $sandbox_image is ready"
   export TESTBENCH_DOCKER_ENGINE_HOST="unix://$socket"

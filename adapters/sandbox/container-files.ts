@@ -12,17 +12,21 @@ import { packTar, unpackTar } from './tar.ts'
 
 const TAR_TIMEOUT_MS = 60_000
 
-/** Unpacks `files` into `dir`, owned by `uid`; throws (an infra_error: no program has run yet) when tar fails. */
-export async function copyIntoContainer(container: Docker.Container, dir: string, files: Readonly<Record<string, string | Buffer>>, uid: number): Promise<void> {
-  const result = await execInContainer(container, ['tar', '-x', '-f', '-', '-C', dir], {
+/**
+ * Unpacks `files` into `dir` (made here), owned by `uid`, once `ready` exists (what the container's own start
+ * prepares); throws (an infra_error: no program has run yet) when that or tar fails.
+ */
+export async function copyIntoContainer(container: Docker.Container, dir: string, files: Readonly<Record<string, string | Buffer>>, uid: number, ready: string): Promise<void> {
+  const script = 'i=0; until [ -e "$1" ] || [ $i -ge 200 ]; do sleep 0.05; i=$((i + 1)); done; [ -e "$1" ] || { echo "$1 was not made" >&2; exit 90; }; mkdir -p "$2" && exec tar -x -f - -C "$2"'
+  const result = await execInContainer(container, ['sh', '-c', script, 'sh', ready, dir], {
     user: `${uid}:${uid}`,
-    workingDir: dir,
+    workingDir: '/',
     stdin: packTar(files, uid),
     capBytes: 16 * 1024,
     timeoutMs: TAR_TIMEOUT_MS,
   })
   if (result.exitCode !== 0) {
-    throw new Error(`unpacking the program's files into ${dir} failed (tar exit status ${result.exitCode ?? 'unknown: it did not end'}): ${result.stderr.trim() || 'no message'}`)
+    throw new Error(`unpacking the program's files into ${dir} failed (exit status ${result.exitCode ?? 'unknown: it did not end'}): ${result.stderr.trim() || 'no message'}`)
   }
 }
 

@@ -19,7 +19,16 @@ import { parseTimeReport, TIME_FORMAT } from './time-report.ts'
 
 /** The image built from adapters/sandbox/images/Dockerfile (here when missing, or by `.ci/start-podman.sh`). */
 export const DEFAULT_SANDBOX_IMAGE = 'localhost/testbench/sandbox:bookworm'
-const WORK_DIR = '/work'
+/** In /tmp, as in the process tier: no other path a program could write (the image and /var/tmp are read-only). */
+const WORK_DIR = '/tmp/work'
+/**
+ * Where the container's start puts its own copies of sleep (its pid 1) and GNU time (each step's parent), mode 0111:
+ * a process that execs a file it cannot read is not dumpable, so the program (same uid, nobody) cannot open their
+ * /proc memory, fds or environment. `ready` once they are there.
+ */
+const TOOLS_DIR = '/tmp/.testbench'
+const READY = `${TOOLS_DIR}/ready`
+const START_SCRIPT = `umask 077 && mkdir ${TOOLS_DIR} && cp /usr/bin/sleep /usr/bin/time ${TOOLS_DIR}/ && chmod 0111 ${TOOLS_DIR}/sleep ${TOOLS_DIR}/time && touch ${READY} && exec ${TOOLS_DIR}/sleep "$0"`
 /** Programs run as nobody; their files are owned by it. */
 const NOBODY = 65534
 const MiB = 1024 * 1024
@@ -198,7 +207,7 @@ export class DockerSandbox implements Sandbox {
       const created = container
       // The work dir is a tmpfs, there once the container runs; the program has not run yet, so a failure here is ours.
       await created.start()
-      await copyIntoContainer(created, WORK_DIR, files.files, NOBODY)
+      await copyIntoContainer(created, WORK_DIR, files.files, NOBODY, READY)
       const step = (argv: string[], limits: Limits, phase: 'compile' | 'run', stepMarker?: string) =>
         this.#step(created, spec, argv, limits, phase, env, phase === 'run' ? request.stdin : undefined, stepMarker)
 
@@ -226,9 +235,9 @@ export class DockerSandbox implements Sandbox {
     const writable = Math.max(shape.fileBytes, this.#tmpfsBytes)
     return (await this.#engine()).createContainer({
       Image: this.#image,
-      Cmd: ['sleep', String(shape.lifetimeSeconds)],
+      Cmd: ['sh', '-c', START_SCRIPT, String(shape.lifetimeSeconds)],
       User: `${NOBODY}:${NOBODY}`,
-      WorkingDir: WORK_DIR,
+      WorkingDir: '/',
       Env: Object.entries(shape.env).map(([name, value]) => `${name}=${value}`),
       NetworkDisabled: true,
       Labels: { 'testbench.sandbox': shape.label, 'testbench.sandbox.pid': String(process.pid) },
@@ -246,10 +255,9 @@ export class DockerSandbox implements Sandbox {
         ReadonlyRootfs: true,
         Tmpfs: {
           '/tmp': `rw,exec,nosuid,size=${writable},mode=1777`,
-          [WORK_DIR]: `rw,exec,nosuid,size=${writable},mode=1777`,
           '/dev/shm': `rw,nosuid,nodev,size=${this.#tmpfsBytes},mode=1777`,
-          // podman mounts these as tmpfs of no set size on a read-only root; small ones instead.
-          '/var/tmp': `rw,nosuid,nodev,size=${this.#tmpfsBytes},mode=1777`,
+          // podman mounts these as tmpfs of no set size on a read-only root: /var/tmp read-only (as the image would be), /run small.
+          '/var/tmp': `ro,nosuid,nodev,size=1m,mode=755`,
           '/run': `rw,nosuid,nodev,size=16m,mode=755`,
         },
       },
@@ -279,7 +287,7 @@ export class DockerSandbox implements Sandbox {
         label: 'probe',
       })
       await container.start()
-      await copyIntoContainer(container, WORK_DIR, { [request.fileName]: request.fileText }, NOBODY)
+      await copyIntoContainer(container, WORK_DIR, { [request.fileName]: request.fileText }, NOBODY, READY)
       const seen = await execInContainer(container, ['sh', '-c', probeScript(request)], { user: `${NOBODY}:${NOBODY}`, workingDir: WORK_DIR, capBytes: 64 * 1024, timeoutMs: 30_000 })
       const lacks = probeLacks(seen.stdout.toString('utf8'), request)
       return lacks.length === 0 ? undefined : `${engine} answers but cannot run the container tier with image ${this.#image}: ${lacks.join('; ')}`
@@ -311,7 +319,7 @@ export class DockerSandbox implements Sandbox {
       '--nofile=1024',
       '--core=0',
       '--',
-      '/usr/bin/time', '-o', statsFile, '-f', TIME_FORMAT, '--',
+      `${TOOLS_DIR}/time`, '-o', statsFile, '-f', TIME_FORMAT, '--',
       ...argv,
     ]
     const stdout = new CappedOutput(limits.outputBytes, marker)

@@ -14,20 +14,24 @@ const FIXTURE_REPLIES = fileURLToPath(new URL('../../fixtures/euler/replies.json
 /** A tier that cannot work on any machine: a container engine at a socket that does not exist. */
 const NO_TIER = { SANDBOX: 'docker', DOCKER_HOST: 'unix:///nonexistent/testbench-no-engine.sock' }
 
+/** PE-Bench, python, problems 1–2, replayed from the fixture, writing into `dir`. */
+function eulerReplay(dir: string): Record<string, string> {
+  return {
+    TESTBENCH_CACHE: 'off',
+    TESTBENCH_CACHE_DIR: join(dir, 'cache'),
+    TESTBENCH_REPORT_DIR: join(dir, 'reports'),
+    MODEL: `replay:${FIXTURE_REPLIES}`,
+    TESTBENCH_DATA_DIR: FIXTURE_DATASETS,
+    TESTBENCH_EULER_SHA256: FIXTURE_SOLUTIONS_SHA256,
+    TESTBENCH_EULER_LANGUAGES: 'python',
+    TESTBENCH_EULER_PROBLEMS: '1-2',
+  }
+}
+
 describe('fail closed: no working sandbox, no program runs', () => {
   test('a suite that runs programs stops before its first item with one message saying what is missing and what to do', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'fail-closed-'))
-    const run = startVitestRun(['--project', 'suites', 'suites/euler'], {
-      TESTBENCH_CACHE: 'off',
-      TESTBENCH_CACHE_DIR: join(dir, 'cache'),
-      TESTBENCH_REPORT_DIR: join(dir, 'reports'),
-      MODEL: `replay:${FIXTURE_REPLIES}`,
-      TESTBENCH_DATA_DIR: FIXTURE_DATASETS,
-      TESTBENCH_EULER_SHA256: FIXTURE_SOLUTIONS_SHA256,
-      TESTBENCH_EULER_LANGUAGES: 'python',
-      TESTBENCH_EULER_PROBLEMS: '1-2',
-      ...NO_TIER,
-    })
+    const run = startVitestRun(['--project', 'suites', 'suites/euler'], { ...eulerReplay(dir), ...NO_TIER })
     const { code, output } = await run.done
     expect(code, output).not.toBe(0)
     expect(output).toMatch(/euler run\(s\) model-written programs, and no sandbox can run them here; nothing was asked or run/)
@@ -54,14 +58,7 @@ describe('fail closed: no working sandbox, no program runs', () => {
     try {
       const dir = mkdtempSync(join(tmpdir(), 'fail-closed-'))
       const { code, output } = await startVitestRun(['--project', 'suites', 'suites/euler'], {
-        TESTBENCH_CACHE: 'off',
-        TESTBENCH_CACHE_DIR: join(dir, 'cache'),
-        TESTBENCH_REPORT_DIR: join(dir, 'reports'),
-        MODEL: `replay:${FIXTURE_REPLIES}`,
-        TESTBENCH_DATA_DIR: FIXTURE_DATASETS,
-        TESTBENCH_EULER_SHA256: FIXTURE_SOLUTIONS_SHA256,
-        TESTBENCH_EULER_LANGUAGES: 'python',
-        TESTBENCH_EULER_PROBLEMS: '1-2',
+        ...eulerReplay(dir),
         SANDBOX: 'docker',
         DOCKER_HOST: engine.host ?? '',
         TESTBENCH_SANDBOX_IMAGE: image,
