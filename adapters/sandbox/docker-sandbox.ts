@@ -203,7 +203,7 @@ export class DockerSandbox implements Sandbox {
     const lifetimeSeconds = Math.ceil(steps.reduce((total, limits) => total + limits.wallMs, 0) / 1000) + LIFETIME_MARGIN_SECONDS
     let container: Docker.Container | undefined
     try {
-      container = await this.#createContainer({ env, memory, processes: most('processes'), fileBytes: most('fileBytes'), lifetimeSeconds, label: request.language })
+      container = await this.#createContainer({ env, memory, processes: most('processes'), lifetimeSeconds, label: request.language })
       const created = container
       // The work dir is a tmpfs, there once the container runs; the program has not run yet, so a failure here is ours.
       await created.start()
@@ -231,8 +231,7 @@ export class DockerSandbox implements Sandbox {
    * A stopped container as every run gets it. Its command sleeps for its lifetime only: when we cannot remove
    * it (Ctrl-C, a crash), it ends by itself and the engine removes it (AutoRemove), with its tmpfs mounts.
    */
-  async #createContainer(shape: { env: Record<string, string>; memory: number; processes: number; fileBytes: number; lifetimeSeconds: number; label: string }): Promise<Docker.Container> {
-    const writable = Math.max(shape.fileBytes, this.#tmpfsBytes)
+  async #createContainer(shape: { env: Record<string, string>; memory: number; processes: number; lifetimeSeconds: number; label: string }): Promise<Docker.Container> {
     return (await this.#engine()).createContainer({
       Image: this.#image,
       Cmd: ['sh', '-c', START_SCRIPT, String(shape.lifetimeSeconds)],
@@ -254,7 +253,8 @@ export class DockerSandbox implements Sandbox {
         // `exec` where programs are compiled and run: Docker mounts a tmpfs noexec unless told otherwise.
         ReadonlyRootfs: true,
         Tmpfs: {
-          '/tmp': `rw,exec,nosuid,size=${writable},mode=1777`,
+          // As the process tier's /tmp (TESTBENCH_SANDBOX_TMPFS_MB): a file-size limit above it (a compile's) cannot make it bigger.
+          '/tmp': `rw,exec,nosuid,size=${this.#tmpfsBytes},mode=1777`,
           '/dev/shm': `rw,nosuid,nodev,size=${this.#tmpfsBytes},mode=1777`,
           // podman mounts these as tmpfs of no set size on a read-only root: /var/tmp read-only (as the image would be), /run small.
           '/var/tmp': `ro,nosuid,nodev,size=1m,mode=755`,
@@ -282,7 +282,6 @@ export class DockerSandbox implements Sandbox {
         env: sandboxEnvironment(WORK_DIR),
         memory: request.memoryBytes,
         processes: request.processes,
-        fileBytes: DEFAULT_RUN_LIMITS.fileBytes,
         lifetimeSeconds: LIFETIME_MARGIN_SECONDS * 2,
         label: 'probe',
       })
@@ -320,6 +319,8 @@ export class DockerSandbox implements Sandbox {
       '--core=0',
       '--',
       `${TOOLS_DIR}/time`, '-o', statsFile, '-f', TIME_FORMAT, '--',
+      // GNU time's statistics file is its fd 3, which it leaves open to the program: closed, then the program exec'd.
+      '/bin/sh', '-c', 'exec "$@" 3>&-', 'sh',
       ...argv,
     ]
     const stdout = new CappedOutput(limits.outputBytes, marker)
