@@ -9,6 +9,8 @@
 //   which is what users get for those languages.
 // Prints medians and min–max per program and the ratios to bare. Run it as root and as an ordinary user: the
 // isolation differs (throwaway uids and cgroups, or a user namespace).
+// - the container tier (SANDBOX=docker) on each engine of BENCH_CONTAINER_HOSTS (DOCKER_HOST-style addresses, comma-separated;
+//   none by default), named by the engine that answers there: a container per program, files in and out through tar.
 // BENCH_ROUNDS (default 3), BENCH_PROGRAMS (default 20 per round), BENCH_LANGUAGES (default python,javascript,c,java,go).
 import { execa } from 'execa'
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -19,6 +21,8 @@ import { HostToolchain } from '../adapters/sandbox/host-toolchain.ts'
 import { languageSpec, type Language } from '../adapters/sandbox/languages.ts'
 import { DEFAULT_COMPILE_LIMITS, DEFAULT_RUN_LIMITS } from '../adapters/sandbox/limits.ts'
 import { ProcessSandbox } from '../adapters/sandbox/process-sandbox.ts'
+import { DockerSandbox } from '../adapters/sandbox/docker-sandbox.ts'
+import type { Sandbox } from '../adapters/sandbox/sandbox.ts'
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3)
 const count = Number(process.env.BENCH_PROGRAMS ?? 20)
@@ -38,23 +42,35 @@ const WARM: readonly Language[] = ['python', 'java']
 const toolchain = new HostToolchain()
 // In memory, as the sandbox's work dir and /tmp are (a tmpfs each): the host's /tmp may be a disk.
 const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'testbench-bench-sandbox-'))
-const sandboxes = {
-  cold: new ProcessSandbox({ warmPython: false, warmJava: false, warmExec: true }),
+const cold = new ProcessSandbox({ warmPython: false, warmJava: false, warmExec: true })
+const sandboxes: Record<string, Sandbox> = {
+  cold,
   bwrap: new ProcessSandbox({ warmPython: false, warmJava: false, warmExec: false }),
   warm: new ProcessSandbox({ warmPython: true, warmJava: true, warmExec: true }),
+}
+const containerWays: string[] = []
+for (const host of (process.env.BENCH_CONTAINER_HOSTS ?? '').split(',').filter((host) => host !== '')) {
+  const container = new DockerSandbox({ host })
+  const unreachable = await container.unreachable()
+  if (unreachable !== undefined) throw new Error(`BENCH_CONTAINER_HOSTS: ${unreachable}`)
+  const way = (await container.engine()).startsWith('podman') ? 'podman' : 'docker-engine'
+  sandboxes[way] = container
+  containerWays.push(way)
+  console.log(`${way}: ${container.description()} at ${host}`)
 }
 
 function expectOutput(what: string, n: number, stdout: string): void {
   if (stdout.trim() !== String(n * 2)) throw new Error(`${what}: program ${n} printed ${JSON.stringify(stdout.slice(0, 200))}, not ${n * 2}.`)
 }
 
-type Way = 'bare' | keyof typeof sandboxes
+type Way = string
 
 async function runOnce(language: Language, way: Way, n: number): Promise<void> {
   const spec = languageSpec(language)
   const source = SOURCES[language]?.(n) ?? ''
-  if (way !== 'bare') {
-    const result = await sandboxes[way].run({ language, files: { [spec.main]: source } })
+  const sandbox = sandboxes[way]
+  if (sandbox !== undefined) {
+    const result = await sandbox.run({ language, files: { [spec.main]: source } })
     expectOutput(`${language} ${way}`, n, result.stdout.text)
     return
   }
@@ -86,12 +102,12 @@ try {
   console.log(`${count} trivial programs per language and round, ${rounds} rounds, ways interleaved; as ${process.getuid?.() === 0 ? 'root' : 'an ordinary user'}, load ${loadavg().map((load) => load.toFixed(1)).join(' ')}\n`)
   for (const language of languages) {
     if (SOURCES[language] === undefined) throw new Error(`No benchmark program for ${language}.`)
-    const missing = await sandboxes.cold.unavailable(language)
+    const missing = await cold.unavailable(language)
     if (missing !== undefined) {
       console.log(`${language}: left out (${missing})\n`)
       continue
     }
-    const ways: Way[] = WARM.includes(language) ? ['bare', 'cold', 'bwrap', 'warm'] : ['bare', 'cold', 'bwrap']
+    const ways: Way[] = [...(WARM.includes(language) ? ['bare', 'cold', 'bwrap', 'warm'] : ['bare', 'cold', 'bwrap']), ...containerWays]
     // Disk cache, the sandbox's one-time probes and the warm servers' start-up are not what is measured.
     for (const way of ways) await runOnce(language, way, 0)
     const perProgram = new Map<Way, number[]>()
@@ -110,7 +126,7 @@ try {
     for (const way of ways) {
       const values = perProgram.get(way) ?? []
       const ratio = way === 'bare' ? '' : `  ${(median(values) / bare).toFixed(2)}× bare`
-      console.log(`${language.padEnd(11)} ${way.padEnd(5)} ${median(values).toFixed(1).padStart(8)} ms/program  (${Math.min(...values).toFixed(1)}–${Math.max(...values).toFixed(1)})${ratio}`)
+      console.log(`${language.padEnd(11)} ${way.padEnd(13)} ${median(values).toFixed(1).padStart(8)} ms/program  (${Math.min(...values).toFixed(1)}–${Math.max(...values).toFixed(1)})${ratio}`)
     }
     console.log()
   }

@@ -1,4 +1,5 @@
 import type Docker from 'dockerode'
+import { createRequire } from 'node:module'
 import type { Duplex } from 'node:stream'
 import { classify, signalFromStatus, type Ending, type Verdict } from './classify.ts'
 import { sandboxLimiter } from './concurrency.ts'
@@ -12,12 +13,23 @@ import type { RunRequest, RunResult, Sandbox } from './sandbox.ts'
 import { infraFailure, sourceFiles } from './source-files.ts'
 import { SANDBOX_BASE_IMAGE, SANDBOX_IMAGE } from './knobs.ts'
 import { ensureSandboxImage } from './sandbox-image.ts'
-import { packTar, unpackTar } from './tar.ts'
+import { execInContainer, finishedExec, streamEnded } from './container-exec.ts'
+import { copyIntoContainer, copyOutOfContainer } from './container-files.ts'
+import { probeLacks, probeScript, type ProbeRequest } from './container-tier-probe.ts'
 import { parseTimeReport, TIME_FORMAT } from './time-report.ts'
 
 /** The image built from adapters/sandbox/images/Dockerfile (here when missing, or by `.ci/start-podman.sh`). */
 export const DEFAULT_SANDBOX_IMAGE = SANDBOX_IMAGE.defaultValue
-const WORK_DIR = '/work'
+/** In /tmp, as in the process tier: no other path a program could write (the image and /var/tmp are read-only). */
+const WORK_DIR = '/tmp/work'
+/**
+ * Where the container's start puts its own copies of sleep (its pid 1) and GNU time (each step's parent), mode 0111:
+ * a process that execs a file it cannot read is not dumpable, so the program (same uid, nobody) cannot open their
+ * /proc memory, fds or environment. `ready` once they are there.
+ */
+const TOOLS_DIR = '/tmp/.testbench'
+const READY = `${TOOLS_DIR}/ready`
+const START_SCRIPT = `umask 077 && mkdir ${TOOLS_DIR} && cp /usr/bin/sleep /usr/bin/time ${TOOLS_DIR}/ && chmod 0111 ${TOOLS_DIR}/sleep ${TOOLS_DIR}/time && touch ${READY} && exec ${TOOLS_DIR}/sleep "$0"`
 /** Programs run as nobody; their files are owned by it. */
 const NOBODY = 65534
 const MiB = 1024 * 1024
@@ -34,31 +46,57 @@ const IMAGE_TOOLCHAIN: Toolchain = {
   clojureJar: '/usr/share/java/clojure.jar',
 }
 
+/** Seconds a container outlives the wall limits of its steps: then it ends and the engine removes it, even when we died (Ctrl-C). */
+const LIFETIME_MARGIN_SECONDS = 30
+
 /**
  * The container tier: one container per run (no network, nobody, all capabilities dropped, a read-only
  * image with size-capped tmpfs for what is written, our seccomp profile, memory/CPU/pids limits from the
- * engine), files copied in, each step an exec under prlimit,
- * and the container removed afterwards whatever happened. Talks to DOCKER_HOST (podman works).
+ * engine), files unpacked by the image's tar before the program starts, each step an exec under prlimit,
+ * and the container removed afterwards whatever happened: by us, or by the engine when its bounded
+ * lifetime ends (AutoRemove). Talks to DOCKER_HOST (or `host`): the Docker Engine and podman both work.
  */
 export class DockerSandbox implements Sandbox {
   readonly tier = 'docker'
   #docker: Promise<Docker> | undefined
+  readonly #host: string
   readonly #image: string
   /** The image's id once inspected, for the reports. */
   #imageId: string | undefined
-  #podman: Promise<boolean> | undefined
+  #engineInfo: Promise<EngineInfo> | undefined
+  /** `podman 4.3.1` or `Docker Engine 20.10.24`, once asked. */
+  #engineName: string | undefined
   readonly #tmpfsBytes = tmpfsBytes()
   #languages: Promise<Set<Language> | { unreachable: string }> | undefined
+  #probe: Promise<string | undefined> | undefined
 
-  constructor(options: { image?: string; docker?: Docker } = {}) {
+  /** `host`: the engine's address as DOCKER_HOST takes it (`unix:///path`, `tcp://host:port`); DOCKER_HOST by default. */
+  constructor(options: { image?: string; docker?: Docker; host?: string } = {}) {
     this.#docker = options.docker === undefined ? undefined : Promise.resolve(options.docker)
+    this.#host = options.host || process.env['DOCKER_HOST'] || (process.platform === 'win32' ? 'npipe:////./pipe/docker_engine' : 'unix:///var/run/docker.sock')
     this.#image = options.image ?? SANDBOX_IMAGE.read()
   }
 
-  /** Why this tier cannot run anything here (no engine, or no image), or undefined when it can. */
+  /**
+   * Why this tier cannot run anything here (no engine, no image, or an engine that does not apply the
+   * tier's protections: see container-tier-probe.ts), or undefined when it can.
+   */
   async unreachable(): Promise<string | undefined> {
     const languages = await this.#imageLanguages()
-    return 'unreachable' in languages ? languages.unreachable : undefined
+    if ('unreachable' in languages) return languages.unreachable
+    this.#probe ??= this.#probeEngine()
+    return this.#probe
+  }
+
+  /** The engine's address, as DOCKER_HOST gives it. */
+  get host(): string {
+    return this.#host
+  }
+
+  /** The engine and its version (`podman 4.3.1`, `Docker Engine 20.10.24`), or why it could not be asked. */
+  async engine(): Promise<string> {
+    const info = await this.#engineDetails()
+    return 'problem' in info ? `no engine (${info.problem})` : `${info.name} ${info.version}`
   }
 
   async unavailable(language: Language): Promise<string | undefined> {
@@ -67,9 +105,9 @@ export class DockerSandbox implements Sandbox {
     return languages.has(language) ? undefined : `${language} cannot run: image ${this.#image} does not list it in its testbench.languages label.`
   }
 
-  /** `docker (image <name> <id>)`; the id once the image was inspected (after `unreachable()` or a first run). */
+  /** `docker (podman 4.3.1, image <name> <id>)`; engine and id once asked (after `unreachable()` or a first run). */
   description(): string {
-    return `docker (image ${this.#image}${this.#imageId === undefined ? '' : ` ${this.#imageId}`})`
+    return `docker (${this.#engineName === undefined ? '' : `${this.#engineName}, `}image ${this.#image}${this.#imageId === undefined ? '' : ` ${this.#imageId}`})`
   }
 
   run(request: RunRequest): Promise<RunResult> {
@@ -79,19 +117,40 @@ export class DockerSandbox implements Sandbox {
   async close(): Promise<void> {}
 
   /** Podman takes a seccomp profile as a path, Docker as JSON. */
-  #isPodman(): Promise<boolean> {
-    this.#podman ??= this.#engine()
-      .then((docker) => docker.version())
-      .then(
-        (version) => (version.Components ?? []).some((component) => /podman/i.test(component.Name)),
-        () => false,
-      )
-    return this.#podman
+  async #isPodman(): Promise<boolean> {
+    const info = await this.#engineDetails()
+    return 'name' in info && info.name === 'podman'
   }
 
-  /** dockerode (with ssh2, gRPC and protobufjs) costs about 0.3 s of CPU to import: loaded by the first run in this tier, not by every process that imports the sandbox. */
+  /** Asked once; a failure is not kept, so that a busy engine is asked again by the next run. */
+  #engineDetails(): Promise<EngineInfo> {
+    this.#engineInfo ??= this.#engine()
+      .then((docker) => withTimeout(docker.version(), 30_000, 'asking the engine its version'))
+      .then(
+        (version): EngineInfo => {
+          const podman = (version.Components ?? []).find((component) => /podman/i.test(component.Name))
+          const info: EngineInfo = podman === undefined ? { name: 'Docker Engine', version: version.Version } : { name: 'podman', version: podman.Version }
+          this.#engineName = `${info.name} ${info.version}`
+          return info
+        },
+        (error: unknown): EngineInfo => {
+          this.#engineInfo = undefined
+          return { problem: error instanceof Error ? error.message : String(error) }
+        },
+      )
+    return this.#engineInfo
+  }
+
+  /**
+   * dockerode (with ssh2, gRPC and protobufjs) costs about 0.3 s of CPU to import: loaded by the first run in this tier, not by
+   * every process that imports the sandbox. Node's own require, not a dynamic import: the check before a run executes in the
+   * config's reporters, whose module runner (`--configLoader runner`) is closed by then.
+   */
   #engine(): Promise<Docker> {
-    this.#docker ??= import('dockerode').then(({ default: Docker }) => new Docker())
+    this.#docker ??= Promise.resolve().then(() => {
+      const Dockerode = createRequire(import.meta.url)('dockerode') as typeof Docker
+      return new Dockerode(connectionOptions(this.#host))
+    })
     return this.#docker
   }
 
@@ -101,11 +160,11 @@ export class DockerSandbox implements Sandbox {
   }
 
   async #inspectImage(): Promise<Set<Language> | { unreachable: string }> {
-    const engine = process.env['DOCKER_HOST'] ?? 'unix:///var/run/docker.sock'
+    const engine = this.#host
     try {
       await withTimeout((await this.#engine()).ping(), 5_000, 'ping')
     } catch (error) {
-      return { unreachable: `no container engine answers at ${engine} (${(error as Error).message}); start one (.ci/start-podman.sh) and set DOCKER_HOST` }
+      return { unreachable: `no container engine answers at ${engine} (${(error as Error).message}); start Docker Desktop, Docker or podman (.ci/start-podman.sh, .ci/start-docker.sh) and set DOCKER_HOST to its socket` }
     }
     if (this.#image === DEFAULT_SANDBOX_IMAGE) {
       const base = SANDBOX_BASE_IMAGE.read()
@@ -142,40 +201,14 @@ export class DockerSandbox implements Sandbox {
     // prlimit's RLIMIT_DATA normally stops a program first (and its runtime says so); this is the backstop.
     const memory = most('memoryBytes') + (spec.memoryHeadroomBytes ?? 0) + 256 * MiB
 
+    const lifetimeSeconds = Math.ceil(steps.reduce((total, limits) => total + limits.wallMs, 0) / 1000) + LIFETIME_MARGIN_SECONDS
     let container: Docker.Container | undefined
     try {
-      container = await (await this.#engine()).createContainer({
-        Image: this.#image,
-        Cmd: ['sleep', 'infinity'],
-        User: `${NOBODY}:${NOBODY}`,
-        WorkingDir: WORK_DIR,
-        Env: Object.entries(env).map(([name, value]) => `${name}=${value}`),
-        NetworkDisabled: true,
-        Labels: { 'testbench.sandbox': request.language, 'testbench.sandbox.pid': String(process.pid) },
-        HostConfig: {
-          NetworkMode: 'none',
-          Memory: memory,
-          MemorySwap: memory,
-          PidsLimit: most('processes'),
-          NanoCpus: 1e9,
-          CapDrop: ['ALL'],
-          SecurityOpt: ['no-new-privileges', seccompSecurityOpt(await this.#isPodman())],
-          // Nothing of the image is writable: a program writes only to these, which count in the container's memory.
-          ReadonlyRootfs: true,
-          Tmpfs: {
-            '/tmp': `rw,nosuid,size=${Math.max(most('fileBytes'), this.#tmpfsBytes)},mode=1777`,
-            [WORK_DIR]: `rw,nosuid,size=${Math.max(most('fileBytes'), this.#tmpfsBytes)},mode=1777`,
-            '/dev/shm': `rw,nosuid,nodev,size=${this.#tmpfsBytes},mode=1777`,
-            // podman mounts these as tmpfs of no set size on a read-only root; small ones instead.
-            '/var/tmp': `rw,nosuid,nodev,size=${this.#tmpfsBytes},mode=1777`,
-            '/run': `rw,nosuid,nodev,size=16m,mode=755`,
-          },
-        },
-      })
+      container = await this.#createContainer({ env, memory, processes: most('processes'), lifetimeSeconds, label: request.language })
       const created = container
-      // The work dir is a tmpfs, there once the container runs.
+      // The work dir is a tmpfs, there once the container runs; the program has not run yet, so a failure here is ours.
       await created.start()
-      await created.putArchive(packTar(files.files, NOBODY), { path: WORK_DIR })
+      await copyIntoContainer(created, WORK_DIR, files.files, NOBODY, READY)
       const step = (argv: string[], limits: Limits, phase: 'compile' | 'run', stepMarker?: string) =>
         this.#step(created, spec, argv, limits, phase, env, phase === 'run' ? request.stdin : undefined, stepMarker)
 
@@ -186,10 +219,80 @@ export class DockerSandbox implements Sandbox {
         if (compiled.verdict.outcome !== 'passed') return { ...stepResult(compiled, marker), compileOutput, markerSeen: marker === undefined ? undefined : false }
       }
       const ran = await step(spec.run(tools, main, runLimits), runLimits, 'run', marker)
-      const collected = request.collect === undefined ? undefined : await collectFromContainer(created, request.collect, runLimits.outputBytes)
+      const collected = request.collect === undefined ? undefined : await copyOutOfContainer(created, WORK_DIR, request.collect, NOBODY, runLimits.outputBytes, most('fileBytes') + MiB)
       return { ...stepResult(ran, marker), compileOutput, ...(collected === undefined ? {} : { files: collected }) }
     } catch (error) {
       return infraFailure(`The container sandbox failed around a ${request.language} program (image ${this.#image}): ${(error as Error).message}`)
+    } finally {
+      await container?.remove({ force: true }).catch(() => {})
+    }
+  }
+
+  /**
+   * A stopped container as every run gets it. Its command sleeps for its lifetime only: when we cannot remove
+   * it (Ctrl-C, a crash), it ends by itself and the engine removes it (AutoRemove), with its tmpfs mounts.
+   */
+  async #createContainer(shape: { env: Record<string, string>; memory: number; processes: number; lifetimeSeconds: number; label: string }): Promise<Docker.Container> {
+    return (await this.#engine()).createContainer({
+      Image: this.#image,
+      Cmd: ['sh', '-c', START_SCRIPT, String(shape.lifetimeSeconds)],
+      User: `${NOBODY}:${NOBODY}`,
+      WorkingDir: '/',
+      Env: Object.entries(shape.env).map(([name, value]) => `${name}=${value}`),
+      NetworkDisabled: true,
+      Labels: { 'testbench.sandbox': shape.label, 'testbench.sandbox.pid': String(process.pid) },
+      HostConfig: {
+        AutoRemove: true,
+        NetworkMode: 'none',
+        Memory: shape.memory,
+        MemorySwap: shape.memory,
+        PidsLimit: shape.processes,
+        NanoCpus: 1e9,
+        CapDrop: ['ALL'],
+        SecurityOpt: ['no-new-privileges', seccompSecurityOpt(await this.#isPodman())],
+        // Nothing of the image is writable: a program writes only to these, which count in the container's memory.
+        // `exec` where programs are compiled and run: Docker mounts a tmpfs noexec unless told otherwise.
+        ReadonlyRootfs: true,
+        Tmpfs: {
+          // As the process tier's /tmp (TESTBENCH_SANDBOX_TMPFS_MB): a file-size limit above it (a compile's) cannot make it bigger.
+          '/tmp': `rw,exec,nosuid,size=${this.#tmpfsBytes},mode=1777`,
+          '/dev/shm': `rw,nosuid,nodev,size=${this.#tmpfsBytes},mode=1777`,
+          // podman mounts these as tmpfs of no set size on a read-only root: /var/tmp read-only (as the image would be), /run small.
+          '/var/tmp': `ro,nosuid,nodev,size=1m,mode=755`,
+          '/run': `rw,nosuid,nodev,size=16m,mode=755`,
+        },
+      },
+    })
+  }
+
+  /** One container made as a run's, a file copied in as a program's, and a script that says what it sees. */
+  async #probeEngine(): Promise<string | undefined> {
+    const request: ProbeRequest = {
+      uid: NOBODY,
+      processes: DEFAULT_RUN_LIMITS.processes,
+      memoryBytes: DEFAULT_RUN_LIMITS.memoryBytes + 256 * MiB,
+      fileName: 'testbench-probe.txt',
+      fileText: `probe-${process.pid}`,
+      workDir: WORK_DIR,
+    }
+    const details = await this.#engineDetails()
+    const engine = 'problem' in details ? `the container engine at ${this.#host}` : `the container engine at ${this.#host} (${details.name} ${details.version})`
+    let container: Docker.Container | undefined
+    try {
+      container = await this.#createContainer({
+        env: sandboxEnvironment(WORK_DIR),
+        memory: request.memoryBytes,
+        processes: request.processes,
+        lifetimeSeconds: LIFETIME_MARGIN_SECONDS * 2,
+        label: 'probe',
+      })
+      await container.start()
+      await copyIntoContainer(container, WORK_DIR, { [request.fileName]: request.fileText }, NOBODY, READY)
+      const seen = await execInContainer(container, ['sh', '-c', probeScript(request)], { user: `${NOBODY}:${NOBODY}`, workingDir: WORK_DIR, capBytes: 64 * 1024, timeoutMs: 30_000 })
+      const lacks = probeLacks(seen.stdout.toString('utf8'), request)
+      return lacks.length === 0 ? undefined : `${engine} answers but cannot run the container tier with image ${this.#image}: ${lacks.join('; ')}`
+    } catch (error) {
+      return `${engine} answers but cannot run the container tier with image ${this.#image}: a container made as the tier makes them failed (${(error as Error).message})`
     } finally {
       await container?.remove({ force: true }).catch(() => {})
     }
@@ -216,7 +319,9 @@ export class DockerSandbox implements Sandbox {
       '--nofile=1024',
       '--core=0',
       '--',
-      '/usr/bin/time', '-o', statsFile, '-f', TIME_FORMAT, '--',
+      `${TOOLS_DIR}/time`, '-o', statsFile, '-f', TIME_FORMAT, '--',
+      // GNU time's statistics file is its fd 3, which it leaves open to the program: closed, then the program exec'd.
+      '/bin/sh', '-c', 'exec "$@" 3>&-', 'sh',
       ...argv,
     ]
     const stdout = new CappedOutput(limits.outputBytes, marker)
@@ -234,12 +339,7 @@ export class DockerSandbox implements Sandbox {
     const stream = (await exec.start({ hijack: true, stdin: stdin !== undefined })) as Duplex
     if (stdin !== undefined) stream.end(stdin)
     let wallLimitHit = false
-    const ended = new Promise<void>((resolve) => {
-      demultiplex(stream, stdout, stderr)
-      stream.on('end', resolve)
-      stream.on('close', resolve)
-      stream.on('error', () => resolve())
-    })
+    const ended = streamEnded(stream, stdout, stderr)
     const timer = setTimeout(() => {
       wallLimitHit = true
       container.kill().catch(() => {})
@@ -274,12 +374,7 @@ export class DockerSandbox implements Sandbox {
     const exec = await container.exec({ Cmd: ['cat', file], AttachStdout: true, AttachStderr: true, User: `${NOBODY}:${NOBODY}` })
     const stream = (await exec.start({ hijack: true, stdin: false })) as Duplex
     const out = new CappedOutput(4096)
-    await new Promise<void>((resolve) => {
-      demultiplex(stream, out, new CappedOutput(4096))
-      stream.on('end', resolve)
-      stream.on('close', resolve)
-      stream.on('error', () => resolve())
-    })
+    await streamEnded(stream, out, new CappedOutput(4096))
     return parseTimeReport(out.capture().text)
   }
 }
@@ -308,49 +403,6 @@ function stepResult(step: StepOutcome, marker: string | undefined): RunResult {
   }
 }
 
-/** Copies files out of the container; the engine resolves symlinks inside the container's own filesystem. */
-async function collectFromContainer(container: Docker.Container, names: readonly string[], capBytes: number): Promise<Record<string, string>> {
-  const files: Record<string, string> = {}
-  for (const name of names) {
-    try {
-      const archive = await container.getArchive({ path: `${WORK_DIR}/${name}` })
-      const chunks: Buffer[] = []
-      for await (const chunk of archive) chunks.push(chunk as Buffer)
-      const [entry] = unpackTar(Buffer.concat(chunks))
-      if (entry !== undefined) files[name] = entry.content.subarray(0, capBytes).toString('utf8')
-    } catch {
-      // not there: not collected
-    }
-  }
-  return files
-}
-
-/** Docker's attach stream: frames of [kind (1 stdout, 2 stderr), 0, 0, 0, length (u32 BE)] then the bytes. */
-function demultiplex(stream: Duplex, stdout: CappedOutput, stderr: CappedOutput): void {
-  let pending: Buffer = Buffer.alloc(0)
-  stream.on('data', (chunk: Buffer) => {
-    pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk])
-    while (pending.length >= 8) {
-      const length = pending.readUInt32BE(4)
-      if (pending.length < 8 + length) break
-      const payload = pending.subarray(8, 8 + length)
-      if (pending[0] === 2) stderr.push(payload)
-      else stdout.push(payload)
-      pending = pending.subarray(8 + length)
-    }
-  })
-}
-
-/** The stream can end a moment before the engine records the exit code. */
-async function finishedExec(exec: Docker.Exec): Promise<Docker.ExecInspectInfo> {
-  let info = await exec.inspect()
-  for (let attempt = 0; info.Running && attempt < 40; attempt++) {
-    await new Promise((resolve) => setTimeout(resolve, 25))
-    info = await exec.inspect()
-  }
-  return info
-}
-
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${what} took more than ${ms} ms`)), ms)
@@ -365,4 +417,14 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
       },
     )
   })
+}
+
+type EngineInfo = { name: 'podman' | 'Docker Engine'; version: string } | { problem: string }
+
+/** dockerode's connection to an engine at a DOCKER_HOST-style address. */
+function connectionOptions(host: string): Docker.DockerOptions {
+  if (host.startsWith('unix://')) return { socketPath: host.slice('unix://'.length) }
+  if (host.startsWith('npipe://')) return { socketPath: host.slice('npipe://'.length) }
+  const url = new URL(host.replace(/^tcp:/, process.env['DOCKER_TLS_VERIFY'] === '1' ? 'https:' : 'http:'))
+  return { host: url.hostname, port: url.port, protocol: url.protocol === 'https:' ? 'https' : 'http' }
 }

@@ -18,6 +18,13 @@ export const SANDBOX_IMAGE = textKnob({
   accepted: 'a container image name',
   readme: 'image of the container tier; the default one is built from `adapters/sandbox/images/Dockerfile` when the engine lacks it',
 })
+/** Read by the tests only, through process.env: declared so that the settings check knows the name. */
+export const DOCKER_ENGINE_HOST = textKnob({
+  name: 'TESTBENCH_DOCKER_ENGINE_HOST',
+  defaultText: '—',
+  accepted: 'a DOCKER_HOST-style address',
+  readme: "tests only: a second engine (a Docker Engine, where DOCKER_HOST is podman's) that the container tier's tests also run on; `.ci/start-docker.sh` exports it",
+})
 export const SANDBOX_BASE_IMAGE = textKnob({
   name: 'TESTBENCH_SANDBOX_BASE_IMAGE',
   default: 'debian:bookworm',
@@ -69,5 +76,5 @@ export const CLOJURE_JAR = pathKnob({ name: 'TESTBENCH_CLOJURE_JAR', default: '/
 
 export const sandboxKnobs: KnobGroup = {
   title: 'sandbox',
-  knobs: [SANDBOX, SANDBOX_IMAGE, SANDBOX_BASE_IMAGE, SANDBOX_CONCURRENCY, SANDBOX_TMPFS_MB, SANDBOX_ENV, PYTHON, PYTHON_WARM, EXEC_SERVER, JAVA_WARM, PYTHON_PRELOAD, NODE, RUSTC, CLOJURE_JAR],
+  knobs: [SANDBOX, SANDBOX_IMAGE, DOCKER_ENGINE_HOST, SANDBOX_BASE_IMAGE, SANDBOX_CONCURRENCY, SANDBOX_TMPFS_MB, SANDBOX_ENV, PYTHON, PYTHON_WARM, EXEC_SERVER, JAVA_WARM, PYTHON_PRELOAD, NODE, RUSTC, CLOJURE_JAR],
 }

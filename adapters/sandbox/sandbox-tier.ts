@@ -43,7 +43,7 @@ export async function tierReadiness(env: NodeJS.ProcessEnv = process.env, platfo
     const problem = processTierProblem(protections, platform)
     return problem === undefined ? { description: processTierDescription(protections) } : { problem: `SANDBOX=process: ${problem}.` }
   }
-  const docker = new DockerSandbox()
+  const docker = new DockerSandbox({ host: env['DOCKER_HOST'] })
   const unreachable = await docker.unreachable()
   if (unreachable !== undefined) return { problem: `SANDBOX=docker: ${unreachable}. Or use the process sandbox (unset SANDBOX) on Linux with bwrap.` }
   return { description: docker.description() }

@@ -17,7 +17,9 @@ import type { ItemRecord } from '../../harness/item-record.ts'
 import { reportDir } from '../../harness/knobs.ts'
 import { skipWithoutSandbox } from '../support/sandbox-available.ts'
 import { CONTROLS, fill, HOSTILE_PROGRAMS, type HostileLanguage, type HostileSlots } from './hostile-programs.ts'
-import { runEulerAs, UNPRIVILEGED } from './run-suite-as.ts'
+import { runEulerAs, UNPRIVILEGED, type User } from './run-suite-as.ts'
+import { CONTAINER_ENGINES, engineMissing, type ContainerEngine } from '../support/container-engines.ts'
+import { skipWithoutTool } from '../support/required-tool.ts'
 import { processesWith } from '../support/host-processes.ts'
 
 const FIXTURE_DATASETS = fileURLToPath(new URL('../../fixtures/euler/datasets', import.meta.url))
@@ -110,12 +112,17 @@ function leftovers(token: string): string[] {
   return found
 }
 
-describe.for([
-  ['root', undefined],
-  ['an ordinary user', UNPRIVILEGED],
-] as const)('the hostile table through PE-Bench, as %s', ([, user]) => {
-  test('no hostile program passes or becomes infra_error, every control passes, and the host is unharmed', { timeout: 600_000 }, async (context) => {
-    await skipWithoutSandbox(context, [...LANGUAGES])
+/** The process tier as root and as an ordinary user; the container tier (as root, who can reach the engines' sockets) on each engine. */
+const RUNS: readonly { who: string; user: User | undefined; engine: ContainerEngine | undefined }[] = [
+  { who: 'root', user: undefined, engine: undefined },
+  { who: 'an ordinary user', user: UNPRIVILEGED, engine: undefined },
+  ...CONTAINER_ENGINES.map((engine) => ({ who: `root, SANDBOX=docker on the engine at ${engine.variable}`, user: undefined, engine })),
+]
+
+describe.for(RUNS.map((run) => [run.who, run] as const))('the hostile table through PE-Bench, as %s', ([who, { user, engine }]) => {
+  test('no hostile program passes or becomes infra_error, every control passes, and the host is unharmed', { timeout: 900_000 }, async (context) => {
+    if (engine === undefined) await skipWithoutSandbox(context, [...LANGUAGES])
+    else skipWithoutTool(context, engine.tool, await engineMissing(engine))
     if (user !== undefined && process.getuid?.() !== 0) context.skip('running the suite as another user needs root')
     const dir = mkdtempSync(join(tmpdir(), 'hostile-table-'))
     chmodSync(dir, 0o755)
@@ -136,9 +143,7 @@ describe.for([
       TESTBENCH_EULER_LANGUAGES: languages.join(','),
       TESTBENCH_EULER_PROBLEMS: '1-2',
       TESTBENCH_EULER_RUN_TIMEOUT_MS: '5000',
-      // The process tier's table: in a container, /var/tmp is the container's own (capped) tmpfs and the program's
-      // parent (GNU time, of its uid) is readable through /proc, which these programs would count as escapes.
-      SANDBOX: 'process',
+      ...(engine === undefined ? { SANDBOX: 'process' } : { SANDBOX: 'docker', DOCKER_HOST: engine.host ?? '' }),
       TESTBENCH_SANDBOX_CONCURRENCY: '2',
       TESTBENCH_SANDBOX_TMPFS_MB: String(DEFAULT_TMPFS_MIB),
       TESTBENCH_REPORT_DIR: reports,
@@ -174,8 +179,9 @@ describe.for([
     }
     // Kept beside the other tests' artifacts (screenshots), for the table with its outcomes.
     mkdirSync(join(reportDir(), 'security'), { recursive: true })
-    writeFileSync(join(reportDir(), 'security', `hostile-table-${user === undefined ? 'root' : 'ordinary-user'}.txt`), `${table.join('\n')}\n`)
-    if (problems.length > 0) console.log(`hostile table (${user === undefined ? 'root' : 'ordinary user'}):\n${table.join('\n')}`)
+    const name = engine === undefined ? (user === undefined ? 'root' : 'ordinary-user') : `docker-${engine.variable}`
+    writeFileSync(join(reportDir(), 'security', `hostile-table-${name}.txt`), `${table.join('\n')}\n`)
+    if (problems.length > 0) console.log(`hostile table (${who}):\n${table.join('\n')}`)
     expect(problems, output.slice(-3000)).toEqual([])
     // Wrong answers fail their items: the run exits 1, as a run with wrong answers does; it was not killed.
     expect(code, output.slice(-3000)).toBe(1)

@@ -23,6 +23,7 @@ export const TOOLS = {
   bwrap: { name: 'bwrap', install: 'apt-get install bubblewrap (Linux only; elsewhere use SANDBOX=docker)' },
   prlimit: { name: 'prlimit', install: 'apt-get install util-linux' },
   containerEngine: { name: 'a container engine (Docker or podman through DOCKER_HOST)', install: 'apt-get install podman runc uidmap slirp4netns fuse-overlayfs, then source .ci/start-podman.sh' },
+  dockerEngine: { name: 'a Docker Engine at TESTBENCH_DOCKER_ENGINE_HOST (besides the engine at DOCKER_HOST)', install: 'apt-get install docker.io, then source .ci/start-docker.sh' },
   java: { name: 'java and javac', install: 'apt-get install default-jdk-headless' },
   go: { name: 'go', install: 'apt-get install golang-go' },
   rustc: { name: 'rustc', install: 'apt-get install rustc, or https://rustup.rs' },
