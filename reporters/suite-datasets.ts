@@ -6,6 +6,7 @@
 import type { Reporter, TestSpecification, Vitest } from 'vitest/node'
 import { relative, sep } from 'node:path'
 import { sampleCount } from '../harness/knobs.ts'
+import { stopBeforeItems } from '../harness/stop-before-items.ts'
 import { codeSuiteOptions } from '../harness/python-tasks/options.ts'
 import { loadBigCodeBench } from '../suites/bigcodebench/dataset.ts'
 import { bigCodeBenchOptions } from '../suites/bigcodebench/options.ts'
@@ -56,8 +57,6 @@ export class SuiteDatasets implements Reporter {
       for (const load of loads) if (load.status === 'rejected') problems.push(`${suite}: ${(load.reason as Error).message}`)
     }
     if (problems.length === 0) return
-    const error = new Error(`A dataset is not usable; nothing was asked or run:\n  ${problems.join('\n  ')}`)
-    error.stack = `DatasetError: ${error.message}`
-    throw error
+    stopBeforeItems(`A dataset is not usable; nothing was asked or run:\n  ${problems.join('\n  ')}`)
   }
 }
