@@ -17,7 +17,8 @@ import type { ItemRecord } from '../../harness/item-record.ts'
 import { reportDir } from '../../harness/knobs.ts'
 import { skipWithoutSandbox } from '../support/sandbox-available.ts'
 import { CONTROLS, fill, HOSTILE_PROGRAMS, type HostileLanguage, type HostileSlots } from './hostile-programs.ts'
-import { runEulerAs, UNPRIVILEGED } from './run-suite-as.ts'
+import { cannotRunHere, runEulerAs, UNPRIVILEGED } from './run-suite-as.ts'
+import { skipForMissing } from '../support/required-tool.ts'
 import { processesWith } from '../support/host-processes.ts'
 
 const FIXTURE_DATASETS = fileURLToPath(new URL('../../fixtures/euler/datasets', import.meta.url))
@@ -117,6 +118,8 @@ describe.for([
   test('no hostile program passes or becomes infra_error, every control passes, and the host is unharmed', { timeout: 600_000 }, async (context) => {
     await skipWithoutSandbox(context, [...LANGUAGES])
     if (user !== undefined && process.getuid?.() !== 0) context.skip('running the suite as another user needs root')
+    const closed = user === undefined ? undefined : cannotRunHere(user)
+    if (closed !== undefined) skipForMissing(context, closed, 'a checkout other users cannot enter')
     const dir = mkdtempSync(join(tmpdir(), 'hostile-table-'))
     chmodSync(dir, 0o755)
     const reports = join(dir, 'reports')
