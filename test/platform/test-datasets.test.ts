@@ -3,22 +3,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { datasetFilePath, type DatasetFile } from '../../harness/dataset-file.ts'
-import type { SkippableContext } from '../support/required-tool.ts'
+import { recordingContext } from '../support/recording-context.ts'
 import { startLoopbackServer } from '../support/loopback-server.ts'
 import { datasetOrSkip } from '../support/test-datasets.ts'
-
-/** A context whose skip is recorded instead of ending the test. */
-function recordingContext(): SkippableContext & { skipped: string[]; task: { meta: { skipReason?: string } } } {
-  const skipped: string[] = []
-  return {
-    skipped,
-    task: { meta: {} },
-    skip(note?: string): never {
-      skipped.push(note ?? '')
-      throw new Error('skipped')
-    },
-  }
-}
 
 /** A made-up dataset file, downloaded from an address where nothing listens: this machine offline. */
 async function offlineFile(): Promise<DatasetFile> {
