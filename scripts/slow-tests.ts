@@ -1,7 +1,7 @@
 /**
  * The harness's test files that `npm run test:fast` leaves out, each for what makes it slow: the end-to-end
- * hostile tables, BigCodeBench's calibrations, container runs, and runs over a whole dataset. `npm test` (CI)
- * runs them all. Paths are globs from the repository root, as Vitest's `--exclude` takes them.
+ * hostile tables, BigCodeBench's calibrations, container runs, runs over a whole dataset, and the four slowest
+ * end-to-end runs of the rest. `npm test` (CI) runs them all. Paths are globs from the repository root, as Vitest's `--exclude` takes them.
  */
 export interface SlowTests {
   glob: string
@@ -25,4 +25,9 @@ export const SLOW_TESTS: readonly SlowTests[] = [
   { glob: 'test/adapters/sandbox/docker-sandbox.test.ts', why: 'the container tier' },
   { glob: 'test/adapters/sandbox/sandbox-image.test.ts', why: "the container tier's image" },
   { glob: 'test/benchmarks/swebench/container-evaluation.test.ts', why: "SWE-bench's evaluation in its container" },
+  // The slowest of the rest, measured (npm test's per-file times): without them the loop stays near 3 minutes on 2 cores.
+  { glob: 'test/benchmarks/euler/euler-suite.test.ts', why: 'PE-Bench with MODEL=reference in every language the sandbox runs' },
+  { glob: 'test/adapters/models/flaky-provider-farel.test.ts', why: 'FaRel through every wire protocol, clean and with every fault kind' },
+  { glob: 'test/harness/bad-input.test.ts', why: 'a run of a suite for each of some sixty bad inputs' },
+  { glob: 'test/ui/item-view.test.ts', why: 'the html report and the UI in Chromium' },
 ]
