@@ -39,7 +39,22 @@ export interface ResolveOptions {
 
 /** A dataset file that is missing or is not the pinned one. */
 export class DatasetFileError extends Error {
-  override readonly name = 'DatasetFileError'
+  override readonly name: string = 'DatasetFileError'
+}
+
+/** A dataset file that cannot be had here: not in TESTBENCH_DATA_DIR, or not downloadable (offline). */
+export class DatasetUnavailableError extends DatasetFileError {
+  override readonly name = 'DatasetUnavailableError'
+
+  readonly spec: DatasetFile
+  /** Why, in a few words: `not in TESTBENCH_DATA_DIR=…`, `could not download it: ENOTFOUND …`. */
+  readonly why: string
+
+  constructor(message: string, spec: DatasetFile, why: string) {
+    super(message)
+    this.spec = spec
+    this.why = why
+  }
 }
 
 const verified = new Map<string, Promise<void>>()
@@ -52,9 +67,11 @@ export async function datasetFilePath(spec: DatasetFile, options: ResolveOptions
   if (fromDataDir !== undefined) {
     const path = join(fromDataDir, spec.dataset, spec.file)
     if (!(await exists(path))) {
-      throw new DatasetFileError(
+      throw new DatasetUnavailableError(
         `${spec.dataset}/${spec.file} is not in TESTBENCH_DATA_DIR=${fromDataDir} (looked for ${path}). ` +
           `Put the file there (public source: ${spec.url}), or unset TESTBENCH_DATA_DIR to download it.`,
+        spec,
+        `not in TESTBENCH_DATA_DIR=${fromDataDir}`,
       )
     }
     await verifyOnce(path, spec, expected, 'in TESTBENCH_DATA_DIR', cacheDir(env))
@@ -251,10 +268,12 @@ async function download(spec: DatasetFile, expected: string | undefined, path: s
   try {
     response = await fetch(spec.url)
   } catch (error) {
-    throw new DatasetFileError(
+    throw new DatasetUnavailableError(
       `Could not download ${name} from ${spec.url} (${networkReason(error)}). ` +
         `If this machine is offline, set TESTBENCH_DATA_DIR to a directory that holds ${name} ` +
         `(the layout <dir>/<dataset>/<file>, as in ../shared/datasets).`,
+      spec,
+      `could not download it: ${networkReason(error)}`,
     )
   }
   if (!response.ok || response.body === null) {

@@ -3,6 +3,7 @@ import { ModelSpecError } from '../adapters/models/model-spec.ts'
 import { ProviderError } from '../adapters/models/model-adapter.ts'
 import { resolveModels } from './resolve-models.ts'
 import { startSlotServer } from './run-slots.ts'
+import { stopBeforeItems } from './stop-before-items.ts'
 
 declare module 'vitest' {
   interface ProvidedContext {
@@ -19,8 +20,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   try {
     project.provide('benchModels', await resolveModels(process.env.MODEL))
   } catch (error) {
-    // The message says everything; a stack trace would only bury it.
-    if (error instanceof ProviderError || error instanceof ModelSpecError) error.stack = `${error.name}: ${error.message}`
+    // The message says everything; a stack trace would only bury it. Anything else is a bug: its stack helps.
+    if (error instanceof ProviderError || error instanceof ModelSpecError) stopBeforeItems(error.message)
     throw error
   }
   const slots = await startSlotServer()

@@ -37,6 +37,11 @@ export interface ScoringFacts<Value extends object> {
   readonly shape: FactShape
   /** The record's facts, checked against the shape; throws naming the item when they do not fit. */
   read(record: ItemRecord): Value
+  /**
+   * The record's facts as `read` gives them, or undefined when it holds none: an item that broke before it
+   * recorded them (`infra_error`, `provider_error`). Scorers count such records apart instead of failing the run.
+   */
+  readIfRecorded(record: ItemRecord): Value | undefined
   /** Why `value` does not fit the shape, or undefined when it does. */
   problem(value: unknown): string | undefined
 }
@@ -64,17 +69,19 @@ export function scoringFacts<const Shape extends FactShape>(name: string, shape:
     const unknown = Object.keys(facts).find((name) => !(name in shape))
     return unknown === undefined ? undefined : `scoring.${unknown} is not a ${name} fact`
   }
+  const read = (record: ItemRecord): Facts<Shape> => {
+    const why = problem(record.scoring)
+    if (why !== undefined) {
+      throw new Error(`The ${record.suite} record of ${record.model} for item ${record.itemId} does not hold ${name} facts (${why}): was it written by this version of suites/${record.suite}?`)
+    }
+    return record.scoring as Facts<Shape>
+  }
   return {
     name,
     shape,
     problem,
-    read(record) {
-      const why = problem(record.scoring)
-      if (why !== undefined) {
-        throw new Error(`The ${record.suite} record of ${record.model} for item ${record.itemId} does not hold ${name} facts (${why}): was it written by this version of suites/${record.suite}?`)
-      }
-      return record.scoring as Facts<Shape>
-    },
+    read,
+    readIfRecorded: (record) => (record.scoring === undefined ? undefined : read(record)),
   }
 }
 

@@ -3,6 +3,7 @@ import { parseModelList } from '../adapters/models/model-spec.ts'
 import { ReplayAdapter } from '../adapters/models/replay.ts'
 import { CACHE } from '../adapters/models/knobs.ts'
 import { HTML_DIR, MODEL } from './knob-table.ts'
+import { stopBeforeItems } from './stop-before-items.ts'
 import { cacheDir, reportDir } from './knobs.ts'
 
 /** What the caller knows of the knobs beyond the run-wide ones: names that do nothing, and bad suite values. */
@@ -16,9 +17,7 @@ export async function checkSettings(knobs: KnobFindings, env: NodeJS.ProcessEnv 
   for (const warning of knobs.warnings) console.warn(`testbench: ${warning}`)
   const problems = [...new Set([...(await settingsProblems(env)), ...knobs.problems])]
   if (problems.length === 0) return
-  const error = new Error(`The run's settings are not usable; nothing was asked or run:\n  ${problems.join('\n  ')}`)
-  error.stack = `SettingsError: ${error.message}`
-  throw error
+  stopBeforeItems(`The run's settings are not usable; nothing was asked or run:\n  ${problems.join('\n  ')}`)
 }
 
 /**

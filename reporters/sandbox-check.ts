@@ -6,6 +6,7 @@
  */
 import type { Reporter, TestSpecification, Vitest } from 'vitest/node'
 import { tierReadiness, UNSANDBOXED_BANNER } from '../adapters/sandbox/sandbox-tier.ts'
+import { stopBeforeItems } from '../harness/stop-before-items.ts'
 import { suiteNamed } from '../suites/registry.ts'
 import { suitesOf } from './suite-datasets.ts'
 
@@ -24,9 +25,7 @@ export class SandboxCheck implements Reporter {
     if (suites.length === 0) return
     const readiness = await tierReadiness()
     if ('problem' in readiness) {
-      const error = new Error(`${suites.join(', ')} run(s) model-written programs, and no sandbox can run them here; nothing was asked or run:\n  ${readiness.problem}`)
-      error.stack = `SandboxError: ${error.message}`
-      throw error
+      stopBeforeItems(`${suites.join(', ')} run(s) model-written programs, and no sandbox can run them here; nothing was asked or run:\n  ${readiness.problem}`)
     }
     if (readiness.description.startsWith('none')) process.stderr.write(`${UNSANDBOXED_BANNER}\n`)
   }

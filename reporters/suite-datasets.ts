@@ -5,6 +5,7 @@
  */
 import type { Reporter, TestSpecification, Vitest } from 'vitest/node'
 import { relative, sep } from 'node:path'
+import { stopBeforeItems } from '../harness/stop-before-items.ts'
 import { suiteNamed } from '../suites/registry.ts'
 
 /** The suite folders (`suites/<name>/…`) of the files a run is about to start. */
@@ -32,8 +33,6 @@ export class SuiteDatasets implements Reporter {
       for (const load of loads) if (load.status === 'rejected') problems.push(`${suite}: ${(load.reason as Error).message}`)
     }
     if (problems.length === 0) return
-    const error = new Error(`A dataset is not usable; nothing was asked or run:\n  ${problems.join('\n  ')}`)
-    error.stack = `DatasetError: ${error.message}`
-    throw error
+    stopBeforeItems(`A dataset is not usable; nothing was asked or run:\n  ${problems.join('\n  ')}`)
   }
 }

@@ -1,6 +1,6 @@
 /** The grammar of MODEL: a comma list of `provider:model`, a bare Ollama model, `ollama:*`, `reference`, `replay:<file>`. */
 import { editDistance } from '../knob.ts'
-import { HOSTED_PROVIDERS, PROVIDERS, type HostedProvider } from './providers.ts'
+import { HOSTED_PROVIDERS, PROVIDERS, type HostedProvider, type ProviderRow } from './providers.ts'
 
 export { HOSTED_PROVIDERS, type HostedProvider } from './providers.ts'
 export type Provider = HostedProvider | 'reference' | 'replay'
@@ -40,8 +40,9 @@ export function parseModelList(value: string | undefined): ModelSpec[] {
 
 /**
  * An Ollama tag: a size (`7b`, `1.5b`, `8x7b`, `e2b`), `latest`, a quantization (`q4_K_M`, `fp16`) or a
- * version (`v0.3`), each optionally followed by more (`7b-instruct-q4_K_M`). No hosted model is named like
- * that, so `mistral:7b` stays Ollama's even where a provider is named like the model family.
+ * version (`v0.3`), each optionally followed by more (`7b-instruct-q4_K_M`). It keeps `mistral:7b` Ollama's
+ * where a provider is named like the model family; after any other provider's prefix it means nothing,
+ * since OpenAI-compatible servers name their models freely (`openai:7b-chat`, `openai:latest`).
  */
 const OLLAMA_TAG = /^(latest|e?\d+(\.\d+)?[bmk]|\d+x\d+(\.\d+)?b|i?q\d\w*|fp16|f16|bf16|v\d[\w.]*)([-_.].*)?$/i
 
@@ -49,7 +50,9 @@ export function looksLikeOllamaTag(name: string): boolean {
   return OLLAMA_TAG.test(name)
 }
 
-export function parseModel(entry: string, whole = entry, providers: readonly string[] = HOSTED_PROVIDERS): ModelSpec {
+type PrefixRow = Pick<ProviderRow, 'prefix' | 'sharesNameWithOllamaModels'>
+
+export function parseModel(entry: string, whole = entry, providers: readonly PrefixRow[] = PROVIDERS): ModelSpec {
   if (entry === '') throw new ModelSpecError(`MODEL=${whole} has an empty entry (two commas, or a comma at an end).\n${acceptedList()}`)
   if (/\s/.test(entry)) throw new ModelSpecError(`MODEL entry "${entry}" contains white space.\n${acceptedList()}`)
   if (entry === 'reference') return { provider: 'reference', model: 'reference', label: 'reference' }
@@ -63,12 +66,13 @@ export function parseModel(entry: string, whole = entry, providers: readonly str
     if (name === '') throw new ModelSpecError(`MODEL=${entry}: replay needs a file, for example replay:answers.jsonl.`)
     return { provider: 'replay', model: name, label: entry }
   }
-  if (prefix === 'ollama' || (isHostedProvider(prefix, providers) && !looksLikeOllamaTag(name))) {
+  const row = providers.find((each) => each.prefix === prefix)
+  if (isProviderRow(row) && !(row.sharesNameWithOllamaModels === true && looksLikeOllamaTag(name))) {
     if (name === '') throw new ModelSpecError(`MODEL=${entry}: the model name after "${prefix}:" is missing.\n${acceptedList()}`)
     if (name === '*' && prefix !== 'ollama') {
       throw new ModelSpecError(`MODEL=${entry}: "*" (every model) works only for ollama:*.`)
     }
-    return { provider: prefix, model: name, label: entry }
+    return { provider: row.prefix, model: name, label: entry }
   }
   const suggestion = looksLikeOllamaTag(name) ? undefined : closestProvider(prefix)
   if (suggestion !== undefined) {
@@ -81,8 +85,9 @@ export function parseModel(entry: string, whole = entry, providers: readonly str
   return { provider: 'ollama', model: entry, label: `ollama:${entry}` }
 }
 
-function isHostedProvider(value: string, providers: readonly string[]): value is HostedProvider {
-  return providers.includes(value)
+/** Rows other than PROVIDERS' come from tests that try a provider the table may one day hold. */
+function isProviderRow(row: PrefixRow | undefined): row is PrefixRow & { readonly prefix: HostedProvider } {
+  return row !== undefined
 }
 
 function acceptedList(): string {

@@ -19,6 +19,11 @@ export interface ProviderRow {
   readonly howToFix: string
   /** A model to show in MODEL's list of accepted forms. */
   readonly example: string
+  /**
+   * Whether Ollama also serves models named like this prefix (a `mistral` row would). Only then does
+   * `prefix:<Ollama tag>` (`mistral:7b`) stay Ollama's; otherwise whatever follows the prefix is this provider's model.
+   */
+  readonly sharesNameWithOllamaModels?: boolean
 }
 
 export const PROVIDERS = [

@@ -17,11 +17,15 @@ export const scoreBigCodeBench: Scorer = (records) => {
   const own = records.filter((record) => record.suite === 'bigcodebench')
   for (const group of groupBy(own, (record) => `${record.model}\u0000${record.variant ?? ''}`).values()) {
     const first = group[0]
-    if (first === undefined) continue
-    // The version and the exclusions come from the records, so a saved or merged report keeps them.
-    const name = scoreName(first.variant, bigCodeBenchFacts.read(first).version)
+    // The version and the exclusions come from the records, so a saved or merged report keeps them. A record
+    // without facts (a task that broke before recording them) brings neither; its outcome counts as any other's.
+    const facts = group.map((record) => bigCodeBenchFacts.readIfRecorded(record)).filter((each) => each !== undefined)
+    const version = facts[0]?.version
+    // Not one record says which version ran: there is no score to name; the report still lists every outcome.
+    if (first === undefined || version === undefined) continue
+    const name = scoreName(first.variant, version)
     const excludedById = new Map<string, string>()
-    for (const record of group) for (const { itemId, reason } of parseExclusions(bigCodeBenchFacts.read(record).excluded)) excludedById.set(itemId, reason)
+    for (const { excluded: exclusions } of facts) for (const { itemId, reason } of parseExclusions(exclusions)) excludedById.set(itemId, reason)
     const excluded = [...excludedById].map(([itemId, reason]) => ({ itemId, reason }))
     const answered = group.filter((record) => record.outcome !== undefined && !NOT_THE_MODELS_FAULT.has(record.outcome))
     const counts = [...countSamples(answered, (record) => record.itemId, (record) => record.outcome === 'passed').values()]

@@ -137,9 +137,9 @@ function languageScore(language: string, records: readonly ItemRecord[], mode: M
   let solved = 0
   const byProblem = groupBy(records, (record) => record.itemId)
   for (const samples of byProblem.values()) {
-    const [first] = samples
-    if (first === undefined) continue
-    const problemPoints = eulerFacts.read(first).points
+    // A sample that broke before it recorded its facts did not pass; when none of the problem's samples has
+    // them, the problem still counts as asked and unsolved, as a problem whose samples broke later does.
+    const problemPoints = samples.map((record) => eulerFacts.readIfRecorded(record)?.points).find((points) => points !== undefined) ?? 0
     const share = samples.filter((record) => record.outcome === 'passed').length / samples.length
     points += problemPoints * share
     solved += share
@@ -185,7 +185,7 @@ function tableRow(
 ): Record<string, string> {
   const [first] = records
   const details = first?.modelDetails ?? {}
-  const facts = first === undefined ? undefined : eulerFacts.read(first)
+  const facts = records.map((record) => eulerFacts.readIfRecorded(record)).find((each) => each !== undefined)
   const size = modelSize(model, details, { ...(facts?.parameters === undefined ? {} : { parameters: facts.parameters }), ...(facts?.bits === undefined ? {} : { bits: facts.bits }) })
   const row: Record<string, string> = { Model: storeName(model, thinking), [BEST_FOR_SIZE_COLUMN]: '' }
   if (combined) {

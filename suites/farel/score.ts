@@ -63,9 +63,14 @@ export interface FarelRun {
 /** The records' runs, each with its per-class tallies (classes shortest first, in branch order). */
 export function farelRuns(records: readonly ItemRecord[]): FarelRun[] {
   const runs = new Map<string, FarelRun & { tallies: Map<string, ClassTally> }>()
+  const withoutFacts: ItemRecord[] = []
   for (const record of records) {
     if (record.suite !== SUITE) continue
-    const scoring = farelFacts.read(record)
+    const scoring = farelFacts.readIfRecorded(record)
+    if (scoring === undefined) {
+      withoutFacts.push(record)
+      continue
+    }
     const parse = scoring.parse ?? 'tag'
     const key = JSON.stringify([record.model, scoring.maxLength, scoring.system, scoring.template, scoring.set, parse])
     let run = runs.get(key)
@@ -98,6 +103,11 @@ export function farelRuns(records: readonly ItemRecord[]): FarelRun[] {
     if (outcome === 'passed') tally.correct++
     else if (outcome === 'no_answer') tally.missing++
     else tally.incorrect++
+  }
+  // An item that broke before it recorded its facts has no class to count in: each of its model's runs leaves it out.
+  for (const record of withoutFacts) {
+    const sample = record.sample > 0 ? ` (sample ${record.sample})` : ''
+    for (const run of runs.values()) if (run.model === record.model) run.excluded.push({ itemId: `${record.itemId}${sample}`, reason: record.outcome ?? 'unfinished' })
   }
   return [...runs.values()].map(({ tallies, ...run }) => ({
     ...run,

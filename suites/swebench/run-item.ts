@@ -38,6 +38,11 @@ export function evaluationImage(template: string, instanceId: string): string {
 
 export interface SwebenchRun {
   judges: Judges
+  /**
+   * The judges of a replayed prediction: the same evaluation, which needs no clone (the instance's image holds the
+   * repository); the check against a clone only where TESTBENCH_SWEBENCH_REPOS_DIR has one, never cloned for it.
+   */
+  replayJudges: Judges
   repos: RepoCache
   options: SwebenchOptions
   /** The engine, the images the run pulled and the container slots, where the run uses containers. */
@@ -79,7 +84,14 @@ export function swebenchRun(options: SwebenchOptions, env: NodeJS.ProcessEnv = p
       )
     }
   }
-  return { judges, repos, options, ...(docker !== undefined && images !== undefined ? { engine: { docker, images, limiter } } : {}) }
+  const { check, ...replayJudges } = judges
+  return {
+    judges,
+    replayJudges: options.reposDir === undefined || check === undefined ? replayJudges : { ...replayJudges, check },
+    repos,
+    options,
+    ...(docker !== undefined && images !== undefined ? { engine: { docker, images, limiter } } : {}),
+  }
 }
 
 /** Fails the run up front, in one line, when evaluations are asked for and no engine answers. */
@@ -94,10 +106,13 @@ export async function assertEngineReachable(options: SwebenchOptions, env: NodeJ
 export async function runItem(item: SwebenchItem, bench: ItemContext<SwebenchFacts>, run: SwebenchRun): Promise<void> {
   if (run.options.mode !== 'oneshot') return runAgentItem(item, bench, run)
   const { instance } = item
-  const files = await contextFiles(instance, run.repos, run.options.context, run.options.contextChars)
+  // A replayed prediction was made elsewhere, from its own prompt: none is shown here, so nothing is read from a clone.
+  const replayed = bench.model.provider === 'replay'
+  const files = replayed ? [] : await contextFiles(instance, run.repos, run.options.context, run.options.contextChars)
   const reply = await bench.ask(swebenchPrompt(instance, files), { temperature: 0 })
+  const judges = replayed ? run.replayJudges : run.judges
   // A replayed prediction is the patch itself; a reply holds one somewhere.
-  const verdict = reply.form === 'solution' ? await judgePatch(instance, reply.text, run.judges, bench.signal) : await judgeReply(instance, reply.text, run.judges, bench.signal)
+  const verdict = reply.form === 'solution' ? await judgePatch(instance, reply.text, judges, bench.signal) : await judgeReply(instance, reply.text, judges, bench.signal)
   bench.record({
     outcome: verdict.outcome,
     reason: verdict.reason,

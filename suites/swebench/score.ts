@@ -5,7 +5,8 @@
  * ended before its tests: `infra_error`) counting as not resolved, as in SWE-bench's
  * report; those are reported apart ("evaluation errors"), and the gate still fails on them.
  * Left out, with the reason: instances the model could not be asked (`provider_error`) and
- * patches generated without evaluation.
+ * patches generated without evaluation. An instance that broke before it recorded its facts (a clone that
+ * failed) counts by its outcome all the same: `infra_error` as an evaluation error, anything else left out.
  */
 import { groupBy } from '../../harness/group-by.ts'
 import type { ItemRecord } from '../../harness/item-record.ts'
@@ -40,11 +41,22 @@ const DATASET_NAMES: Record<string, string> = { lite: 'SWE-bench Lite', verified
 
 export const scoreSwebench: Scorer = (records) => {
   const own = records.filter((record) => record.suite === 'swebench')
-  return [...groupBy(own, (record) => {
+  const recorded = own.filter((record) => swebenchFacts.readIfRecorded(record) !== undefined)
+  const groups = groupBy(recorded, (record) => {
     const facts = swebenchFacts.read(record)
     return `${record.model}\u0000${facts.dataset}\u0000${facts.agent ?? ''}`
-  }).values()].map(scoreModel)
+  })
+  // An instance that broke before it recorded its facts (the dataset among them) joins its model's first group.
+  for (const record of own) {
+    if (swebenchFacts.readIfRecorded(record) !== undefined) continue
+    const key = [...groups.keys()].find((each) => each.startsWith(`${record.model}\u0000`)) ?? `${record.model}\u0000`
+    groups.set(key, [...(groups.get(key) ?? []), record])
+  }
+  return [...groups.values()].map(scoreModel)
 }
+
+/** The name of a score none of whose records says which dataset it ran. */
+const DATASET_NOT_RECORDED = 'dataset not recorded'
 
 /**
  * `SWE-bench Lite % Resolved`; a run on your own file is `SWE-bench (own file) % Resolved`; an agent run names
@@ -63,7 +75,7 @@ function scoreModel(records: readonly ItemRecord[]): Score {
   const tally = { resolved: 0, partially_resolved: 0, not_resolved: 0, patch_error: 0, empty_patch: 0, timeout: 0, infra_error: 0 }
   let counted = 0
   for (const record of records) {
-    const { status } = swebenchFacts.read(record)
+    const status = swebenchFacts.readIfRecorded(record)?.status
     if (record.outcome === 'provider_error') {
       excluded.push({ itemId: record.itemId, reason: `${record.outcome}: ${(record.output ?? '').split('\n')[0] ?? ''}` })
     } else if (record.outcome === 'infra_error') {
@@ -71,16 +83,19 @@ function scoreModel(records: readonly ItemRecord[]): Score {
       tally.infra_error++
     } else if (status === 'generated') {
       excluded.push({ itemId: record.itemId, reason: 'not evaluated (TESTBENCH_SWEBENCH_EVALUATE=0)' })
+    } else if (status === undefined) {
+      excluded.push({ itemId: record.itemId, reason: `${record.outcome ?? 'unfinished'} without SWE-bench facts: ${(record.reason ?? '').split('\n')[0] ?? ''}` })
     } else {
       counted++
       if (status in tally) tally[status as keyof typeof tally]++
     }
   }
   const value = counted === 0 ? 0 : (100 * tally.resolved) / counted
+  const named = records.map((record) => swebenchFacts.readIfRecorded(record)).find((facts) => facts !== undefined)
   return {
     suite: 'swebench',
     model,
-    name: scoreName(swebenchFacts.read(first).dataset, swebenchFacts.read(first).agent),
+    name: scoreName(named?.dataset ?? DATASET_NOT_RECORDED, named?.agent),
     value,
     display: `${value.toFixed(2)}%`,
     counted: { solved: tally.resolved, total: counted },

@@ -1,18 +1,6 @@
 import { describe, expect, test } from 'vitest'
-import { missingToolReason, notOnPath, onPath, skipWithoutTool, TOOLS, type SkippableContext } from '../support/required-tool.ts'
-
-/** A context whose skip is recorded instead of ending the test. */
-function recordingContext(): SkippableContext & { skipped: string[]; task: { meta: { skipReason?: string } } } {
-  const skipped: string[] = []
-  return {
-    skipped,
-    task: { meta: {} },
-    skip(note?: string): never {
-      skipped.push(note ?? '')
-      throw new Error('skipped')
-    },
-  }
-}
+import { missingToolReason, notOnPath, onPath, skipWithoutTool, TOOLS } from '../support/required-tool.ts'
+import { recordingContext } from '../support/recording-context.ts'
 
 describe('skipWithoutTool', () => {
   test('a present tool neither skips nor throws', () => {

@@ -17,9 +17,9 @@ import type { ItemRecord } from '../../harness/item-record.ts'
 import { reportDir } from '../../harness/knobs.ts'
 import { skipWithoutSandbox } from '../support/sandbox-available.ts'
 import { CONTROLS, fill, HOSTILE_PROGRAMS, type HostileLanguage, type HostileSlots } from './hostile-programs.ts'
-import { runEulerAs, UNPRIVILEGED, type User } from './run-suite-as.ts'
+import { cannotRunHere, runEulerAs, UNPRIVILEGED, type User } from './run-suite-as.ts'
 import { CONTAINER_ENGINES, engineMissing, type ContainerEngine } from '../support/container-engines.ts'
-import { skipWithoutTool } from '../support/required-tool.ts'
+import { skipForMissing, skipWithoutTool } from '../support/required-tool.ts'
 import { processesWith } from '../support/host-processes.ts'
 
 const FIXTURE_DATASETS = fileURLToPath(new URL('../../fixtures/euler/datasets', import.meta.url))
@@ -124,6 +124,8 @@ describe.for(RUNS.map((run) => [run.who, run] as const))('the hostile table thro
     if (engine === undefined) await skipWithoutSandbox(context, [...LANGUAGES])
     else skipWithoutTool(context, engine.tool, await engineMissing(engine))
     if (user !== undefined && process.getuid?.() !== 0) context.skip('running the suite as another user needs root')
+    const closed = user === undefined ? undefined : cannotRunHere(user)
+    if (closed !== undefined) skipForMissing(context, closed, 'a checkout other users cannot enter')
     const dir = mkdtempSync(join(tmpdir(), 'hostile-table-'))
     chmodSync(dir, 0o755)
     const reports = join(dir, 'reports')

@@ -57,10 +57,18 @@ export interface SkippableContext {
  */
 export function skipWithoutTool(context: SkippableContext, tool: Tool, missing: string | boolean | undefined, env: NodeJS.ProcessEnv = process.env): void {
   if (missing === undefined || missing === false) return
-  const reason = missingToolReason(tool, typeof missing === 'string' ? missing : undefined)
-  if (toolsRequired(env)) throw new Error(`${REQUIRE_TOOLS_VARIABLE}=1, so a missing tool fails the test: it ${reason}.`)
+  skipForMissing(context, missingToolReason(tool, typeof missing === 'string' ? missing : undefined), 'a missing tool', env)
+}
+
+/**
+ * Skips the test for something else it needs and cannot have here (a dataset, a checkout other users can
+ * enter): `reason` says what and how to get it, `what` names the kind. With TESTBENCH_REQUIRE_TOOLS=1 it
+ * throws instead, as for a missing tool.
+ */
+export function skipForMissing(context: SkippableContext, reason: string, what: string, env: NodeJS.ProcessEnv = process.env): never {
+  if (toolsRequired(env)) throw new Error(`${REQUIRE_TOOLS_VARIABLE}=1, so ${what} fails the test: it ${reason}.`)
   if (context.task) context.task.meta.skipReason = reason
-  context.skip(reason)
+  return context.skip(reason)
 }
 
 export function toolsRequired(env: NodeJS.ProcessEnv = process.env): boolean {

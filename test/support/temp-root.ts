@@ -13,9 +13,13 @@ export default function setup(): () => void {
   // Like /tmp itself: the sandbox's throwaway uids must be able to reach their work dirs in here.
   chmodSync(root, 0o1777)
   process.env.TMPDIR = root
+  const remove = (): void => rmSync(root, { recursive: true, force: true, maxRetries: 3 })
+  // A run that stops before its items (harness/stop-before-items.ts) ends the process without teardowns.
+  process.once('exit', remove)
   return () => {
+    process.off('exit', remove)
     if (before === undefined) delete process.env.TMPDIR
     else process.env.TMPDIR = before
-    rmSync(root, { recursive: true, force: true, maxRetries: 3 })
+    remove()
   }
 }

@@ -1,6 +1,10 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
+import { DatasetUnavailableError } from '../../harness/dataset-file.ts'
 import { cacheDir, dataDir } from '../../harness/knobs.ts'
+import { skipForMissing, type SkippableContext } from './required-tool.ts'
+
+export type { SkippableContext } from './required-tool.ts'
 
 /**
  * Where the tests' suite runs and dataset loaders find the public datasets: TESTBENCH_DATA_DIR when
@@ -30,3 +34,23 @@ export function eulerSnapshot(env: NodeJS.ProcessEnv = process.env): string | un
 }
 
 export const EULER_SNAPSHOT_MISSING = 'needs a PE-Bench snapshot in TESTBENCH_DATA_DIR/euler (scores of scraped problems change as solved_by counts grow)'
+
+/**
+ * What a test loads of a public dataset (`load` gets `withDatasets(env)`), or, where the dataset cannot be had
+ * (offline without TESTBENCH_DATA_DIR, or a TESTBENCH_DATA_DIR without the file), a skip naming the file and how
+ * to get it; under TESTBENCH_REQUIRE_TOOLS=1 (CI) a failure instead. A file that is there but is not the pinned
+ * one still fails the test. Call it before running a suite that reads the dataset, too.
+ */
+export async function datasetOrSkip<T>(context: SkippableContext, load: (env: NodeJS.ProcessEnv) => Promise<T>, env: NodeJS.ProcessEnv = process.env): Promise<T> {
+  try {
+    return await load(withDatasets(env))
+  } catch (error) {
+    if (!(error instanceof DatasetUnavailableError)) throw error
+    return skipForMissing(context, datasetMissingReason(error), 'a dataset that cannot be had', env)
+  }
+}
+
+export function datasetMissingReason(error: DatasetUnavailableError): string {
+  const name = `${error.spec.dataset}/${error.spec.file}`
+  return `needs the dataset file ${name}, which cannot be had here (${error.why}): let it download from ${error.spec.url}, or set TESTBENCH_DATA_DIR to a directory that holds ${name}`
+}

@@ -5,7 +5,7 @@ import { OpenAIAdapter } from '../../../adapters/models/openai.ts'
 import { apiKeyOf, baseUrlOf, PROVIDERS, type ProviderRow } from '../../../adapters/models/providers.ts'
 
 /** Providers that could one day be added, named like the model families Ollama serves. */
-const FAMILY_NAMED = ['mistral', 'qwen2.5', 'llama3.2', 'mixtral', 'gemma3n', 'deepseek-r1']
+const FAMILY_NAMED = ['mistral', 'qwen2.5', 'llama3.2', 'mixtral', 'gemma3n', 'deepseek-r1'].map((prefix) => ({ prefix, sharesNameWithOllamaModels: true }))
 
 describe('Ollama model names with tags stay Ollama models', () => {
   test.for([
@@ -22,16 +22,25 @@ describe('Ollama model names with tags stay Ollama models', () => {
     'hf.co/bartowski/Llama-3.2-3B-Instruct-GGUF:Q4_K_M',
     'hf.co/unsloth/Qwen3-8B-GGUF:IQ4_XS',
   ])('%s, even with a provider named like its family', (name) => {
-    const spec = parseModel(name, name, [...HOSTED_PROVIDERS, ...FAMILY_NAMED])
+    const spec = parseModel(name, name, [...PROVIDERS, ...FAMILY_NAMED])
     expect(spec).toEqual({ provider: 'ollama', model: name, label: `ollama:${name}` })
   })
 
   test('a provider named like a family still gets its own models, and the real providers theirs', () => {
-    expect(parseModel('mistral:mistral-large-latest', 'x', [...HOSTED_PROVIDERS, 'mistral'])).toMatchObject({ provider: 'mistral', model: 'mistral-large-latest' })
+    expect(parseModel('mistral:mistral-large-latest', 'x', [...PROVIDERS, ...FAMILY_NAMED])).toMatchObject({ provider: 'mistral', model: 'mistral-large-latest' })
     for (const entry of ['openai:gpt-4o', 'openai:o3-mini', 'anthropic:claude-sonnet-4-5', 'google:gemini-2.5-flash', 'openrouter:qwen/qwen-2.5-72b-instruct']) {
       expect(parseModel(entry).provider).toBe(entry.split(':')[0])
     }
     expect(parseModel('ollama:mistral:7b')).toEqual({ provider: 'ollama', model: 'mistral:7b', label: 'ollama:mistral:7b' })
+  })
+})
+
+describe('a provider written out in front is the provider, whatever the model is called', () => {
+  // OpenAI-compatible servers (vLLM, llama.cpp's server, LM Studio) name their models freely, often like Ollama tags.
+  test.for(HOSTED_PROVIDERS.filter((prefix) => prefix !== 'ollama').flatMap((prefix) =>
+    ['v0.16.0-alpha__deepseek-r1', '7b-chat', 'latest', 'q4-k-m', 'v2', '8x7b', 'fp16'].map((model) => [prefix, model] as const),
+  ))('%s:%s', ([prefix, model]) => {
+    expect(parseModel(`${prefix}:${model}`)).toEqual({ provider: prefix, model, label: `${prefix}:${model}` })
   })
 })
 

@@ -13,7 +13,7 @@ import { canonicalProgram, loadBigCodeBench } from '../../../suites/bigcodebench
 import { scoreBigCodeBench } from '../../../suites/bigcodebench/score.ts'
 import { cacheDir } from '../../../harness/knobs.ts'
 import { runSuiteForRecords } from '../../support/run-vitest.ts'
-import { datasetEnv, withDatasets } from '../../support/test-datasets.ts'
+import { datasetEnv, datasetOrSkip, withDatasets } from '../../support/test-datasets.ts'
 import { skipWithoutPythonModules, skipWithoutSandbox } from '../../support/sandbox-available.ts'
 
 const WRONG_SOLUTIONS = fileURLToPath(new URL('../../../fixtures/bigcodebench/wrong-solutions.jsonl', import.meta.url))
@@ -36,6 +36,7 @@ describe('the BigCodeBench suite end to end', () => {
   beforeEach(async (context) => {
     await skipWithoutSandbox(context)
     skipWithoutPythonModules(context, ['numpy', 'pandas', 'matplotlib', 'sklearn', 'scipy', 'seaborn', 'nltk'])
+    await datasetOrSkip(context, (env) => Promise.all([loadBigCodeBench('full', env), loadBigCodeBench('hard', env)]))
     // Importing those libraries to see that they are there takes seconds on a loaded machine.
   }, 120_000)
   test('MODEL=reference passes every scored task of the subset, Complete and Instruct, with per-method results', async () => {

@@ -1,15 +1,17 @@
 import { describe, expect, test } from 'vitest'
 import { canonicalProgram, loadBigCodeBench } from '../../../suites/bigcodebench/dataset.ts'
 import { extractSolution } from '../../../harness/python-tasks/extract-solution.ts'
-import { withDatasets } from '../../support/test-datasets.ts'
+import { datasetOrSkip, type SkippableContext } from '../../support/test-datasets.ts'
 
-const env = withDatasets()
+let loading: Promise<Awaited<ReturnType<typeof loadBigCodeBench>>[]> | undefined
+/** Both subsets, loaded once for the tests below; a test skips where the files cannot be had. */
+function subsets(context: SkippableContext) {
+  return datasetOrSkip(context, (env) => (loading ??= Promise.all([loadBigCodeBench('full', env), loadBigCodeBench('hard', env)])))
+}
 
-describe('loadBigCodeBench (the shared v0.1.0 files)', async () => {
-  const full = await loadBigCodeBench('full', env)
-  const hard = await loadBigCodeBench('hard', env)
-
-  test('1140 tasks in the full set and 148 in the hard one, whose records are the full set’s', () => {
+describe('loadBigCodeBench (the shared v0.1.0 files)', () => {
+  test('1140 tasks in the full set and 148 in the hard one, whose records are the full set’s', async (context) => {
+    const [full = [], hard = []] = await subsets(context)
     expect(full).toHaveLength(1140)
     expect(full[0]).toMatchObject({ id: 'BigCodeBench/0', entryPoint: 'task_func', libs: ['random', 'itertools'], title: 'itertools random' })
     expect(full.at(-1)?.id).toBe('BigCodeBench/1139')
@@ -19,7 +21,8 @@ describe('loadBigCodeBench (the shared v0.1.0 files)', async () => {
     expect(hard.map((task) => task.id)).toContain('BigCodeBench/13')
   })
 
-  test('every libs field parses and every reference reply extracts to the canonical program', () => {
+  test('every libs field parses and every reference reply extracts to the canonical program', async (context) => {
+    const [full = []] = await subsets(context)
     expect(new Set(full.flatMap((task) => task.libs))).toContain('pandas')
     for (const task of full) {
       expect(task.libs.length, task.id).toBeGreaterThan(0)

@@ -95,3 +95,18 @@ describe('scoreBigCodeBench', () => {
     expect(scoreBigCodeBench(records).map((score) => score.name)).toContain('BigCodeBench-Instruct v0.1.4 pass@1')
   })
 })
+
+describe('records without scoring facts (a task that broke before recording them)', () => {
+  const broken = (itemId: string, outcome: ItemRecord['outcome']): ItemRecord => ({ suite: 'bigcodebench', itemId, model: 'm', provider: 'p', sample: 0, variant: 'complete', outcome, reason: 'broke early' })
+  const scored: ItemRecord = { ...broken('BigCodeBench/1', 'passed'), scoring: { split: 'complete', subset: 'full', version: 'v0.1.0', mode: 'chat', calibrated: true, excluded: '' } }
+
+  test('are left out as infra or provider errors, beside records that have them, whichever comes first', () => {
+    const [score] = scoreBigCodeBench([broken('BigCodeBench/2', 'infra_error'), scored, broken('BigCodeBench/3', 'provider_error')])
+    expect(score).toMatchObject({ name: 'BigCodeBench-Complete v0.1.0 pass@1', value: 1, counted: { solved: 1, total: 1 } })
+    expect(score?.columns?.['BigCodeBench-Complete v0.1.0 outcomes']).toBe('passed 1, provider_error 1, infra_error 1')
+  })
+
+  test('alone give no score and no error', () => {
+    expect(scoreBigCodeBench([broken('BigCodeBench/2', 'infra_error'), broken('BigCodeBench/3', 'provider_error')])).toEqual([])
+  })
+})

@@ -128,3 +128,23 @@ test.for([
 ] as const)('contextKilo(%s) is %s', ([length, expected]) => {
   expect(contextKilo(length)).toBe(expected)
 })
+
+describe('records without scoring facts (a problem that broke before recording them)', () => {
+  const broken = (itemId: string, outcome: Outcome, sample = 0): ItemRecord => ({ suite: 'euler', itemId, model: 'm', provider: 'ollama', sample, variant: 'python', outcome, reason: 'broke early' })
+
+  test('count as asked and unsolved, as a problem whose samples broke later does', () => {
+    const [python] = scoreEuler([record('m', 'python', '0001', 'passed'), broken('0002', 'infra_error'), broken('0003', 'provider_error')])
+    // 2 points of problem 1 over the 3 problems asked.
+    expect(python).toMatchObject({ name: 'PE-Bench-Python-3', value: 0.67, counted: { solved: 1, total: 3 } })
+  })
+
+  test('a sample without facts takes its problem\'s points from a sample that has them', () => {
+    const [python] = scoreEuler([broken('0001', 'infra_error', 0), record('m', 'python', '0001', 'passed', 1)])
+    expect(python).toMatchObject({ value: 1, counted: { solved: 0.5, total: 1 } })
+  })
+
+  test('alone give a score of 0, and no error', () => {
+    const [python] = scoreEuler([broken('0001', 'infra_error'), broken('0002', 'provider_error')])
+    expect(python).toMatchObject({ value: 0, counted: { solved: 0, total: 2 } })
+  })
+})

@@ -127,3 +127,20 @@ describe('the FaRel score', () => {
     expect(score!.display).toBe('63.11')
   })
 })
+
+describe('records without scoring facts (a quiz that broke before recording them)', () => {
+  const broken = (itemId: string, outcome: Outcome): ItemRecord => ({ suite: 'farel', itemId, model: 'm', provider: 'test', sample: 0, outcome, reason: 'broke early' })
+
+  test('are left out of the model\'s run, with their outcome, whichever comes first', () => {
+    const [score] = scoreFarel([broken('q1', 'infra_error'), ...records('m', 'child', 1, 0, ['passed', 'wrong_answer']), broken('q2', 'provider_error')])
+    expect(score).toMatchObject({ name: 'FaRel-2', value: 50 })
+    expect(score?.excluded).toEqual([
+      { itemId: 'q1', reason: 'infra_error' },
+      { itemId: 'q2', reason: 'provider_error' },
+    ])
+  })
+
+  test('alone give no score and no error', () => {
+    expect(scoreFarel([broken('q1', 'infra_error')])).toEqual([])
+  })
+})

@@ -1,8 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { HUMANEVAL_PLUS_NATIVE, HUMANEVAL_STOP, humanEvalTask, loadHumanEval } from '../../../suites/humaneval/dataset.ts'
-import { withDatasets } from '../../support/test-datasets.ts'
-
-const SHARED = withDatasets()
+import { datasetOrSkip } from '../../support/test-datasets.ts'
 
 /** A made-up row in HumanEval's format. */
 const ROW = {
@@ -42,14 +40,14 @@ describe('humanEvalTask', () => {
 })
 
 describe('the real files', () => {
-  test('HumanEval has 164 tasks, HumanEval/0 … HumanEval/163, each judged by its own check(candidate)', async () => {
-    const tasks = await loadHumanEval('humaneval', SHARED)
+  test('HumanEval has 164 tasks, HumanEval/0 … HumanEval/163, each judged by its own check(candidate)', async (context) => {
+    const tasks = await datasetOrSkip(context, (env) => loadHumanEval('humaneval', env))
     expect(tasks.map((task) => task.id)).toEqual(Array.from({ length: 164 }, (_, index) => `HumanEval/${index}`))
     expect(tasks.every((task) => 'check' in task.judge && task.judge.check.test.endsWith(`check(${task.entryPoint})`))).toBe(true)
   })
 
-  test("HumanEval+ has the same 164 tasks, judged by inputs and outputs from EvalPlus's native file", async () => {
-    const [base, plus] = await Promise.all([loadHumanEval('humaneval', SHARED), loadHumanEval('humaneval+', SHARED)])
+  test("HumanEval+ has the same 164 tasks, judged by inputs and outputs from EvalPlus's native file", async (context) => {
+    const [base, plus] = await datasetOrSkip(context, (env) => Promise.all([loadHumanEval('humaneval', env), loadHumanEval('humaneval+', env)]))
     expect(plus.map((task) => task.id)).toEqual(base.map((task) => task.id))
     expect(plus.every((task) => 'io' in task.judge && task.judge.io.file === HUMANEVAL_PLUS_NATIVE)).toBe(true)
   })

@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url'
 import { beforeEach, describe, expect, test } from 'vitest'
 import { scoreHumanEval } from '../../../suites/humaneval/score.ts'
 import { outcomes, runSuite } from '../../support/run-python-suite.ts'
+import { datasetOrSkip } from '../../support/test-datasets.ts'
+import { HUMANEVAL_VARIANTS, loadHumanEval } from '../../../suites/humaneval/dataset.ts'
 import { sandboxPython, skipWithoutPythonModules, skipWithoutSandbox } from '../../support/sandbox-available.ts'
 
 const SAMPLES = fileURLToPath(new URL('../../../fixtures/humaneval/evalplus-samples.jsonl', import.meta.url))
@@ -17,6 +19,7 @@ describe('HumanEval+ judged outside the program', () => {
   beforeEach(async (context) => {
     await skipWithoutSandbox(context)
     skipWithoutPythonModules(context, ['numpy'])
+    await datasetOrSkip(context, (env) => Promise.all(HUMANEVAL_VARIANTS.map((variant) => loadHumanEval(variant, env))))
   })
 
   test("each rule gives evalplus's verdict: per-input time limits, find_zero's oracle, base and plus columns", { timeout: 600_000 }, async () => {

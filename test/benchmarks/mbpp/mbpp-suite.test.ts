@@ -2,6 +2,8 @@ import { fileURLToPath } from 'node:url'
 import { beforeEach, describe, expect, test } from 'vitest'
 import { scoreMbpp } from '../../../suites/mbpp/score.ts'
 import { allBut, notPassed, outcomes, runSuite } from '../../support/run-python-suite.ts'
+import { datasetOrSkip } from '../../support/test-datasets.ts'
+import { loadMbpp, MBPP_VARIANTS } from '../../../suites/mbpp/dataset.ts'
 import { skipWithoutPythonModules, skipWithoutSandbox } from '../../support/sandbox-available.ts'
 
 const REPLIES = fileURLToPath(new URL('../../../fixtures/mbpp/replies.jsonl', import.meta.url))
@@ -18,7 +20,10 @@ export const HEAVY_MBPP_PLUS = [
 ]
 
 describe('MBPP end to end', () => {
-  beforeEach((context) => skipWithoutSandbox(context))
+  beforeEach(async (context) => {
+    await skipWithoutSandbox(context)
+    await datasetOrSkip(context, (env) => Promise.all(MBPP_VARIANTS.map((variant) => loadMbpp(variant, env))))
+  })
   test('replayed right, wrong and whole-program answers get their outcomes', { timeout: 120_000 }, async () => {
     const { code, output, records } = await runSuite('mbpp', { MODEL: `replay:${REPLIES}`, TESTBENCH_MBPP_VARIANTS: 'mbpp' }, 'Mbpp/(11|12|14) ')
     expect(code, output).toBe(1)

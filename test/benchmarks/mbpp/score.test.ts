@@ -24,3 +24,14 @@ describe('scoreMbpp', () => {
     expect(scores).toEqual({ 'MBPP+ v0.2.0 pass@1': [1 / 3, 3], 'MBPP (base tests of MBPP+ v0.2.0) pass@1': [2 / 3, 3] })
   })
 })
+
+describe('records without scoring facts (a task that broke before recording them)', () => {
+  test('are left out as infra or provider errors, and alone give no score and no error', () => {
+    const scores = scoreMbpp([record('Mbpp/2', 'mbpp+', 'infra_error'), record('Mbpp/3', 'mbpp+', 'passed', true), record('Mbpp/4', 'mbpp+', 'provider_error')])
+    expect(scores.map((score) => [score.name, score.value, score.counted])).toEqual([
+      ['MBPP+ v0.2.0 pass@1', 1, { solved: 1, total: 1 }],
+      ['MBPP (base tests of MBPP+ v0.2.0) pass@1', 1, { solved: 1, total: 1 }],
+    ])
+    expect(scoreMbpp([record('Mbpp/2', 'mbpp', 'infra_error')])).toEqual([])
+  })
+})

@@ -91,3 +91,21 @@ describe('options and image names', () => {
     expect(evaluationImage(swebenchOptions({}).imageTemplate, 'django__django-15202')).toBe('docker.io/swebench/sweb.eval.x86_64.django_1776_django-15202:latest')
   })
 })
+
+describe('records without SWE-bench facts (an instance that broke before recording them: a clone that failed)', () => {
+  const broken = (itemId: string, outcome: ItemRecord['outcome']): ItemRecord => ({ suite: 'swebench', itemId, model: 'm', provider: 'p', sample: 0, outcome, reason: 'Could not clone' })
+  const scored: ItemRecord = { ...broken('r1', 'passed'), scoring: { status: 'resolved', dataset: 'lite', repo: 'o/r', contextFiles: 0, repairedHunks: 0 } }
+
+  test("join their model's dataset: infra_error counts unresolved as an evaluation error, provider_error is left out", () => {
+    const scores = scoreSwebench([broken('i1', 'infra_error'), scored, broken('q1', 'provider_error')])
+    expect(scores).toHaveLength(1)
+    expect(scores[0]).toMatchObject({ name: 'SWE-bench Lite % Resolved', value: 50, counted: { solved: 1, total: 2 }, excluded: [{ itemId: 'q1', reason: 'provider_error: ' }] })
+    expect(scores[0]?.columns).toMatchObject({ resolved: '1', 'evaluation errors': '1' })
+  })
+
+  test('alone give a score that says the dataset was not recorded, and no error', () => {
+    const [score] = scoreSwebench([broken('i1', 'infra_error'), broken('i2', 'infra_error')])
+    expect(score).toMatchObject({ name: 'SWE-bench (dataset not recorded) % Resolved', value: 0, counted: { solved: 0, total: 2 } })
+    expect(score?.columns).toMatchObject({ 'evaluation errors': '2' })
+  })
+})

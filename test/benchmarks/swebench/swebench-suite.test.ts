@@ -7,11 +7,11 @@ import { loadInstances } from '../../../suites/swebench/dataset.ts'
 import { predictionsPath } from '../../../suites/swebench/predictions.ts'
 import { scoreSwebench } from '../../../suites/swebench/score.ts'
 import { readPredictions, runSwebenchSuite } from './run-suite.ts'
-import { withDatasets } from '../../support/test-datasets.ts'
+import { datasetOrSkip } from '../../support/test-datasets.ts'
 
 describe('the SWE-bench suite end to end, generate-only', () => {
-  test('MODEL=reference over Lite writes predictions identical to the gold patches', { timeout: 120_000 }, async () => {
-    const gold = await loadInstances({ env: withDatasets() })
+  test('MODEL=reference over Lite writes predictions identical to the gold patches', { timeout: 120_000 }, async (context) => {
+    const gold = await datasetOrSkip(context, (env) => loadInstances({ env }))
     const { code, output, results, records, reports } = await runSwebenchSuite({ MODEL: 'reference', TESTBENCH_SWEBENCH_EVALUATE: '0' })
     expect(code, output).toBe(0)
     expect(results).toHaveLength(300)
@@ -25,8 +25,8 @@ describe('the SWE-bench suite end to end, generate-only', () => {
     expect(scoreSwebench(records)[0]?.excluded).toHaveLength(300)
   })
 
-  test('replayed SWE-bench predictions: an empty or null patch is no_answer and fails its test, a patch is carried over', { timeout: 120_000 }, async () => {
-    const [first, second, third] = await loadInstances({ env: withDatasets() })
+  test('replayed SWE-bench predictions: an empty or null patch is no_answer and fails its test, a patch is carried over', { timeout: 120_000 }, async (context) => {
+    const [first, second, third] = await datasetOrSkip(context, (env) => loadInstances({ env }))
     const file = join(mkdtempSync(join(tmpdir(), 'swebench-replay-')), 'preds.jsonl')
     writeFileSync(
       file,

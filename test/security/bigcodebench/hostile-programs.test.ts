@@ -14,7 +14,7 @@ import { cacheDir } from '../../../harness/knobs.ts'
 import { canonicalProgram, loadBigCodeBench } from '../../../suites/bigcodebench/dataset.ts'
 import { runSuiteForRecords } from '../../support/run-vitest.ts'
 import { skipWithoutSandbox } from '../../support/sandbox-available.ts'
-import { datasetEnv, withDatasets } from '../../support/test-datasets.ts'
+import { datasetEnv, datasetOrSkip, withDatasets } from '../../support/test-datasets.ts'
 import { HOSTILE_PROGRAMS, LEFTOVER_SLEEP } from './hostile-programs.ts'
 
 const TASK = 'BigCodeBench/4'
@@ -48,6 +48,7 @@ describe('BigCodeBench: programs that try to forge their checks', () => {
 
   beforeEach(async (context) => {
     await skipWithoutSandbox(context)
+    await datasetOrSkip(context, (env) => loadBigCodeBench('full', env))
   })
 
   test.for(HOSTILE_PROGRAMS.map((hostile, sample) => ({ ...hostile, sample })))('$name: fails, and not as an infra error', { timeout: 900_000 }, async ({ sample, reason }) => {
