@@ -25,6 +25,11 @@ export const SLOW_TESTS: readonly SlowTests[] = [
   { glob: 'test/adapters/sandbox/docker-sandbox.test.ts', why: 'the container tier' },
   { glob: 'test/adapters/sandbox/sandbox-image.test.ts', why: "the container tier's image" },
   { glob: 'test/benchmarks/swebench/container-evaluation.test.ts', why: "SWE-bench's evaluation in its container" },
+  { glob: 'test/benchmarks/swebench/agent-episode.test.ts', why: "the bash-only agent's episodes in the instance's container" },
+  { glob: 'test/benchmarks/swebench/agent-suite.test.ts', why: 'the bash-only track end to end, with Ctrl-C and a crash in the middle' },
+  { glob: 'test/adapters/sandbox/self-check.test.ts', why: "the container tier's self-check on each engine" },
+  { glob: 'test/adapters/sandbox/container-tier-probe.test.ts', why: "the container tier's up-front probe on each engine" },
+  { glob: 'test/adapters/models/tool-call-faults.test.ts', why: 'tool-call streams through every wire protocol with every fault kind' },
   // The slowest of the rest, measured (npm test's per-file times): without them the loop stays near 3 minutes on 2 cores.
   { glob: 'test/benchmarks/euler/euler-suite.test.ts', why: 'PE-Bench with MODEL=reference in every language the sandbox runs' },
   { glob: 'test/adapters/models/flaky-provider-farel.test.ts', why: 'FaRel through every wire protocol, clean and with every fault kind' },
