@@ -11,7 +11,7 @@ import type { PythonEnvironment } from '../../../suites/bigcodebench/environment
 describe('exclusionsByCategory', () => {
   test('groups excluded tasks by category in a fixed order; tasks without an entry could not be calibrated (infra)', () => {
     const entries = new Map<string, CalibrationEntry>([
-      ['BigCodeBench/1', { status: 'scored', canonicalMs: 10, canonicalCpuMs: 10 }],
+      ['BigCodeBench/1', { status: 'scored', canonicalMs: 10, canonicalCpuMs: 10, rawMemory: 'blocked' }],
       ['BigCodeBench/2', { status: 'excluded', category: 'network', reason: 'gaierror' }],
       ['BigCodeBench/3', { status: 'excluded', category: 'missing library', reason: "No module named 'tensorflow'" }],
       ['BigCodeBench/4', { status: 'excluded', category: 'network', reason: 'urlopen error' }],
