@@ -38,31 +38,43 @@ NUMPY_CTYPESLIB_NAMES = ('as_array', 'as_ctypes', 'as_ctypes_type', 'ndpointer',
 
 
 def take_away(refuse):
-    """`refuse(what)` fails the item and raises into the program. Call before the snapshots and before the program."""
+    """`refuse(what)` fails the item and raises into the program. Call before the snapshots and before the program.
+    Returns the functions it made, whose defaults (which hold `refuse`) the program must not read."""
+    made = []
     for name in ('ctypes', '_ctypes'):
         module = sys.modules.get(name)
         if module is not None:
             for attribute in CTYPES_NAMES:
                 if attribute in vars(module):
-                    setattr(module, attribute, refusing(refuse, f'{name}.{attribute}'))
+                    setattr(module, attribute, refused(refuse, f'{name}.{attribute}', made))
     ctypeslib = sys.modules.get('numpy.ctypeslib')
     if ctypeslib is not None:
         for attribute in NUMPY_CTYPESLIB_NAMES:
             if attribute in vars(ctypeslib):
-                setattr(ctypeslib, attribute, refusing(refuse, f'numpy.ctypeslib.{attribute}'))
+                setattr(ctypeslib, attribute, refused(refuse, f'numpy.ctypeslib.{attribute}', made))
     stride_tricks = sys.modules.get('numpy.lib.stride_tricks')
     if stride_tricks is not None:
         stride_tricks.as_strided = bounded_as_strided(stride_tricks.as_strided, sys.modules['numpy'], refuse)
+        made.append(stride_tricks.as_strided)
     builtins.id, builtins.hash, builtins.repr = opaque_identity(secrets.token_bytes(32))
-    return (builtins.id, builtins.hash, builtins.repr, stride_tricks.as_strided if stride_tricks is not None else None)
+    made += [builtins.id, builtins.hash, builtins.repr]
+    return made
 
 
-def refusing(refuse, name):
-    def refused(*args, _refuse=refuse, _what=f'the program used {name}, which this task does without (raw memory)', **kwargs):
+def refused(refuse, name, made):
+    """What stands where `name` was: calling it, or reaching into it (ctypes.pythonapi.Py_…), fails the item."""
+    what = f'the program used {name}, which this task does without (raw memory)'
+
+    def refuse_call(self, *args, _refuse=refuse, _what=what, **kwargs):
         _refuse(_what)
 
-    refused.__name__ = refused.__qualname__ = name.rsplit('.', 1)[-1]
-    return refused
+    def refuse_attribute(self, attribute, _refuse=refuse, _what=what):
+        _refuse(_what)
+
+    cls = type(name.rsplit('.', 1)[-1], (), {'__slots__': (), '__call__': refuse_call, '__getattr__': refuse_attribute, '__getitem__': refuse_attribute,
+                                            '__mro_entries__': refuse_attribute, '__module__': name.rsplit('.', 1)[0]})
+    made += [refuse_call, refuse_attribute]
+    return cls()
 
 
 def bounded_as_strided(original, numpy, refuse):

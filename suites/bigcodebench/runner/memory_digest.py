@@ -172,7 +172,7 @@ class MemoryDigest:
         mask = bytearray((high - low + 1) * INT_STRIDE)
         for offset in range(0, len(mask), INT_STRIDE):
             mask[offset + INT_VALUE.start:offset + INT_VALUE.stop] = b'\xff' * (INT_VALUE.stop - INT_VALUE.start)
-        self.watch_bytes('the small ints', start, len(mask), 'object', bytes(mask))
+        self.watch_bytes('the block of small ints', start, len(mask), 'object', bytes(mask))
         for cls in WATCHED_TYPES:
             self.watch_type(cls)
 

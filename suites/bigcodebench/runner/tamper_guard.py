@@ -157,7 +157,7 @@ class Guard:
     def take_away_raw_memory(self):
         """For a task that does without (memory_access.py): before the snapshots, so that they hold what is given instead."""
         self.state['no_raw_memory'] = True
-        self.own_functions.update(function for function in memory_access.take_away(self.refuse) if function is not None)
+        self.own_functions.update(memory_access.take_away(self.refuse))
         self.own_functions.add(self.refuse.__func__)
 
     def watch_memory(self, digest, test_code, result_class):
@@ -331,6 +331,10 @@ class Guard:
             result = function(*args, **kwargs)
             for snapshot, values in zip(watched, before):
                 for change in snapshot.changes(values):
+                    guard.tamper(f'during a call of the entry point, {change}')
+            # A rewrite the call leaves for the assertion that follows, to be undone before the test ends.
+            if guard.memory is not None:
+                for change in guard.memory.changes():
                     guard.tamper(f'during a call of the entry point, {change}')
             guard.inspect_returned(result)
             return result
