@@ -18,9 +18,13 @@ can be reached by the program too. This file makes the ways to forge a pass fail
   entry point: a replaced method, function or name fails the item.
 - What the entry point returns may not be an object whose comparison, truth, length or attribute
   lookup the program wrote (an always-equal object).
-What stays open in-process (documented in the README): ctypes' memmove/memset on raw addresses,
-a patch made and undone between two checks (e.g. by another thread), frames reached through
-library functions other than inspect's, and anything a signal handler does with the frame it gets.
+- The raw bytes the checks execute (memory_digest.py) are compared at each test's start and end,
+  after each call of the entry point and at the end; for a task that does without, raw memory and
+  real addresses are taken away first (memory_access.py).
+What stays open in-process (documented in the README): raw writes to memory the digest does not
+cover, raw reads, a patch made and undone between two checks by code the checks do not call (another
+thread, a finalizer), frames reached through library functions other than inspect's, and anything a
+signal handler does with the frame it gets.
 """
 import builtins
 import os
