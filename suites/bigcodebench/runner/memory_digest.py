@@ -10,7 +10,7 @@ holds, and compares them with what they were; `changes()` names each difference.
 
 Bytecode is compared as CPython itself deoptimizes it (the specialized instructions and inline caches
 that the interpreter rewrites as it runs are mapped back), so that running the checks changes nothing.
-All the watched bytes are compared at once, as one number; only a difference is looked at span by span.
+All the watched bytes are compared at once; only a difference is looked at span by span.
 """
 import ctypes
 import dis
@@ -42,6 +42,7 @@ INT_STRIDE = 32
 # What of an int does not change as it is used: its type, size and first digit (not its reference count).
 INT_VALUE = slice(8, 28)
 CHUNK = 1 << 20
+INSTRUCTION_UNITS = bytes([0] + [0xFF] * 255)
 
 
 class Unsupported(RuntimeError):
@@ -69,21 +70,6 @@ class RawMemory:
             size -= step
         return b''.join(parts)
 
-    def gather(self, spans):
-        """The bytes of every (address, size) span, one after the other."""
-        move, base, parts, offset = self.move, self.address, [], 0
-        for address, size in spans:
-            if offset + size > CHUNK:
-                parts.append(self.view[:offset].tobytes())
-                offset = 0
-            if size > CHUNK:
-                parts.append(self.read(address, size))
-                continue
-            move(base + offset, address, size)
-            offset += size
-        parts.append(self.view[:offset].tobytes())
-        return b''.join(parts)
-
 
 class Span:
     """Bytes at an address, which of them must not change (mask), and what they were."""
@@ -109,19 +95,18 @@ class MemoryDigest:
 
     # -- recording (before the program exists, and for the tests right after they are defined) ------
 
-    def watch_code(self, code, label):
-        """`code` and the code nested in it: bytecode, which constants and names it has, their values."""
+    def watch_code(self, code, label, values=True):
+        """`code` and the code nested in it: bytecode, which constants and names it has, and (with `values`) their values."""
         if code in self.seen:
             return
         self.seen.add(code)
         self.keep.append(code)
         bytecode = code.co_code
         self.watch_bytes(f'{label}\'s code object', self.address(code) + CODE_HEADER.start, CODE_HEADER.stop - CODE_HEADER.start, 'code header')
+        # Inline caches, which the interpreter rewrites as it runs, are CACHE (0) in co_code: no instruction has opcode 0.
+        instructions = bytecode[0::2].translate(INSTRUCTION_UNITS)
         units = bytearray(len(bytecode))
-        index = 0
-        while index < len(bytecode):
-            units[index] = units[index + 1] = 0xFF
-            index += 2 + 2 * dis._inline_cache_entries[bytecode[index]]
+        units[0::2] = units[1::2] = instructions
         span = Span(label, self.address(code) + types.CodeType.__basicsize__, len(units), bytes(units), masked(self.deoptimized(bytecode), units), 'code')
         if masked(self.deoptimized(self.memory.read(span.address, span.size)), units) != span.expected:
             raise Unsupported(f'the bytecode of {label} in memory is not what its co_code says')
@@ -129,20 +114,21 @@ class MemoryDigest:
         consts = code.co_consts
         if consts:
             self.watch_bytes(f'the constants of {label}', self.address(consts) + TUPLE_ITEMS, POINTER * len(consts), 'constants')
-        self.values.append(tuple(const for const in consts if type(const) is not CODE_TYPE))
-        self.value_labels.append(label)
+        if values:
+            self.values.append(tuple(const for const in consts if type(const) is not CODE_TYPE))
+            self.value_labels.append(label)
         for const in consts:
             if type(const) is CODE_TYPE:
-                self.watch_code(const, f'{label}.{const.co_name}')
+                self.watch_code(const, f'{label}.{const.co_name}', values)
 
-    def watch_function(self, function, label):
+    def watch_function(self, function, label, values=True):
         """Its code, and which code, defaults and globals it points to."""
         if not isinstance(function, types.FunctionType) or function in self.seen:
             return
         self.seen.add(function)
         self.keep.append(function)
         code = function.__code__
-        self.watch_code(code, label)
+        self.watch_code(code, label, values)
         pointers = self.memory.read(self.address(function) + FUNCTION_POINTERS.start, FUNCTION_POINTERS.stop - FUNCTION_POINTERS.start)
         at = FUNCTION_CODE - FUNCTION_POINTERS.start
         if pointers[at:at + POINTER] != self.address(code).to_bytes(POINTER, 'little'):
@@ -153,11 +139,11 @@ class MemoryDigest:
             self.keep.append(defaults)
             self.watch_bytes(f'the defaults of {label}', self.address(defaults) + TUPLE_ITEMS, POINTER * len(defaults), 'defaults')
 
-    def watch_namespace(self, namespace, label):
+    def watch_namespace(self, namespace, label, values=True):
         """The functions a module or class defines (methods, class and static methods, properties)."""
         for name, value in list(namespace.items()):
             for candidate in (value, getattr(value, '__func__', None), getattr(value, 'fget', None), getattr(value, 'fset', None)):
-                self.watch_function(candidate, f'{label}.{name}')
+                self.watch_function(candidate, f'{label}.{name}', values)
 
     def watch_builtin_objects(self):
         """True, False, None, Ellipsis, NotImplemented, the small ints, and the slots of the built-in types."""
@@ -191,16 +177,29 @@ class MemoryDigest:
                 self.watch_bytes(f'the method table of {cls.__name__}', table, size, 'object')
 
     def watch_bytes(self, label, address, size, what, mask=None):
-        if size % 2:
-            raise Unsupported(f'{label}: an odd size would shift the bytecode that follows off its instruction boundaries')
         mask = b'\xff' * size if mask is None else mask
-        self.spans.append(Span(label, address, size, mask, masked(self.deoptimized(self.memory.read(address, size)), mask), what))
+        self.spans.append(Span(label, address, size, mask, masked(self.memory.read(address, size), mask), what))
 
     def seal(self):
-        """Everything recorded so far becomes one number to compare (call again after recording more)."""
-        mask = int.from_bytes(b''.join(span.mask for span in self.spans), 'little')
-        expected = int.from_bytes(b''.join(span.expected for span in self.spans), 'little')
-        self.sealed = (tuple((span.address, span.size) for span in self.spans), mask, expected, tuple(self.values), marshal.dumps(tuple(self.values), 0))
+        """Everything recorded so far becomes one read and one comparison (call again after recording more): the bytes
+        that must not change, fetched at once by a numpy view over the addresses they span, which only this object holds."""
+        import numpy
+
+        spans = self.spans
+        sizes = numpy.array([span.size for span in spans], numpy.int64)
+        starts = numpy.cumsum(sizes) - sizes
+        within = numpy.arange(int(sizes.sum()), dtype=numpy.int64) - numpy.repeat(starts, sizes)
+        mask = numpy.frombuffer(b''.join(span.mask for span in spans), numpy.uint8)
+        kept = numpy.flatnonzero(mask)
+        addresses = (numpy.repeat(numpy.array([span.address for span in spans], numpy.int64), sizes) + within)[kept]
+        is_code = numpy.repeat(numpy.array([span.what == 'code' for span in spans]), sizes)
+        opcodes = numpy.flatnonzero((is_code & (within % 2 == 0))[kept])
+        expected = numpy.frombuffer(b''.join(span.expected for span in spans), numpy.uint8)[kept]
+        low, high = int(addresses.min()), int(addresses.max())
+        interface = {'shape': (high - low + 1,), 'typestr': '|u1', 'data': (low, True), 'version': 3}
+        view = numpy.asarray(type('Memory', (), {'__array_interface__': interface})())
+        self.sealed = (view, addresses - low, mask[kept], expected, opcodes,
+                       numpy.frombuffer(self.deopt, numpy.uint8), numpy.array_equal, tuple(self.values), marshal.dumps(tuple(self.values), 0))
 
     # -- comparing -----------------------------------------------------------------------------
 
@@ -211,13 +210,16 @@ class MemoryDigest:
 
     def changes(self):
         """What differs from the recording, in memory (nothing, most of the time: one read and one comparison)."""
-        spans, mask, expected, values, value_bytes = self.sealed
-        same = int.from_bytes(self.deoptimized(self.memory.gather(spans)), 'little') & mask == expected
-        if same and marshal.dumps(values, 0) == value_bytes:
+        view, offsets, masks, expected, opcodes, deopt, equal, values, value_bytes = self.sealed
+        now = view[offsets]
+        now[opcodes] = deopt[now[opcodes]]
+        now &= masks
+        if equal(now, expected) and marshal.dumps(values, 0) == value_bytes:
             return []
         found = []
         for span in self.spans:
-            if masked(self.deoptimized(self.memory.read(span.address, span.size)), span.mask) != span.expected:
+            raw = self.memory.read(span.address, span.size)
+            if masked(self.deoptimized(raw) if span.what == 'code' else raw, span.mask) != span.expected:
                 found.append(describe(span))
         if marshal.dumps(values, 0) != value_bytes:
             baseline = marshal.loads(value_bytes)
