@@ -81,9 +81,16 @@ class Span:
 
 class MemoryDigest:
     def __init__(self):
+        import numpy
+
         self.memory = RawMemory()
         # The interpreter's own id(): the program's may be another (memory_access.py).
         self.address = id
+        # What comparing uses, bound before the program exists (it could rebind numpy's or marshal's names, or the
+        # code of numpy's Python functions): C functions, and ndarray's own methods.
+        self.numpy = types.SimpleNamespace(frombuffer=numpy.frombuffer, arange=numpy.arange, array=numpy.array, asarray=numpy.asarray,
+                                           bitwise_and=numpy.bitwise_and, uint8=numpy.uint8, int64=numpy.int64)
+        self.dumps = marshal.dumps
         self.deopt = deopt_table()
         self.spans = []
         self.seen = set()
@@ -183,23 +190,21 @@ class MemoryDigest:
     def seal(self):
         """Everything recorded so far becomes one read and one comparison (call again after recording more): the bytes
         that must not change, fetched at once by a numpy view over the addresses they span, which only this object holds."""
-        import numpy
-
-        spans = self.spans
+        numpy, spans = self.numpy, self.spans
         sizes = numpy.array([span.size for span in spans], numpy.int64)
-        starts = numpy.cumsum(sizes) - sizes
-        within = numpy.arange(int(sizes.sum()), dtype=numpy.int64) - numpy.repeat(starts, sizes)
+        starts = sizes.cumsum() - sizes
+        within = numpy.arange(int(sizes.sum()), dtype=numpy.int64) - starts.repeat(sizes)
         mask = numpy.frombuffer(b''.join(span.mask for span in spans), numpy.uint8)
-        kept = numpy.flatnonzero(mask)
-        addresses = (numpy.repeat(numpy.array([span.address for span in spans], numpy.int64), sizes) + within)[kept]
-        is_code = numpy.repeat(numpy.array([span.what == 'code' for span in spans]), sizes)
-        opcodes = numpy.flatnonzero((is_code & (within % 2 == 0))[kept])
-        expected = numpy.frombuffer(b''.join(span.expected for span in spans), numpy.uint8)[kept]
+        kept = mask.nonzero()[0]
+        addresses = (numpy.array([span.address for span in spans], numpy.int64).repeat(sizes) + within)[kept]
+        is_code = numpy.array([span.what == 'code' for span in spans]).repeat(sizes)
+        opcodes = (is_code & (within % 2 == 0))[kept].nonzero()[0]
+        expected = numpy.frombuffer(b''.join(span.expected for span in spans), numpy.uint8)[kept].tobytes()
         low, high = int(addresses.min()), int(addresses.max())
         interface = {'shape': (high - low + 1,), 'typestr': '|u1', 'data': (low, True), 'version': 3}
         view = numpy.asarray(type('Memory', (), {'__array_interface__': interface})())
-        self.sealed = (view, addresses - low, mask[kept], expected, opcodes,
-                       numpy.frombuffer(self.deopt, numpy.uint8), numpy.array_equal, tuple(self.values), marshal.dumps(tuple(self.values), 0))
+        self.sealed = (view, addresses - low, mask[kept], expected, opcodes, numpy.frombuffer(self.deopt, numpy.uint8), numpy.bitwise_and,
+                       self.dumps, tuple(self.values), self.dumps(tuple(self.values), 0))
 
     # -- comparing -----------------------------------------------------------------------------
 
@@ -210,21 +215,21 @@ class MemoryDigest:
 
     def changes(self):
         """What differs from the recording, in memory (nothing, most of the time: one read and one comparison)."""
-        view, offsets, masks, expected, opcodes, deopt, equal, values, value_bytes = self.sealed
+        view, offsets, masks, expected, opcodes, deopt, bitwise_and, dumps, values, value_bytes = self.sealed
         now = view[offsets]
         now[opcodes] = deopt[now[opcodes]]
-        now &= masks
-        if equal(now, expected) and marshal.dumps(values, 0) == value_bytes:
+        bitwise_and(now, masks, out=now)
+        if now.tobytes() == expected and dumps(values, 0) == value_bytes:
             return []
         found = []
         for span in self.spans:
             raw = self.memory.read(span.address, span.size)
             if masked(self.deoptimized(raw) if span.what == 'code' else raw, span.mask) != span.expected:
                 found.append(describe(span))
-        if marshal.dumps(values, 0) != value_bytes:
+        if dumps(values, 0) != value_bytes:
             baseline = marshal.loads(value_bytes)
             for label, now, before in zip(self.value_labels, values, baseline):
-                if marshal.dumps(now, 0) != marshal.dumps(before, 0):
+                if dumps(now, 0) != dumps(before, 0):
                     found.append(f'a constant of {label} was rewritten in memory')
         return found or ['the checks\' memory changed']
 

@@ -33,6 +33,7 @@ import sys
 import types
 
 import memory_access
+import memory_digest
 
 MISSING = object()
 PROGRAM_FILE = '__test__.py'
@@ -197,11 +198,12 @@ class Guard:
         import unittest.suite
 
         for cls in (unittest.TestCase, unittest.TestSuite, unittest.suite.BaseTestSuite, unittest.TestResult, unittest.TestLoader,
-                    unittest.case._Outcome, unittest.case._SubTest, result_class, Guard, Snapshot):
+                    unittest.case._Outcome, unittest.case._SubTest, result_class, Guard, Snapshot, memory_digest.MemoryDigest, memory_digest.RawMemory,
+                    memory_digest.Span):
             self.library.add(cls.__qualname__, cls.__dict__, exact=True)
         for module in unittest_modules():
             self.library.add(module.__name__, vars(module))
-        for name in ('tamper_guard', 'checks_child', 'upstream_environment'):
+        for name in ('tamper_guard', 'checks_child', 'upstream_environment', 'memory_digest', 'memory_access'):
             if name in sys.modules:
                 self.library.add(name, vars(sys.modules[name]))
         self.library.add('builtins', vars(builtins))

@@ -303,4 +303,13 @@ list(map(ctypes.memmove, [_bytecode(unittest.TestCase.assertEqual)], [body], [le
 ${WRONG}`,
     reason: TAMPERED,
   },
+  {
+    name: "rebinds what a digest would compare with (marshal.dumps, numpy's operators), then rewrites assertEqual",
+    solution: `${NUMPY_MEMORY}import marshal
+np.set_numeric_ops(bitwise_and=lambda *args, **kwargs: args[0], equal=lambda *args, **kwargs: True)
+marshal.dumps = lambda *args, **kwargs: b''
+marshal.loads = lambda *args, **kwargs: ()
+${NEUTER_ASSERT_EQUAL}${WRONG}`,
+    reason: TAMPERED,
+  },
 ]
