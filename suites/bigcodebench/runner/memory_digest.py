@@ -91,6 +91,9 @@ class MemoryDigest:
         self.numpy = types.SimpleNamespace(frombuffer=numpy.frombuffer, arange=numpy.arange, array=numpy.array, asarray=numpy.asarray,
                                            bitwise_and=numpy.bitwise_and, uint8=numpy.uint8, int64=numpy.int64)
         self.dumps = marshal.dumps
+        probe = deopt_table
+        if self.memory.read(self.address(probe) + FUNCTION_CODE, POINTER) != self.address(probe.__code__).to_bytes(POINTER, 'little'):
+            raise Unsupported('functions are not laid out as 3.11\'s are')
         self.deopt = deopt_table()
         self.spans = []
         self.seen = set()
@@ -114,10 +117,8 @@ class MemoryDigest:
         instructions = bytecode[0::2].translate(INSTRUCTION_UNITS)
         units = bytearray(len(bytecode))
         units[0::2] = units[1::2] = instructions
-        span = Span(label, self.address(code) + types.CodeType.__basicsize__, len(units), bytes(units), masked(self.deoptimized(bytecode), units), 'code')
-        if masked(self.deoptimized(self.memory.read(span.address, span.size)), units) != span.expected:
-            raise Unsupported(f'the bytecode of {label} in memory is not what its co_code says')
-        self.spans.append(span)
+        # co_code is deoptimized, its caches zero: it is what the masked bytes must be.
+        self.spans.append(Span(label, self.address(code) + types.CodeType.__basicsize__, len(units), bytes(units), bytecode, 'code'))
         consts = code.co_consts
         if consts:
             self.watch_bytes(f'the constants of {label}', self.address(consts) + TUPLE_ITEMS, POINTER * len(consts), 'constants')
@@ -136,11 +137,7 @@ class MemoryDigest:
         self.keep.append(function)
         code = function.__code__
         self.watch_code(code, label, values)
-        pointers = self.memory.read(self.address(function) + FUNCTION_POINTERS.start, FUNCTION_POINTERS.stop - FUNCTION_POINTERS.start)
-        at = FUNCTION_CODE - FUNCTION_POINTERS.start
-        if pointers[at:at + POINTER] != self.address(code).to_bytes(POINTER, 'little'):
-            raise Unsupported(f'a function ({label}) is not laid out as 3.11\'s functions are')
-        self.watch_bytes(label, self.address(function) + FUNCTION_POINTERS.start, len(pointers), 'function')
+        self.watch_bytes(label, self.address(function) + FUNCTION_POINTERS.start, FUNCTION_POINTERS.stop - FUNCTION_POINTERS.start, 'function')
         defaults = function.__defaults__
         if defaults:
             self.keep.append(defaults)
@@ -184,26 +181,41 @@ class MemoryDigest:
                 self.watch_bytes(f'the method table of {cls.__name__}', table, size, 'object')
 
     def watch_bytes(self, label, address, size, what, mask=None):
-        mask = b'\xff' * size if mask is None else mask
-        self.spans.append(Span(label, address, size, mask, masked(self.memory.read(address, size), mask), what))
+        """`size` bytes at `address`, as they are when `seal()` reads them."""
+        self.spans.append(Span(label, address, size, b'\xff' * size if mask is None else mask, None, what))
 
     def seal(self):
         """Everything recorded so far becomes one read and one comparison (call again after recording more): the bytes
-        that must not change, fetched at once by a numpy view over the addresses they span, which only this object holds."""
+        that must not change, fetched at once by a numpy view over the addresses they span, which only this object holds.
+        What a span did not say it expects (all but bytecode, which co_code gives) is what memory holds at its first seal."""
         numpy, spans = self.numpy, self.spans
         sizes = numpy.array([span.size for span in spans], numpy.int64)
         starts = sizes.cumsum() - sizes
         within = numpy.arange(int(sizes.sum()), dtype=numpy.int64) - starts.repeat(sizes)
-        mask = numpy.frombuffer(b''.join(span.mask for span in spans), numpy.uint8)
-        kept = mask.nonzero()[0]
-        addresses = (numpy.array([span.address for span in spans], numpy.int64).repeat(sizes) + within)[kept]
-        is_code = numpy.array([span.what == 'code' for span in spans]).repeat(sizes)
-        opcodes = (is_code & (within % 2 == 0))[kept].nonzero()[0]
-        expected = numpy.frombuffer(b''.join(span.expected for span in spans), numpy.uint8)[kept].tobytes()
+        addresses = numpy.array([span.address for span in spans], numpy.int64).repeat(sizes) + within
         low, high = int(addresses.min()), int(addresses.max())
         interface = {'shape': (high - low + 1,), 'typestr': '|u1', 'data': (low, True), 'version': 3}
         view = numpy.asarray(type('Memory', (), {'__array_interface__': interface})())
-        self.sealed = (view, addresses - low, mask[kept], expected, opcodes, numpy.frombuffer(self.deopt, numpy.uint8), numpy.bitwise_and,
+        offsets = addresses - low
+        mask = numpy.frombuffer(b''.join(span.mask for span in spans), numpy.uint8)
+        is_code = numpy.array([span.what == 'code' for span in spans]).repeat(sizes)
+        opcodes = (is_code & (within % 2 == 0)).nonzero()[0]
+        deopt = numpy.frombuffer(self.deopt, numpy.uint8)
+        now = view[offsets]
+        now[opcodes] = deopt[now[opcodes]]
+        numpy.bitwise_and(now, mask, out=now)
+        known = numpy.frombuffer(b''.join(span.size * b'\0' if span.expected is None else span.expected for span in spans), numpy.uint8)
+        code = is_code.nonzero()[0]
+        if now[code].tobytes() != known[code].tobytes():
+            bad = next((span.label for span in spans if span.what == 'code' and masked(self.deoptimized(self.memory.read(span.address, span.size)), span.mask) != span.expected), 'a function')
+            raise Unsupported(f'the bytecode of {bad} in memory is not what its co_code says')
+        for span, start in zip(spans, starts.tolist()):
+            if span.expected is None:
+                span.expected = now[start:start + span.size].tobytes()
+        expected = numpy.frombuffer(b''.join(span.expected for span in spans), numpy.uint8)
+        kept = mask.nonzero()[0]
+        kept_code = (is_code & (within % 2 == 0))[kept].nonzero()[0]
+        self.sealed = (view, offsets[kept], mask[kept], expected[kept].tobytes(), kept_code, deopt, numpy.bitwise_and,
                        self.dumps, tuple(self.values), self.dumps(tuple(self.values), 0))
 
     # -- comparing -----------------------------------------------------------------------------
