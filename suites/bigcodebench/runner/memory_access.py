@@ -1,7 +1,7 @@
 """Takes away from the program what it needs to write raw memory, for a task whose canonical solution does without.
 
 Writing the checks' memory in place needs two things: a way to write at an address, and the address.
-Calibration decides per task whether its canonical solution and tests run without these (task-run's
+Calibration decides per task whether its canonical solution and tests run without these (calibration.ts,
 `rawMemory`); where they do, before the program exists:
 - ctypes loses what writes, reads or calls at an address (memmove, memset, string_at, cast,
   pythonapi, function pointers, libraries, from_address and from_buffer: the audit hook refuses

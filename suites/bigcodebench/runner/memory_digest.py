@@ -5,8 +5,9 @@ hand-made __array_interface__) can rewrite the checks in place, where no audit h
 of names sees it: the bytecode of unittest's assertion methods (CPython 3.11 executes a copy of its
 own, which `co_code` does not show), the constants the tests compare with, a function's code or
 defaults pointer, True/False/None and the small ints, the slots of the built-in types. This reads
-those bytes through a copy of ctypes' memmove made before the program ran, which only this module
-holds, and compares them with what they were; `changes()` names each difference.
+those bytes through a numpy view over the addresses they span, made before the program ran and held
+only by the digest (and, to name what differs, through a memmove of its own), and compares them with
+what they were; `changes()` names each difference.
 
 Bytecode is compared as CPython itself deoptimizes it (the specialized instructions and inline caches
 that the interpreter rewrites as it runs are mapped back), so that running the checks changes nothing.
