@@ -78,7 +78,9 @@ try {
   for (const task of sample) {
     const program = canonicalProgram(task)
     let begin = performance.now()
-    const run = await runChecks({ id: task.id, program, test: task.test, entryPoint: task.entryPoint, timeLimitSeconds: options.timeLimitSeconds + 1, memoryBytes: options.memoryBytes, preload: calibration.preload })
+    const entry = calibration.entries.get(task.id)
+    const rawMemory = entry?.status === 'scored' ? entry.rawMemory : 'blocked'
+    const run = await runChecks({ id: task.id, program, test: task.test, entryPoint: task.entryPoint, timeLimitSeconds: options.timeLimitSeconds + 1, memoryBytes: options.memoryBytes, preload: calibration.preload, rawMemory })
     ours.push(performance.now() - begin)
     begin = performance.now()
     // The task's own temporary files (tempfile.mkdtemp…) go in its dir too, which goes with the scratch dir.

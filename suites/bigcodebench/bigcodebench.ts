@@ -15,6 +15,7 @@ import { calibrate, exclusionsByCategory } from './calibration.ts'
 import { loadBigCodeBench, taskNumber } from './dataset.ts'
 import { TASKS } from './knobs.ts'
 import { bigCodeBenchOptions } from './options.ts'
+import type { RawMemoryAccess } from './run-checks.ts'
 import { bigCodeBenchFacts, runItem } from './run-item.ts'
 import { formatExclusions, variantName } from './variant.ts'
 
@@ -28,9 +29,9 @@ export function declareBigCodeBench(part: Part): Promise<void> {
     const startAt = Math.floor(((part.index - 1) * tasks.length) / part.count)
     const calibration = await calibrate(tasks, options, startAt)
     const excluded = formatExclusions(exclusionsByCategory(calibration.entries, tasks.map((task) => task.id)))
-    const canonicalMs = new Map<string, number>()
-    for (const [id, entry] of calibration.entries) if (entry.status === 'scored') canonicalMs.set(id, entry.canonicalMs)
-    const scored = tasks.filter((task) => canonicalMs.has(task.id))
+    const canonical = new Map<string, { canonicalMs: number; rawMemory: RawMemoryAccess }>()
+    for (const [id, entry] of calibration.entries) if (entry.status === 'scored') canonical.set(id, { canonicalMs: entry.canonicalMs, rawMemory: entry.rawMemory })
+    const scored = tasks.filter((task) => canonical.has(task.id))
     if (part.index === 1 && scored.length < tasks.length) {
       process.stderr.write(`BigCodeBench ${options.subset}: ${scored.length} of ${tasks.length} tasks scored here; excluded: ${excluded}\n`)
     }
@@ -44,7 +45,7 @@ export function declareBigCodeBench(part: Part): Promise<void> {
         ...(selected === undefined ? {} : { narrowedBy: `${TASKS.name}=${TASKS.raw()}` }),
         concurrent: true,
         run: (task, bench) =>
-          runItem(task, bench, { split, options, canonicalMs: canonicalMs.get(task.id) ?? 0, preload: calibration.preload, excluded }),
+          runItem(task, bench, { split, options, ...(canonical.get(task.id) ?? { canonicalMs: 0, rawMemory: 'blocked' }), preload: calibration.preload, excluded }),
       })
     }
   })

@@ -18,10 +18,10 @@ import { canonicalProgram, taskNumber, type BigCodeBenchTask } from './dataset.t
 import { pythonEnvironment, type PythonEnvironment } from './environment.ts'
 import { EXCLUSION_CATEGORIES, exclusionOf, type Exclusion, type ExclusionCategory } from './exclusion.ts'
 import { claim } from './calibration-claim.ts'
-import { RUNNER_VERSION, runChecks, wallBackstopSeconds } from './run-checks.ts'
+import { RUNNER_VERSION, runChecks, wallBackstopSeconds, type RawMemoryAccess } from './run-checks.ts'
 import type { TaskRun } from './task-run.ts'
 
-export type CalibrationEntry = { status: 'scored'; canonicalMs: number; canonicalCpuMs: number } | ({ status: 'excluded' } & Exclusion)
+export type CalibrationEntry = { status: 'scored'; canonicalMs: number; canonicalCpuMs: number; rawMemory: RawMemoryAccess } | ({ status: 'excluded' } & Exclusion)
 
 export interface CalibrationOptions {
   /** The dataset release: its tests differ between versions, so each has its own files. */
@@ -126,9 +126,13 @@ async function calibrateAll(tasks: readonly BigCodeBenchTask[], options: Calibra
   return { entries, preload: environment.preload, dir }
 }
 
-/** Runs a canonical solution, and a failure once more to tell flaky tests apart. An infra failure is not kept. */
+/**
+ * Runs a canonical solution without raw memory, and if it fails, with it: a task keeps raw memory
+ * only when its canonical solution needs it. A failure both ways is told apart from flaky tests by
+ * the two runs (or a third, when the first failed for what it was refused). An infra failure is not kept.
+ */
 async function calibrateTask(task: BigCodeBenchTask, options: CalibrationOptions, preload: readonly string[]): Promise<CalibrationEntry | undefined> {
-  const run = () =>
+  const run = (rawMemory: RawMemoryAccess) =>
     runChecks({
       id: task.id,
       program: canonicalProgram(task),
@@ -137,10 +141,15 @@ async function calibrateTask(task: BigCodeBenchTask, options: CalibrationOptions
       timeLimitSeconds: options.timeLimitSeconds + 1,
       memoryBytes: options.memoryBytes,
       preload,
+      rawMemory,
     })
-  const first: TaskRun = await run()
-  if (first.outcome === 'passed') return { status: 'scored', canonicalMs: first.idleWallMs ?? first.wallMs, canonicalCpuMs: first.cpuMs }
-  const exclusion = exclusionOf(first, await run())
+  const scored = (passed: TaskRun, rawMemory: RawMemoryAccess): CalibrationEntry => ({ status: 'scored', canonicalMs: passed.idleWallMs ?? passed.wallMs, canonicalCpuMs: passed.cpuMs, rawMemory })
+  const blocked: TaskRun = await run('blocked')
+  if (blocked.outcome === 'passed') return scored(blocked, 'blocked')
+  const allowed: TaskRun = await run('allowed')
+  if (allowed.outcome === 'passed') return scored(allowed, 'allowed')
+  const first = blocked.tamper.length > 0 ? allowed : blocked
+  const exclusion = exclusionOf(first, blocked.tamper.length > 0 ? await run('allowed') : allowed)
   return exclusion.category === 'infra' ? undefined : { status: 'excluded', ...exclusion }
 }
 
@@ -163,8 +172,8 @@ async function readEntry(file: string): Promise<CalibrationEntry | undefined> {
     return undefined
   }
   if (!isRecord(value)) return undefined
-  if (value.status === 'scored' && typeof value.canonicalMs === 'number' && typeof value.canonicalCpuMs === 'number') {
-    return { status: 'scored', canonicalMs: value.canonicalMs, canonicalCpuMs: value.canonicalCpuMs }
+  if (value.status === 'scored' && typeof value.canonicalMs === 'number' && typeof value.canonicalCpuMs === 'number' && (value.rawMemory === 'blocked' || value.rawMemory === 'allowed')) {
+    return { status: 'scored', canonicalMs: value.canonicalMs, canonicalCpuMs: value.canonicalCpuMs, rawMemory: value.rawMemory }
   }
   const category = EXCLUSION_CATEGORIES.find((known) => known === value.category)
   if (value.status === 'excluded' && category !== undefined && typeof value.reason === 'string') return { status: 'excluded', category, reason: value.reason }

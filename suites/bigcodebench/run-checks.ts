@@ -13,9 +13,9 @@ import { judgeVerdict, type MethodResult, type RunnerVerdict, type TaskRun } fro
  * Part of calibration's key: bump it when a change to the runner can change a verdict (what
  * passes, the time measured), so that no calibration made before is reused.
  */
-export const RUNNER_VERSION = 4
+export const RUNNER_VERSION = 5
 
-const RUNNER_FILES = ['checks_child.py', 'report_judge.py', 'tamper_guard.py', 'test_plan.py', 'upstream_environment.py']
+const RUNNER_FILES = ['checks_child.py', 'memory_access.py', 'memory_digest.py', 'report_judge.py', 'tamper_guard.py', 'test_plan.py', 'upstream_environment.py']
 const RUNNER_SOURCES: Readonly<Record<string, string>> = Object.fromEntries([
   ['main.py', readFileSync(new URL('./runner/checks_parent.py', import.meta.url), 'utf8')],
   ...RUNNER_FILES.map((file) => [file, readFileSync(new URL(`./runner/${file}`, import.meta.url), 'utf8')]),
@@ -38,7 +38,12 @@ export interface ChecksRequest {
   memoryBytes: number
   /** Modules the warm interpreter has imported before it forks (environment.ts's preload). */
   preload: readonly string[]
+  /** Whether the program keeps ctypes, numpy's raw views and real addresses (runner/memory_access.py): calibration decides per task. */
+  rawMemory: RawMemoryAccess
 }
+
+/** `blocked` unless the task's canonical solution or tests need raw memory (calibration.ts). */
+export type RawMemoryAccess = 'blocked' | 'allowed'
 
 /** The wall clock's backstop, past the time limit on an idle machine's clock (as checks_parent.py has it). */
 export function wallBackstopSeconds(timeLimitSeconds: number): number {
@@ -47,7 +52,14 @@ export function wallBackstopSeconds(timeLimitSeconds: number): number {
 
 export async function runChecks(request: ChecksRequest): Promise<TaskRun> {
   let seal = ''
-  const task = { program: request.program, test: request.test, entryPoint: request.entryPoint, timeLimitSeconds: request.timeLimitSeconds, outputBytes: OUTPUT_BYTES }
+  const task = {
+    program: request.program,
+    test: request.test,
+    entryPoint: request.entryPoint,
+    timeLimitSeconds: request.timeLimitSeconds,
+    outputBytes: OUTPUT_BYTES,
+    rawMemory: request.rawMemory,
+  }
   const sandboxed = await runProgram({
     language: 'python',
     files: (marker) => {

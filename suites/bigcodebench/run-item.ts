@@ -6,7 +6,7 @@ import { solutionFrom } from './extract.ts'
 import { SPLITS, type BigCodeBenchOptions, type Split } from './options.ts'
 import { evaluatedProgram } from './program.ts'
 import { chatPrompt } from './prompt.ts'
-import { runChecks } from './run-checks.ts'
+import { runChecks, type RawMemoryAccess } from './run-checks.ts'
 import { describeTaskRun, failureLine } from './task-run.ts'
 
 /**
@@ -39,6 +39,8 @@ export interface ItemSetting {
   options: BigCodeBenchOptions
   /** The canonical solution's time here (on an idle machine's clock), from calibration. */
   canonicalMs: number
+  /** Whether the program keeps raw memory, from calibration (run-checks.ts). */
+  rawMemory: RawMemoryAccess
   /** What the warm interpreter preloads. */
   preload: readonly string[]
   /** The exclusions of this part (formatExclusions), recorded for the scorer. */
@@ -79,6 +81,7 @@ export async function runItem(task: BigCodeBenchTask, bench: ItemContext<BigCode
     timeLimitSeconds: limit,
     memoryBytes: options.memoryBytes,
     preload: setting.preload,
+    rawMemory: setting.rawMemory,
   })
   bench.record({
     outcome: run.outcome,

@@ -19,6 +19,7 @@ import types
 import unittest
 import unittest.suite
 
+import memory_digest
 import tamper_guard
 import upstream_environment
 
@@ -104,6 +105,10 @@ def check(task, send):
         result = CheckedResult(send)
         guard = tamper_guard.Guard(send, CheckedResult.codes())
         result.guard = guard
+        # Made while ctypes is whole: the reader of the checks' raw memory.
+        digest = memory_digest.MemoryDigest()
+        if task.get('rawMemory') != 'allowed':
+            guard.take_away_raw_memory()
         guard.watch_libraries(CheckedResult)
         try:
             test_code = compile(test, tamper_guard.PROGRAM_FILE, 'exec')
@@ -111,6 +116,7 @@ def check(task, send):
             send('load', 'run', f'The tests do not compile: {error}')
             send('end', True)
             return
+        guard.watch_memory(digest, test_code, CheckedResult)
         guard.install_audit_hook()
         module = types.ModuleType('__test__')
         module.__dict__.update({
@@ -118,7 +124,7 @@ def check(task, send):
             'sys': sys, 'os': os, 'environ': os.environ,
         })
         clean = run_tests(program, test_code, task['entryPoint'], module, guard, result, send)
-        guard.verify()
+        guard.verify(memory=True)
         send('end', clean and not guard.state['flagged'])
 
 
@@ -149,7 +155,7 @@ def run_tests(program, test_code, entry_point, module, guard, result, send):
             guard.watch_tests(module, test_class, (entry_point, wrapper), result, test_names)
             suite = loader.loadTestsFromTestCase(test_class)
             result.expect(list(suite))
-            guard.verify()
+            guard.verify(memory=True)
             suite.run(result)
         except BaseException as error:
             send('load', 'run', format_exception(error))
@@ -206,12 +212,12 @@ class CheckedResult(unittest.TestResult):
             return
         self.current = test
         self.started = time.monotonic()
-        self.guard.verify(test)
+        self.guard.verify(test, memory=True)
         self.send('start', test._testMethodName)
 
     def stopTest(self, test):
         if self.called_by_unittest(test):
-            self.guard.verify(test)
+            self.guard.verify(test, memory=True)
             self.send('stop', test._testMethodName)
             self.current = None
         super().stopTest(test)

@@ -18,15 +18,22 @@ can be reached by the program too. This file makes the ways to forge a pass fail
   entry point: a replaced method, function or name fails the item.
 - What the entry point returns may not be an object whose comparison, truth, length or attribute
   lookup the program wrote (an always-equal object).
-What stays open in-process (documented in the README): ctypes' memmove/memset on raw addresses,
-a patch made and undone between two checks (e.g. by another thread), frames reached through
-library functions other than inspect's, and anything a signal handler does with the frame it gets.
+- The raw bytes the checks execute (memory_digest.py) are compared at each test's start and end,
+  after each call of the entry point and at the end; for a task that does without, raw memory and
+  real addresses are taken away first (memory_access.py).
+What stays open in-process (documented in the README): raw writes to memory the digest does not
+cover, raw reads, a patch made and undone between two checks by code the checks do not call (another
+thread, a finalizer), frames reached through library functions other than inspect's, and anything a
+signal handler does with the frame it gets.
 """
 import builtins
 import os
 import re
 import sys
 import types
+
+import memory_access
+import memory_digest
 
 MISSING = object()
 PROGRAM_FILE = '__test__.py'
@@ -42,8 +49,12 @@ ALWAYS_BLOCKED = frozenset(('sys.settrace', 'sys.setprofile'))
 BLOCKED_FOR_THE_PROGRAM = frozenset((
     'sys._current_frames', 'gc.get_objects', 'gc.get_referrers', 'gc.get_referents', 'ctypes.cdata', 'ctypes.string_at', 'ctypes.wstring_at',
 ))
-WATCHED_EVENTS = ALWAYS_BLOCKED | BLOCKED_FOR_THE_PROGRAM | frozenset(('object.__setattr__', 'object.__getattr__', 'sys._getframe', 'ctypes.dlsym', 'open', 'os.listdir'))
+WATCHED_EVENTS = ALWAYS_BLOCKED | BLOCKED_FOR_THE_PROGRAM | memory_access.BLOCKED_EVENTS | frozenset((
+    'object.__setattr__', 'object.__getattr__', 'sys._getframe', 'ctypes.dlsym', 'open', 'os.listdir', 'import',
+))
 PROC_PATH = re.compile(r'^/+(proc/+(self|thread-self|\d+)(/+task/+\d+)?/+(mem|fd|fdinfo|map_files)|dev/+fd)(/|$)')
+# Where the process's memory is: closed to a task that does without raw memory.
+MEMORY_LAYOUT_PATH = re.compile(r'^/+proc/+(self|thread-self|\d+)(/+task/+\d+)?/+(maps|smaps|smaps_rollup|numa_maps|pagemap|auxv|syscall|stack)(/|$)')
 # What an always-equal (or always-true, always-anything) object overrides.
 FORGING_DUNDERS = (
     '__eq__', '__ne__', '__lt__', '__le__', '__gt__', '__ge__', '__bool__', '__len__', '__contains__', '__hash__',
@@ -127,7 +138,9 @@ class Guard:
         self.own_functions = set()
         # Functions whose code and defaults may not change: those the snapshots watch, the tests', ours.
         self.protected = set()
-        self.state = {'enforcing': False, 'busy': False, 'flagged': set()}
+        self.state = {'enforcing': False, 'busy': False, 'flagged': set(), 'no_raw_memory': False}
+        # The raw bytes the checks execute (memory_digest.py), once recorded.
+        self.memory = None
         self.library = Snapshot()
         self.tests = Snapshot()
         self.test_classes = set()
@@ -140,7 +153,43 @@ class Guard:
         self.state['flagged'].add(what)
         self.send('tamper', what)
 
+    def refuse(self, what):
+        self.tamper(what)
+        raise Tampered(f'not allowed while BigCodeBench checks run: {what}')
+
     # -- before the program ----------------------------------------------------------------------
+
+    def take_away_raw_memory(self):
+        """For a task that does without (memory_access.py): before the snapshots, so that they hold what is given instead."""
+        self.state['no_raw_memory'] = True
+        self.own_functions.update(memory_access.take_away(self.refuse))
+        self.own_functions.add(self.refuse.__func__)
+
+    def watch_memory(self, digest, test_code, result_class):
+        """Records the raw bytes of what the checks execute: unittest, the runner, the testing helpers, the tests' code."""
+        for module in unittest_modules():
+            digest.watch_namespace(vars(module), module.__name__)
+            for value in list(vars(module).values()):
+                if isinstance(value, type) and value.__module__ == module.__name__:
+                    digest.watch_namespace(vars(value), f'{module.__name__}.{value.__qualname__}')
+        # The libraries' constants are many (their docstrings): which constants they have is watched, not their values.
+        for name, values in (('tamper_guard', True), ('checks_child', True), ('upstream_environment', True), ('memory_digest', True),
+                             ('memory_access', True), ('collections', False), ('numpy.testing._private.utils', False),
+                             ('pandas._testing.asserters', False), ('pandas._testing', False)):
+            module = sys.modules.get(name)
+            if module is None:
+                continue
+            digest.watch_namespace(vars(module), name, values)
+            for value in list(vars(module).values()):
+                if isinstance(value, type) and value.__module__ == name:
+                    digest.watch_namespace(vars(value), f'{name}.{value.__qualname__}', values)
+        digest.watch_namespace(vars(result_class), result_class.__qualname__)
+        for function in self.own_functions:
+            digest.watch_function(function, getattr(function, '__qualname__', 'a function of the runner'))
+        digest.watch_code(test_code, 'the tests')
+        digest.watch_builtin_objects()
+        digest.seal()
+        self.memory = digest
 
     def watch_libraries(self, result_class):
         """unittest, builtins, sys, os and the comparison helpers the tests use, as they are now."""
@@ -149,11 +198,12 @@ class Guard:
         import unittest.suite
 
         for cls in (unittest.TestCase, unittest.TestSuite, unittest.suite.BaseTestSuite, unittest.TestResult, unittest.TestLoader,
-                    unittest.case._Outcome, unittest.case._SubTest, result_class, Guard, Snapshot):
+                    unittest.case._Outcome, unittest.case._SubTest, result_class, Guard, Snapshot, memory_digest.MemoryDigest, memory_digest.RawMemory,
+                    memory_digest.Span):
             self.library.add(cls.__qualname__, cls.__dict__, exact=True)
         for module in unittest_modules():
             self.library.add(module.__name__, vars(module))
-        for name in ('tamper_guard', 'checks_child', 'upstream_environment'):
+        for name in ('tamper_guard', 'checks_child', 'upstream_environment', 'memory_digest', 'memory_access'):
             if name in sys.modules:
                 self.library.add(name, vars(sys.modules[name]))
         self.library.add('builtins', vars(builtins))
@@ -215,6 +265,11 @@ class Guard:
                     function = function.__wrapped__
                 if name.startswith('test') and isinstance(function, types.FunctionType) and function.__code__ not in self.test_codes:
                     self.tamper(f'{cls.__qualname__}.{name} is not the tests\' own code')
+        if self.memory is not None:
+            # Before the test methods are wrapped: their own code, constants and defaults.
+            for cls in own_classes:
+                self.memory.watch_namespace(vars(cls), cls.__qualname__)
+            self.memory.seal()
         self.run_only_under_unittest(test_class, result)
         # The names the tests bound (the program may keep rebinding its own globals, a cache, a counter).
         self.tests.add('the tests\' module', module.__dict__, [name for name in test_names if name != entry_wrapper[0]])
@@ -250,10 +305,14 @@ class Guard:
 
     # -- checks ----------------------------------------------------------------------------------
 
-    def verify(self, test=None):
-        """Everything watched is as it was; nothing traces; the running test instance shadows nothing."""
+    def verify(self, test=None, memory=False):
+        """Everything watched is as it was (and, with `memory`, the raw bytes the checks execute); nothing traces; the
+        running test instance shadows nothing."""
         for change in self.library.changes() + self.tests.changes():
             self.tamper(change)
+        if memory and self.memory is not None:
+            for change in self.memory.changes():
+                self.tamper(change)
         import threading
 
         if sys.gettrace() is not None or sys.getprofile() is not None or getattr(threading, '_trace_hook', None) or getattr(threading, '_profile_hook', None):
@@ -280,6 +339,10 @@ class Guard:
             result = function(*args, **kwargs)
             for snapshot, values in zip(watched, before):
                 for change in snapshot.changes(values):
+                    guard.tamper(f'during a call of the entry point, {change}')
+            # A rewrite the call leaves for the assertion that follows, to be undone before the test ends.
+            if guard.memory is not None:
+                for change in guard.memory.changes():
                     guard.tamper(f'during a call of the entry point, {change}')
             guard.inspect_returned(result)
             return result
@@ -330,13 +393,20 @@ def make_audit_hook(guard):
     def audit(event, args, _asker=asked_by_program, _watched=WATCHED_EVENTS, _blocked=ALWAYS_BLOCKED, _program_blocked=BLOCKED_FOR_THE_PROGRAM, _state=guard.state, _guard=guard,
               _getframe=sys._getframe, _isinstance=isinstance, _function=types.FunctionType, _str=str, _bytes=bytes,
               _internals=FUNCTION_INTERNALS, _frames=FRAME_ATTRIBUTES, _proc=PROC_PATH, _is_program=is_program_code,
-              _Tampered=Tampered, _helpers=INTROSPECTION_FILES):
+              _Tampered=Tampered, _helpers=INTROSPECTION_FILES, _raw_events=memory_access.BLOCKED_EVENTS,
+              _raw_imports=memory_access.BLOCKED_IMPORTS, _layout=MEMORY_LAYOUT_PATH):
         if event not in _watched or not _state['enforcing'] or _state['busy']:
             return
         _state['busy'] = True
         try:
             what = None
-            if event in _blocked:
+            no_raw_memory = _state['no_raw_memory']
+            if no_raw_memory and event in _raw_events:
+                what = f'{event} was asked for, and this task does without raw memory'
+            elif event == 'import':
+                if no_raw_memory and args[0] in _raw_imports:
+                    what = f'{args[0]} was imported, and this task does without raw memory'
+            elif event in _blocked:
                 what = f'{event} was called'
             elif event in _program_blocked:
                 if _asker(_getframe(1), _helpers, _is_program, _guard.test_codes):
@@ -364,7 +434,7 @@ def make_audit_hook(guard):
                 path = args[0]
                 if _isinstance(path, _bytes):
                     path = path.decode('utf-8', 'replace')
-                if _isinstance(path, _str) and _proc.match(path):
+                if _isinstance(path, _str) and (_proc.match(path) or (no_raw_memory and _layout.match(path))):
                     what = f'{path} was opened'
             if what is not None:
                 caller = _getframe(1)

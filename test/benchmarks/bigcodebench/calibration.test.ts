@@ -2,16 +2,18 @@ import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, test } from 'vitest'
+import { beforeEach, describe, expect, test } from 'vitest'
 import { claim } from '../../../suites/bigcodebench/calibration-claim.ts'
-import { exclusionsByCategory, taskKey, type CalibrationEntry } from '../../../suites/bigcodebench/calibration.ts'
+import { calibrate, exclusionsByCategory, taskKey, type CalibrationEntry } from '../../../suites/bigcodebench/calibration.ts'
 import { bigCodeBenchTask } from '../../../suites/bigcodebench/dataset.ts'
 import type { PythonEnvironment } from '../../../suites/bigcodebench/environment.ts'
+import { skipWithoutSandbox } from '../../support/sandbox-available.ts'
+import { fixtureTasks } from './fixture-tasks.ts'
 
 describe('exclusionsByCategory', () => {
   test('groups excluded tasks by category in a fixed order; tasks without an entry could not be calibrated (infra)', () => {
     const entries = new Map<string, CalibrationEntry>([
-      ['BigCodeBench/1', { status: 'scored', canonicalMs: 10, canonicalCpuMs: 10 }],
+      ['BigCodeBench/1', { status: 'scored', canonicalMs: 10, canonicalCpuMs: 10, rawMemory: 'blocked' }],
       ['BigCodeBench/2', { status: 'excluded', category: 'network', reason: 'gaierror' }],
       ['BigCodeBench/3', { status: 'excluded', category: 'missing library', reason: "No module named 'tensorflow'" }],
       ['BigCodeBench/4', { status: 'excluded', category: 'network', reason: 'urlopen error' }],
@@ -73,4 +75,22 @@ describe('claim: one worker per task calibration', () => {
       rmSync(dir, { recursive: true, force: true })
     }
   })
+})
+
+describe('calibrate: which tasks keep raw memory', () => {
+  beforeEach((context) => skipWithoutSandbox(context))
+
+  test('a task keeps it only when its canonical solution fails without it; a failure both ways is excluded as before', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bigcodebench-calibration-'))
+    try {
+      const fixtures = await fixtureTasks()
+      const tasks = [9001, 9002, 9016].map((number) => fixtures.get(number)!)
+      const calibration = await calibrate(tasks, { version: 'fixtures', memoryBytes: 1024 * 1024 * 1024, timeLimitSeconds: 30, env: { ...process.env, TESTBENCH_CACHE_DIR: dir }, progress: () => {} })
+      expect(calibration.entries.get('BigCodeBench/9001')).toMatchObject({ status: 'scored', rawMemory: 'blocked' })
+      expect(calibration.entries.get('BigCodeBench/9016')).toMatchObject({ status: 'scored', rawMemory: 'allowed' })
+      expect(calibration.entries.get('BigCodeBench/9002')).toMatchObject({ status: 'excluded', category: 'fails here' })
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }, 600_000)
 })

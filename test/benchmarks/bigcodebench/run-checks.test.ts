@@ -4,7 +4,7 @@
  */
 import { beforeEach, describe, expect, test } from 'vitest'
 import { canonicalProgram } from '../../../suites/bigcodebench/dataset.ts'
-import { runChecks, verdictLine } from '../../../suites/bigcodebench/run-checks.ts'
+import { runChecks, verdictLine, type RawMemoryAccess } from '../../../suites/bigcodebench/run-checks.ts'
 import { describeTaskRun, type TaskRun } from '../../../suites/bigcodebench/task-run.ts'
 import { fixtureTasks } from './fixture-tasks.ts'
 import { isolationMissing, skipWithoutSandbox } from '../../support/sandbox-available.ts'
@@ -16,13 +16,18 @@ describe('runChecks: a program and its unittest checks in the sandbox', async ()
   beforeEach((context) => skipWithoutSandbox(context))
   // Programs never run unsandboxed: without a sandbox every test skips, saying why.
   const runs = new Map<number, TaskRun>()
+  /** 9016's canonical solution with the raw memory it needs. */
+  let withRawMemory: TaskRun | undefined
   if (isolationMissing() === undefined) {
-    await Promise.all(
-      [...tasks].map(async ([number, task]) => {
-        const timeLimitSeconds = number === 9006 || number === 9014 ? 2 : 30
-        runs.set(number, await runChecks({ id: task.id, program: canonicalProgram(task), test: task.test, entryPoint: task.entryPoint, timeLimitSeconds, memoryBytes: 1024 * MiB, preload: [] }))
-      }),
-    )
+    const checks = (number: number, rawMemory: RawMemoryAccess): Promise<TaskRun> => {
+      const task = tasks.get(number)!
+      const timeLimitSeconds = number === 9006 || number === 9014 ? 2 : 30
+      return runChecks({ id: task.id, program: canonicalProgram(task), test: task.test, entryPoint: task.entryPoint, timeLimitSeconds, memoryBytes: 1024 * MiB, preload: [], rawMemory })
+    }
+    await Promise.all([
+      ...[...tasks.keys()].map(async (number) => runs.set(number, await checks(number, 'blocked'))),
+      checks(9016, 'allowed').then((run) => (withRawMemory = run)),
+    ])
   }
   const run = (number: number): TaskRun => runs.get(number)!
 
@@ -80,5 +85,15 @@ describe('runChecks: a program and its unittest checks in the sandbox', async ()
     expect(run(9015)).toMatchObject({ outcome: 'passed', tamper: [] })
     expect(run(9013)).toMatchObject({ outcome: 'passed' })
     expect(run(9012)).toMatchObject({ outcome: 'passed', methods: [{ name: 'test_skipped', status: 'skipped' }, { name: 'test_squares', status: 'passed' }] })
+  })
+
+  test('raw memory: a program that needs it fails as tampering where it is taken away, and passes where it is allowed', () => {
+    expect(run(9016).outcome).toBe('wrong_answer')
+    expect(run(9016).reason).toMatch(/tampered with its checks: the program used ctypes\.(addressof|memmove), which this task does without/)
+    expect(withRawMemory).toMatchObject({ outcome: 'passed', tamper: [] })
+  })
+
+  test('raw memory: taken away, id() and default repr() still tell objects apart, stably, without their address', () => {
+    expect(run(9017)).toMatchObject({ outcome: 'passed', tamper: [] })
   })
 })
