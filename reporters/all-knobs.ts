@@ -8,7 +8,7 @@ import { modelKnobs } from '../adapters/models/knobs.ts'
 import { sandboxKnobs } from '../adapters/sandbox/knobs.ts'
 import { harnessKnobs } from '../harness/knob-table.ts'
 import { suites } from '../suites/registry.ts'
-import { reportKnobs } from './prices.ts'
+import { reportKnobs } from '../harness/prices.ts'
 
 export const knobGroups: readonly KnobGroup[] = [harnessKnobs, reportKnobs, modelKnobs, sandboxKnobs, ...suites.flatMap((suite) => suite.knobs ?? [])]
 

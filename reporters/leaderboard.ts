@@ -1,6 +1,6 @@
 import type { Score } from '../harness/score.ts'
 import { markdownTable, rowsByModel } from './markdown-table.ts'
-import { costOf, formatCost, type Prices } from './prices.ts'
+import { costOf, formatCost, type Prices } from '../harness/prices.ts'
 import type { RunReport } from './run-report.ts'
 import { resultsTableFor, scorerFor } from './scorers.ts'
 

@@ -4,7 +4,7 @@ import type { Score } from '../harness/score.ts'
 import { UNSANDBOXED } from '../adapters/sandbox/sandbox-tier.ts'
 import { partialText, type PartialRun } from './run-coverage.ts'
 import { formatInterval } from './score-interval.ts'
-import { costOf, formatCost, type Cost, type Prices } from './prices.ts'
+import { costOf, formatCost, type Cost, type Prices } from '../harness/prices.ts'
 
 /** Everything one run of one suite with one model produced: what the JSON report holds. */
 export interface RunReport {

@@ -15,7 +15,7 @@ import { resultsTableFor, scorerFor, suiteFilesFor } from './scorers.ts'
 import { withIntervals } from './score-interval.ts'
 import { tagOutcome } from './outcome-tags.ts'
 import { showScoresInItems } from './scores-in-items.ts'
-import { pricesFromEnv, type Prices } from './prices.ts'
+import { pricesFromEnv, type Prices } from '../harness/prices.ts'
 import { NOT_THE_MODELS_FAULT } from '../adapters/outcome.ts'
 
 export interface ScoreReporterOptions {

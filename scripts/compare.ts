@@ -7,7 +7,7 @@
  * TESTBENCH_PRICES adds each run's cost.
  */
 import { compareReports, comparisonMarkdown, CompareError } from '../reporters/compare.ts'
-import { pricesFromEnv, PricesError } from '../reporters/prices.ts'
+import { pricesFromEnv, PricesError } from '../harness/prices.ts'
 import { readSavedReport, SavedReportError } from '../reporters/saved-report.ts'
 
 const args = process.argv.slice(2)

@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { reportDir } from '../harness/knobs.ts'
 import { leaderboard, leaderboardMarkdown, type Leaderboard, type SavedRun } from '../reporters/leaderboard.ts'
 import { leaderboardPage } from '../reporters/leaderboard-page.ts'
-import { pricesFromEnv, PricesError } from '../reporters/prices.ts'
+import { pricesFromEnv, PricesError } from '../harness/prices.ts'
 import { readSavedReport, savedReportFiles, savedSuites, SavedReportError } from '../reporters/saved-report.ts'
 
 const directory = reportDir()

@@ -1,6 +1,6 @@
 import type { TokenUsage } from '../../adapters/models/model-adapter.ts'
 
-/** Prices per million tokens, as TESTBENCH_PRICES gives them (reporters/prices.ts). */
+/** Prices per million tokens, as TESTBENCH_PRICES gives them (harness/prices.ts). */
 export interface TokenPrice {
   input: number
   output: number

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, test } from 'vitest'
 import type { ItemRecord } from '../../harness/item-record.ts'
-import { costOf, formatCost, pricesFromEnv, readPrices } from '../../reporters/prices.ts'
+import { costOf, formatCost, pricesFromEnv, readPrices } from '../../harness/prices.ts'
 import { buildRunReport, summaryText } from '../../reporters/run-report.ts'
 
 function pricesFile(content: unknown): string {
