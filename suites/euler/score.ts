@@ -82,11 +82,9 @@ interface LanguageScore {
 export const scoreEuler: Scorer = (records) => {
   const scores: Score[] = []
   for (const [model, modelRecords] of groupBy(records.filter((record) => record.suite === SUITE), (record) => record.model)) {
-    for (const [, runRecords] of groupBy(modelRecords, (record) => { const facts = eulerFacts.read(record); return `${facts.mode ?? 'oneshot'} ${facts.thinking ?? ''}` })) {
-      const [first] = runRecords
-      if (first === undefined) continue
-      const facts = eulerFacts.read(first)
-      const mode = facts.mode ?? 'oneshot'
+    for (const runRecords of runsOf(modelRecords)) {
+      const facts = runRecords.map((record) => eulerFacts.readIfRecorded(record)).find((each) => each !== undefined)
+      const mode = facts?.mode ?? 'oneshot'
       const languageScores = [...groupBy(runRecords, (record) => record.variant ?? 'python')]
         .map(([language, languageRecords]) => languageScore(language, languageRecords, mode))
         .sort((a, b) => languageOrder(a.language) - languageOrder(b.language))
@@ -94,7 +92,7 @@ export const scoreEuler: Scorer = (records) => {
       const raw = combinedOf(languageScores, mode)
       const combined = raw && combinedScore(model, raw, mode)
       const row = combined ?? perLanguage[0]
-      if (row) row.columns = tableRow(model, runRecords, languageScores, raw, mode, facts.thinking)
+      if (row) row.columns = tableRow(model, runRecords, languageScores, raw, mode, facts?.thinking)
       scores.push(...perLanguage, ...(combined ? [combined] : []))
     }
   }
@@ -102,6 +100,26 @@ export const scoreEuler: Scorer = (records) => {
 }
 
 /** `PE-Bench-Python-100`; tool mode, after upstream's `python-200-tool`: `PE-Bench-Python-200-tool`. */
+/**
+ * A model's records by run (mode and thinking switch); a record that broke before it recorded its facts joins
+ * the model's first run, where it counts as asked and unsolved.
+ */
+function runsOf(records: readonly ItemRecord[]): ItemRecord[][] {
+  const runs = groupBy(
+    records.filter((record) => eulerFacts.readIfRecorded(record) !== undefined),
+    (record) => {
+      const facts = eulerFacts.read(record)
+      return `${facts.mode ?? 'oneshot'} ${facts.thinking ?? ''}`
+    },
+  )
+  const withoutFacts = records.filter((record) => eulerFacts.readIfRecorded(record) === undefined)
+  const [first] = runs.values()
+  if (withoutFacts.length === 0) return [...runs.values()]
+  if (first === undefined) return [withoutFacts]
+  first.push(...withoutFacts)
+  return [...runs.values()]
+}
+
 export function languageScoreName(language: string, problems: number, mode: Mode = 'oneshot'): string {
   return `PE-Bench-${languageName(language)}-${problems}${mode === 'tool' ? '-tool' : ''}`
 }
@@ -145,7 +163,7 @@ function languageScore(language: string, records: readonly ItemRecord[], mode: M
     solved += share
   }
   const problems = byProblem.size
-  const highest = Math.max(0, ...records.map((record) => eulerFacts.read(record).problem))
+  const highest = Math.max(0, ...records.map((record) => eulerFacts.readIfRecorded(record)?.problem ?? (Number(record.itemId) || 0)))
   // Over every problem asked, solved or not: upstream's tool mode divides by the problems recorded so far (see the README).
   return { language, mode, named: mode === 'tool' ? highest : problems, problems, solved, value: problems === 0 ? 0 : pythonRound(points / problems, 2) }
 }
