@@ -17,7 +17,10 @@ export default defineConfig({
     // --shard deals each suite's part files evenly over the shards (reporters/part-sequencer.ts).
     sequence: { sequencer: PartSequencer },
     // On GitHub Actions, failing items become annotations; the items' own annotations (prompt, reply…) stay in the UI.
-    reporters: process.env.GITHUB_ACTIONS === 'true' ? ['default', ['github-actions', { displayAnnotations: false }]] : ['default'],
+    reporters:
+      process.env.GITHUB_ACTIONS === 'true'
+        ? ['default', ['github-actions', { displayAnnotations: false }]]
+        : ['default'],
     projects: [
       {
         test: {

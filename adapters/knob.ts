@@ -127,32 +127,56 @@ export function wholeNumberKnob(spec: KnobText & Bounds & (Defaulted<number> | D
 }
 
 /** A number at least `min` (0 when not given), or above it with `above: true`. */
-export function numberKnob(spec: KnobText & Omit<Bounds, 'max'> & { readonly above?: boolean } & Defaulted<number>): Knob<number>
-export function numberKnob(spec: KnobText & Omit<Bounds, 'max'> & { readonly above?: boolean } & Derived): Knob<number | undefined>
-export function numberKnob(spec: KnobText & Omit<Bounds, 'max'> & { readonly above?: boolean } & (Defaulted<number> | Derived)): Knob<number | undefined> {
+export function numberKnob(
+  spec: KnobText & Omit<Bounds, 'max'> & { readonly above?: boolean } & Defaulted<number>,
+): Knob<number>
+export function numberKnob(
+  spec: KnobText & Omit<Bounds, 'max'> & { readonly above?: boolean } & Derived,
+): Knob<number | undefined>
+export function numberKnob(
+  spec: KnobText & Omit<Bounds, 'max'> & { readonly above?: boolean } & (Defaulted<number> | Derived),
+): Knob<number | undefined> {
   const min = spec.min ?? 0
   const parse = (raw: string): number | undefined => {
     const value = Number(raw)
     return Number.isFinite(value) && (spec.above === true ? value > min : value >= min) ? value : undefined
   }
-  return defineKnob('number', spec, withUnit(spec.unit, spec.above === true ? `a number above ${min}` : `a number ≥ ${min}`), parse)
+  return defineKnob(
+    'number',
+    spec,
+    withUnit(spec.unit, spec.above === true ? `a number above ${min}` : `a number ≥ ${min}`),
+    parse,
+  )
 }
 
 /** One of `choices`, any case. */
-export function choiceKnob<C extends string>(spec: KnobText & { readonly choices: readonly C[] } & Defaulted<C>): Knob<C>
-export function choiceKnob<C extends string>(spec: KnobText & { readonly choices: readonly C[] } & Derived): Knob<C | undefined>
-export function choiceKnob<C extends string>(spec: KnobText & { readonly choices: readonly C[] } & (Defaulted<C> | Derived)): Knob<C | undefined> {
+export function choiceKnob<C extends string>(
+  spec: KnobText & { readonly choices: readonly C[] } & Defaulted<C>,
+): Knob<C>
+export function choiceKnob<C extends string>(
+  spec: KnobText & { readonly choices: readonly C[] } & Derived,
+): Knob<C | undefined>
+export function choiceKnob<C extends string>(
+  spec: KnobText & { readonly choices: readonly C[] } & (Defaulted<C> | Derived),
+): Knob<C | undefined> {
   return defineKnob('choice', spec, inWords(spec.choices, 'or'), (raw) => findChoice(spec.choices, raw))
 }
 
 /** A comma list, entries trimmed, empty ones dropped; with `choices`, each entry one of them (any case), each once. */
-export function listKnob<C extends string>(spec: KnobText & { readonly choices: readonly C[] } & Defaulted<readonly C[]>): Knob<readonly C[]>
+export function listKnob<C extends string>(
+  spec: KnobText & { readonly choices: readonly C[] } & Defaulted<readonly C[]>,
+): Knob<readonly C[]>
 export function listKnob(spec: KnobText & Defaulted<readonly string[]>): Knob<readonly string[]>
 export function listKnob(spec: KnobText & Derived): Knob<readonly string[] | undefined>
-export function listKnob(spec: KnobText & { readonly choices?: readonly string[] } & (Defaulted<readonly string[]> | Derived)): Knob<readonly string[] | undefined> {
+export function listKnob(
+  spec: KnobText & { readonly choices?: readonly string[] } & (Defaulted<readonly string[]> | Derived),
+): Knob<readonly string[] | undefined> {
   const choices = spec.choices
   const parse = (raw: string): readonly string[] | undefined => {
-    const entries = raw.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '')
+    const entries = raw
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== '')
     if (choices === undefined) return entries
     const chosen: string[] = []
     for (const entry of entries) {
@@ -169,15 +193,25 @@ export function listKnob(spec: KnobText & { readonly choices?: readonly string[]
 /** A file or directory, as given (relative paths are the caller's to resolve). */
 export function pathKnob(spec: KnobText & { readonly accepted: string } & Defaulted<string>): Knob<string>
 export function pathKnob(spec: KnobText & { readonly accepted: string } & Derived): Knob<string | undefined>
-export function pathKnob(spec: KnobText & { readonly accepted: string } & (Defaulted<string> | Derived)): Knob<string | undefined> {
+export function pathKnob(
+  spec: KnobText & { readonly accepted: string } & (Defaulted<string> | Derived),
+): Knob<string | undefined> {
   return defineKnob('path', spec, spec.accepted, (raw) => raw)
 }
 
 /** Free text, or text that must match `pattern` (then `accepted` says what it looks like). */
-export function textKnob(spec: KnobText & { readonly accepted: string; readonly pattern?: RegExp } & Defaulted<string>): Knob<string>
-export function textKnob(spec: KnobText & { readonly accepted: string; readonly pattern?: RegExp } & Derived): Knob<string | undefined>
-export function textKnob(spec: KnobText & { readonly accepted: string; readonly pattern?: RegExp } & (Defaulted<string> | Derived)): Knob<string | undefined> {
-  return defineKnob('text', spec, spec.accepted, (raw) => (spec.pattern === undefined || spec.pattern.test(raw) ? raw : undefined))
+export function textKnob(
+  spec: KnobText & { readonly accepted: string; readonly pattern?: RegExp } & Defaulted<string>,
+): Knob<string>
+export function textKnob(
+  spec: KnobText & { readonly accepted: string; readonly pattern?: RegExp } & Derived,
+): Knob<string | undefined>
+export function textKnob(
+  spec: KnobText & { readonly accepted: string; readonly pattern?: RegExp } & (Defaulted<string> | Derived),
+): Knob<string | undefined> {
+  return defineKnob('text', spec, spec.accepted, (raw) =>
+    spec.pattern === undefined || spec.pattern.test(raw) ? raw : undefined,
+  )
 }
 
 function findChoice<C extends string>(choices: readonly C[], raw: string): C | undefined {

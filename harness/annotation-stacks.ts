@@ -9,11 +9,17 @@ import type { TestAnnotation, TestAttachment, TestContext } from 'vitest'
  * before any other code runs.
  */
 export function withoutAnnotationStacks(context: TestContext): TestContext {
-  function annotate(message: string, typeOrAttachment?: string | TestAttachment, attachment?: TestAttachment): Promise<TestAnnotation> {
+  function annotate(
+    message: string,
+    typeOrAttachment?: string | TestAttachment,
+    attachment?: TestAttachment,
+  ): Promise<TestAnnotation> {
     const limit = Error.stackTraceLimit
     Error.stackTraceLimit = 0
     try {
-      return typeof typeOrAttachment === 'object' ? context.annotate(message, typeOrAttachment) : context.annotate(message, typeOrAttachment, attachment)
+      return typeof typeOrAttachment === 'object'
+        ? context.annotate(message, typeOrAttachment)
+        : context.annotate(message, typeOrAttachment, attachment)
     } finally {
       Error.stackTraceLimit = limit
     }

@@ -33,7 +33,11 @@ export interface ItemContext<Scoring extends object = FactRecord> {
   model: ResolvedModel
   sample: number
   /** Asks the model (through the reply cache) and records prompt, reply, tokens and latency. */
-  ask(messages: string | ChatMessage[], params?: ChatParams, options?: { mode?: 'chat' | 'completion'; tools?: ToolDefinition[] }): Promise<ChatReply>
+  ask(
+    messages: string | ChatMessage[],
+    params?: ChatParams,
+    options?: { mode?: 'chat' | 'completion'; tools?: ToolDefinition[] },
+  ): Promise<ChatReply>
   /**
    * Converses with the model through the item's tools under the request's limits, every turn through the
    * reply cache (a rerun replays the trajectory, a stopped run resumes at its turn), and records the
@@ -81,7 +85,9 @@ interface Case<Item> {
 }
 
 /** Declares `<model> > <suite> [> <variant>] > <item id> <title>` tests: one per model × item × sample. */
-export function benchmark<Item extends BenchItem, Scoring extends object = FactRecord>(definition: BenchmarkDefinition<Item, Scoring>): void {
+export function benchmark<Item extends BenchItem, Scoring extends object = FactRecord>(
+  definition: BenchmarkDefinition<Item, Scoring>,
+): void {
   const samples = sampleCount()
   const items = definition.part ? itemsOfPart(definition.items, definition.part) : definition.items
   const cases: Array<Case<Item>> = items.flatMap((item) =>
@@ -90,7 +96,9 @@ export function benchmark<Item extends BenchItem, Scoring extends object = FactR
   if (cases.length === 0 && definition.part && definition.items.length > 0) {
     // Vitest fails a file that declares no test: a part left empty by a small selection says so instead.
     const { index, count } = definition.part
-    test.skip(`${definition.suite}${definition.variant ? ` ${definition.variant}` : ''}: part ${index} of ${count} holds none of the ${definition.items.length} items`)
+    test.skip(
+      `${definition.suite}${definition.variant ? ` ${definition.variant}` : ''}: part ${index} of ${count} holds none of the ${definition.items.length} items`,
+    )
     return
   }
   const declare = definition.concurrent ? test.concurrent : test
@@ -122,7 +130,12 @@ export function benchmark<Item extends BenchItem, Scoring extends object = FactR
 
 /** A replay file that answers none of the suite's items stops the file with one error; answers the run will not use are warned about. */
 function checkReplayFile(file: string, suite: string, items: readonly BenchItem[], samples: number): void {
-  const coverage = replayCoverage(file, suite, items.map((item) => item.id), samples)
+  const coverage = replayCoverage(
+    file,
+    suite,
+    items.map((item) => item.id),
+    samples,
+  )
   for (const warning of coverage.warnings) console.warn(`testbench: ${warning}`)
   if (coverage.error === undefined) return
   const error = new ProviderError(coverage.error)
@@ -147,7 +160,9 @@ export async function declarePart(suite: string, part: Part, declare: () => Prom
       declarationErrors.set(suite, error.message)
       throw error
     }
-    const again = new Error(`${suite} part ${part.index} of ${part.count}, as the part before it: ${error.message.split('\n')[0]}`)
+    const again = new Error(
+      `${suite} part ${part.index} of ${part.count}, as the part before it: ${error.message.split('\n')[0]}`,
+    )
     again.stack = `${error.name}: ${again.message}`
     throw again
   }
@@ -156,7 +171,9 @@ export async function declarePart(suite: string, part: Part, declare: () => Prom
 /** Part `index` of `count` of the items: contiguous slices whose sizes differ by one at most. */
 export function itemsOfPart<Item>(items: readonly Item[], { index, count }: Part): readonly Item[] {
   if (!Number.isInteger(count) || count < 1 || !Number.isInteger(index) || index < 1 || index > count) {
-    throw new RangeError(`benchmark part ${index} of ${count}: the count must be a whole number of at least 1, and the index one from 1 to the count.`)
+    throw new RangeError(
+      `benchmark part ${index} of ${count}: the count must be a whole number of at least 1, and the index one from 1 to the count.`,
+    )
   }
   return items.slice(Math.floor(((index - 1) * items.length) / count), Math.floor((index * items.length) / count))
 }
@@ -200,7 +217,8 @@ async function runCase<Item extends BenchItem, Scoring extends object>(
     signal: context.signal,
     record: (fields) => {
       const problem = fields.scoring === undefined ? undefined : definition.scoring?.problem(fields.scoring)
-      if (problem !== undefined) throw new Error(`${definition.suite} item ${item.id} recorded facts its suite does not declare: ${problem}.`)
+      if (problem !== undefined)
+        throw new Error(`${definition.suite} item ${item.id} recorded facts its suite does not declare: ${problem}.`)
       Object.assign(record, fields)
     },
     async ask(messages, params = {}, options = {}) {
@@ -234,12 +252,17 @@ async function runCase<Item extends BenchItem, Scoring extends object>(
       record.trajectory = trajectory
       try {
         const result = await converse(
-          (messages, tools, params, signal) => ask({ messages, params, tools, item: itemKey, mode: 'chat', ...(signal === undefined ? {} : { signal }) }),
+          (messages, tools, params, signal) =>
+            ask({ messages, params, tools, item: itemKey, mode: 'chat', ...(signal === undefined ? {} : { signal }) }),
           request,
           context.signal,
           trajectory,
         )
-        Object.assign(record, { conversationEnd: result.end, tokens: result.tokens, latencyMs: Math.round(result.latencyMs) })
+        Object.assign(record, {
+          conversationEnd: result.end,
+          tokens: result.tokens,
+          latencyMs: Math.round(result.latencyMs),
+        })
         if (result.cost !== undefined) record.cost = result.cost
         return result
       } catch (error) {
@@ -252,7 +275,10 @@ async function runCase<Item extends BenchItem, Scoring extends object>(
   let notJudged: string | undefined
   try {
     await definition.run(item, bench)
-    if (record.outcome === undefined) throw new Error(`${definition.suite} item ${item.id} ended without recording an outcome: the suite must decide it.`)
+    if (record.outcome === undefined)
+      throw new Error(
+        `${definition.suite} item ${item.id} ended without recording an outcome: the suite must decide it.`,
+      )
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error)
     record.outcome ??= 'infra_error'

@@ -92,7 +92,10 @@ export function expectedSha256(spec: DatasetFile, env: NodeJS.ProcessEnv = proce
   const raw = variable === undefined ? undefined : env[variable]?.trim()
   if (raw === undefined || raw === '') return spec.sha256
   const pinned = raw.toLowerCase()
-  if (!/^[0-9a-f]{64}$/.test(pinned)) throw new DatasetFileError(`${variable}=${raw} is not a sha256: write the 64 hex digits of ${spec.dataset}/${spec.file}'s hash.`)
+  if (!/^[0-9a-f]{64}$/.test(pinned))
+    throw new DatasetFileError(
+      `${variable}=${raw} is not a sha256: write the 64 hex digits of ${spec.dataset}/${spec.file}'s hash.`,
+    )
   if (spec.sha256 !== undefined && spec.sha256 !== pinned) {
     throw new DatasetFileError(
       `${variable}=${pinned}, but the project already pins ${spec.dataset}/${spec.file} (${spec.url}) to sha256 ${spec.sha256}. ` +
@@ -124,7 +127,9 @@ export async function readJsonLines(path: string): Promise<JsonRecord[]> {
     try {
       value = parsePythonJson(line)
     } catch (error) {
-      throw new Error(`${path}:${index + 1} is not valid JSON (${error instanceof Error ? error.message : String(error)}).`)
+      throw new Error(
+        `${path}:${index + 1} is not valid JSON (${error instanceof Error ? error.message : String(error)}).`,
+      )
     }
     if (!isRecord(value)) throw new Error(`${path}:${index + 1} is not a JSON object.`)
     rows.push(value)
@@ -168,7 +173,8 @@ export function parsePythonJson(text: string): unknown {
       else if (char === '"') inString = false
       continue
     }
-    const constant = char === '"' ? undefined : ['-Infinity', 'Infinity', 'NaN'].find((name) => text.startsWith(name, index))
+    const constant =
+      char === '"' ? undefined : ['-Infinity', 'Infinity', 'NaN'].find((name) => text.startsWith(name, index))
     if (constant === undefined) {
       inString = char === '"'
       rewritten += char
@@ -177,13 +183,16 @@ export function parsePythonJson(text: string): unknown {
       index += constant.length - 1
     }
   }
-  return JSON.parse(rewritten, (_key, value: unknown) => (typeof value === 'string' ? (constants.get(value) ?? value) : value))
+  return JSON.parse(rewritten, (_key, value: unknown) =>
+    typeof value === 'string' ? (constants.get(value) ?? value) : value,
+  )
 }
 
 /** A field of a dataset row that must be a string; the error names the file and row. */
 export function stringField(row: JsonRecord, name: string, where: string): string {
   const value = row[name]
-  if (typeof value !== 'string') throw new Error(`${where}: field "${name}" should be a string, found ${describe(value)}.`)
+  if (typeof value !== 'string')
+    throw new Error(`${where}: field "${name}" should be a string, found ${describe(value)}.`)
   return value
 }
 
@@ -197,7 +206,8 @@ export function stringListField(row: JsonRecord, name: string, where: string): s
 
 export function numberField(row: JsonRecord, name: string, where: string): number {
   const value = row[name]
-  if (typeof value !== 'number') throw new Error(`${where}: field "${name}" should be a number, found ${describe(value)}.`)
+  if (typeof value !== 'number')
+    throw new Error(`${where}: field "${name}" should be a number, found ${describe(value)}.`)
   return value
 }
 
@@ -225,7 +235,13 @@ async function exists(path: string): Promise<boolean> {
 }
 
 /** Hashes the file once per process, and not at all where this version of it matched before (`stamps` under the cache dir). */
-function verifyOnce(path: string, spec: DatasetFile, expected: string | undefined, where: string, stamps: string): Promise<void> {
+function verifyOnce(
+  path: string,
+  spec: DatasetFile,
+  expected: string | undefined,
+  where: string,
+  stamps: string,
+): Promise<void> {
   const key = `${path}\0${expected}`
   let check = verified.get(key)
   if (check === undefined) {
@@ -262,7 +278,12 @@ async function sha256OfFile(path: string): Promise<string> {
   return hash.digest('hex')
 }
 
-async function download(spec: DatasetFile, expected: string | undefined, path: string, progress: (line: string) => void): Promise<void> {
+async function download(
+  spec: DatasetFile,
+  expected: string | undefined,
+  path: string,
+  progress: (line: string) => void,
+): Promise<void> {
   const name = `${spec.dataset}/${spec.file}`
   let response: Response
   try {
@@ -316,7 +337,9 @@ async function download(spec: DatasetFile, expected: string | undefined, path: s
   } catch (error) {
     await rm(partial, { force: true })
     if (error instanceof DatasetFileError) throw error
-    throw new DatasetFileError(`Downloading ${name} from ${spec.url} broke off after ${kilobytes(received)}: ${networkReason(error)}. Try again.`)
+    throw new DatasetFileError(
+      `Downloading ${name} from ${spec.url} broke off after ${kilobytes(received)}: ${networkReason(error)}. Try again.`,
+    )
   }
   progress(`  ${name}: done (${kilobytes(received)}, sha256 verified), saved to ${path}`)
   verified.set(`${path}\0${expected}`, Promise.resolve())
@@ -325,7 +348,8 @@ async function download(spec: DatasetFile, expected: string | undefined, path: s
 function networkReason(error: unknown): string {
   if (!(error instanceof Error)) return String(error)
   const cause: unknown = error.cause
-  if (cause instanceof Error) return `${error.message}: ${'code' in cause ? `${String(cause.code)} ` : ''}${cause.message}`
+  if (cause instanceof Error)
+    return `${error.message}: ${'code' in cause ? `${String(cause.code)} ` : ''}${cause.message}`
   return error.message
 }
 

@@ -6,11 +6,7 @@
  * break, so that it cannot overwrite a line. Reports keep the raw text (JSON escapes it).
  */
 export function displayText(text: string): string {
-  return text
-    .replace(ESCAPE_SEQUENCE, '')
-    .replace(/\r\n/g, '\n')
-    .replace(/\r/g, '\n')
-    .replace(CONTROL_CHARACTER, '')
+  return text.replace(ESCAPE_SEQUENCE, '').replace(/\r\n/g, '\n').replace(/\r/g, '\n').replace(CONTROL_CHARACTER, '')
 }
 
 const ESCAPE_SEQUENCE = new RegExp(

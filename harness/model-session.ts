@@ -36,13 +36,20 @@ export function askerFor(model: ResolvedModel): Asker {
   // The adapter keeps this worker's in-flight limit per attempt; the slot server holds it across the run's workers.
   // Answers read from data cost the model nothing: no need to share their limit.
   const slots = answersFromData ? undefined : inject('runSlots')
-  const runWide = slots === undefined ? undefined : runWideLimiter(slots, `provider:${model.provider}`, providerConcurrency(model.provider))
+  const runWide =
+    slots === undefined
+      ? undefined
+      : runWideLimiter(slots, `provider:${model.provider}`, providerConcurrency(model.provider))
   const chat: Asker = async (request) => (await adapter).chat(request)
   const ask: Asker = runWide === undefined ? chat : (request) => runWide(() => chat(request), request.signal)
   const cached = answersFromData ? ask : new ReplyCache(cacheDir(), cacheMode()).wrap(model, ask)
   // TESTBENCH_THINK goes into every request's parameters, and so into its cache key; a suite's own setting wins.
   const think = thinkSetting()
-  const asker: Asker = think === undefined ? cached : (request) => cached(request.params.think === undefined ? { ...request, params: { ...request.params, think } } : request)
+  const asker: Asker =
+    think === undefined
+      ? cached
+      : (request) =>
+          cached(request.params.think === undefined ? { ...request, params: { ...request.params, think } } : request)
   askers.set(model.label, asker)
   return asker
 }

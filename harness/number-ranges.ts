@@ -11,7 +11,10 @@ export function parseNumberRanges(name: string, value: string, smallest = 0): nu
     const match = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/.exec(part)
     const first = Number(match?.[1])
     const last = match?.[2] === undefined ? first : Number(match[2])
-    if (match === null) throw new Error(`${name}=${value}: "${part.trim()}" is not a number or a range. Write for example 1-100 or 1-10,22,54.`)
+    if (match === null)
+      throw new Error(
+        `${name}=${value}: "${part.trim()}" is not a number or a range. Write for example 1-100 or 1-10,22,54.`,
+      )
     if (first < smallest) throw new Error(`${name}=${value}: numbers start at ${smallest}, not ${first}.`)
     if (last < first) throw new Error(`${name}=${value}: the range "${part.trim()}" runs backwards.`)
     for (let number = first; number <= last; number++) numbers.add(number)
@@ -20,16 +23,28 @@ export function parseNumberRanges(name: string, value: string, smallest = 0): nu
 }
 
 /** A knob of number ranges (`1-10,22`), numbers from `smallest`; `parseNumberRanges` names the part that is wrong. */
-export function numberRangesKnob(spec: { name: string; readme: string; default?: string; defaultText?: string; smallest?: number }): Knob<number[] | undefined> {
+export function numberRangesKnob(spec: {
+  name: string
+  readme: string
+  default?: string
+  defaultText?: string
+  smallest?: number
+}): Knob<number[] | undefined> {
   const smallest = spec.smallest ?? 0
   const { default: ranges, ...text } = spec
-  return defineKnob('list', { ...text, default: ranges === undefined ? undefined : parseNumberRanges(spec.name, ranges, smallest) }, `numbers from ${smallest} and ranges, e.g. \`1-10,22\``, (raw) => parseNumberRanges(spec.name, raw, smallest), formatRanges)
+  return defineKnob(
+    'list',
+    { ...text, default: ranges === undefined ? undefined : parseNumberRanges(spec.name, ranges, smallest) },
+    `numbers from ${smallest} and ranges, e.g. \`1-10,22\``,
+    (raw) => parseNumberRanges(spec.name, raw, smallest),
+    formatRanges,
+  )
 }
 
 /** `[1, 2, 3, 7]` → `1-3,7`. */
 function formatRanges(numbers: readonly number[]): string {
   const parts: string[] = []
-  for (let index = 0; index < numbers.length; ) {
+  for (let index = 0; index < numbers.length;) {
     let end = index
     while (end + 1 < numbers.length && numbers[end + 1] === numbers[end]! + 1) end++
     parts.push(end === index ? String(numbers[index]) : `${numbers[index]}-${numbers[end]}`)

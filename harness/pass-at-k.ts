@@ -38,7 +38,8 @@ export function passAtK(n: number, c: number, k: number): number {
     throw new Error(`pass@k needs whole numbers, got n=${n}, c=${c}, k=${k}.`)
   }
   if (n < 1 || c < 0 || c > n) throw new Error(`pass@k needs 0 ≤ c ≤ n and n ≥ 1, got n=${n}, c=${c}.`)
-  if (k < 1 || k > n) throw new Error(`pass@${k} needs 1 ≤ k ≤ n, got n=${n}: ask for at least ${k} samples (SAMPLES=${k}).`)
+  if (k < 1 || k > n)
+    throw new Error(`pass@${k} needs 1 ≤ k ≤ n, got n=${n}: ask for at least ${k} samples (SAMPLES=${k}).`)
   if (n - c < k) return 1
   let allFail = 1
   for (let i = n - c + 1; i <= n; i++) allFail *= 1 - k / i
@@ -71,7 +72,11 @@ export function passAtEveryK(problems: readonly SampleCount[]): PassAtK[] {
  * Counts samples and correct samples per key (a problem id), from any list of
  * judged samples: e.g. ItemRecords grouped by item.
  */
-export function countSamples<T>(samples: readonly T[], key: (sample: T) => string, correct: (sample: T) => boolean): Map<string, SampleCount> {
+export function countSamples<T>(
+  samples: readonly T[],
+  key: (sample: T) => string,
+  correct: (sample: T) => boolean,
+): Map<string, SampleCount> {
   const counts = new Map<string, SampleCount>()
   for (const sample of samples) {
     const id = key(sample)
@@ -117,7 +122,13 @@ export function scorePassAtK(records: readonly ItemRecord[], options: PassAtKSco
     if (first === undefined) continue
     const name = options.scoreName(first.variant)
     const answered = group.filter((record) => record.outcome !== undefined && !NOT_THE_MODELS_FAULT.has(record.outcome))
-    const counts = [...countSamples(answered, (record) => record.itemId, (record) => record.outcome === 'passed').values()]
+    const counts = [
+      ...countSamples(
+        answered,
+        (record) => record.itemId,
+        (record) => record.outcome === 'passed',
+      ).values(),
+    ]
     const excluded = options.excluded?.(first.variant) ?? []
     const columns: Record<string, string> = { Model: first.model }
     const variantScores = passAtEveryK(counts).map((result): Score => {
@@ -145,7 +156,8 @@ export function scorePassAtK(records: readonly ItemRecord[], options: PassAtKSco
 /** `passed 160, wrong_answer 3, timeout 1`, in the order of OUTCOMES. */
 export function outcomeSummary(records: readonly ItemRecord[]): string {
   const counts = new Map<string, number>()
-  for (const record of records) counts.set(record.outcome ?? 'unfinished', (counts.get(record.outcome ?? 'unfinished') ?? 0) + 1)
+  for (const record of records)
+    counts.set(record.outcome ?? 'unfinished', (counts.get(record.outcome ?? 'unfinished') ?? 0) + 1)
   return [...OUTCOMES, 'unfinished']
     .filter((outcome) => counts.has(outcome))
     .map((outcome) => `${outcome} ${counts.get(outcome)}`)

@@ -57,10 +57,15 @@ export function readPrices(file: string): Prices {
   try {
     parsed = JSON.parse(readFileSync(file, 'utf8'))
   } catch (error) {
-    throw new PricesError(`${PRICES_KNOB}=${file} cannot be read as JSON (${(error as Error).message}): give a file like { "currency": "USD", "perMillionTokens": { "openai:gpt-4o": { "input": 2.5, "output": 10 } } }.`)
+    throw new PricesError(
+      `${PRICES_KNOB}=${file} cannot be read as JSON (${(error as Error).message}): give a file like { "currency": "USD", "perMillionTokens": { "openai:gpt-4o": { "input": 2.5, "output": 10 } } }.`,
+    )
   }
   const problem = pricesProblem(parsed)
-  if (problem) throw new PricesError(`${PRICES_KNOB}=${file}: ${problem}. The file looks like { "currency": "USD", "perMillionTokens": { "openai:gpt-4o": { "input": 2.5, "output": 10 } } }, prices per million tokens.`)
+  if (problem)
+    throw new PricesError(
+      `${PRICES_KNOB}=${file}: ${problem}. The file looks like { "currency": "USD", "perMillionTokens": { "openai:gpt-4o": { "input": 2.5, "output": 10 } } }, prices per million tokens.`,
+    )
   return { file, ...(parsed as Omit<Prices, 'file'>) }
 }
 
@@ -72,14 +77,19 @@ function pricesProblem(value: unknown): string | undefined {
     if (!isObject(price)) return `the price of ${model} is not an object { "input": …, "output": … }`
     for (const side of ['input', 'output'] as const) {
       const amount = price[side]
-      if (typeof amount !== 'number' || !Number.isFinite(amount) || amount < 0) return `the ${side} price of ${model} is ${JSON.stringify(amount)}, not a number of at least 0`
+      if (typeof amount !== 'number' || !Number.isFinite(amount) || amount < 0)
+        return `the ${side} price of ${model} is ${JSON.stringify(amount)}, not a number of at least 0`
     }
   }
   return undefined
 }
 
 /** What `tokens` cost `model` at these prices; undefined when the model has no price. */
-export function costOf(prices: Prices | undefined, model: string, tokens: { prompt: number; completion: number }): Cost | undefined {
+export function costOf(
+  prices: Prices | undefined,
+  model: string,
+  tokens: { prompt: number; completion: number },
+): Cost | undefined {
   const price = prices?.perMillionTokens[model]
   if (!prices || !price) return undefined
   const input = (tokens.prompt * price.input) / 1e6

@@ -9,7 +9,10 @@ import type { ResolvedModel } from './model-session.ts'
  * provider or an unknown model stops the run with one message instead of a
  * page of failed items. `ollama:*` becomes every local Ollama model.
  */
-export async function resolveModels(value: string | undefined, env: NodeJS.ProcessEnv = process.env): Promise<ResolvedModel[]> {
+export async function resolveModels(
+  value: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<ResolvedModel[]> {
   const specs: ModelSpec[] = []
   for (const spec of parseModelList(value)) {
     if (spec.provider === 'ollama' && spec.model === '*') specs.push(...(await everyOllamaModel(env)))
@@ -27,6 +30,7 @@ export async function resolveModels(value: string | undefined, env: NodeJS.Proce
 async function everyOllamaModel(env: NodeJS.ProcessEnv): Promise<ModelSpec[]> {
   const { listOllamaModels } = await import('../adapters/models/ollama.ts')
   const names = await listOllamaModels(env)
-  if (names.length === 0) throw new ProviderError('MODEL=ollama:* but Ollama has no local models: pull one with `ollama pull qwen2.5`.')
+  if (names.length === 0)
+    throw new ProviderError('MODEL=ollama:* but Ollama has no local models: pull one with `ollama pull qwen2.5`.')
   return names.map((name) => ({ provider: 'ollama', model: name, label: `ollama:${name}` }))
 }

@@ -26,7 +26,8 @@ export async function startSlotServer(): Promise<SlotServer> {
   // A Unix socket path must stay under about 100 bytes.
   const base = tmpdir().length <= 60 ? tmpdir() : '/tmp'
   const dir = process.platform === 'win32' ? undefined : mkdtempSync(join(base, 'testbench-slots-'))
-  const address = dir === undefined ? `\\\\.\\pipe\\testbench-slots-${process.pid}-${Date.now()}` : join(dir, 'slots.sock')
+  const address =
+    dir === undefined ? `\\\\.\\pipe\\testbench-slots-${process.pid}-${Date.now()}` : join(dir, 'slots.sock')
 
   const grant = (pool: Pool) => {
     for (let next = pool.waiting[0]; next !== undefined && pool.active < next.limit; next = pool.waiting[0]) {
@@ -83,7 +84,11 @@ export async function startSlotServer(): Promise<SlotServer> {
  * straight to its next waiting task without a round trip to the server, whose process is also busy
  * with the reporters, and goes back when no task here waits.
  */
-export function runWideLimiter(address: string, key: string, limit: number): <T>(task: () => Promise<T>, signal?: AbortSignal) => Promise<T> {
+export function runWideLimiter(
+  address: string,
+  key: string,
+  limit: number,
+): <T>(task: () => Promise<T>, signal?: AbortSignal) => Promise<T> {
   const slots = new ProcessSlots(address, key, limit)
   return async (task, signal) => {
     const slot = await slots.take(signal)
@@ -166,7 +171,13 @@ class ProcessSlots {
         answered = true
         this.#asked--
         connection.destroy()
-        this.#waiting.shift()?.reject(new Error(`The run's slot server at ${this.#address} (harness/global-setup.ts) ${reason} while ${this.#key} waited for a slot. Run the suites through Vitest's "suites" project.`))
+        this.#waiting
+          .shift()
+          ?.reject(
+            new Error(
+              `The run's slot server at ${this.#address} (harness/global-setup.ts) ${reason} while ${this.#key} waited for a slot. Run the suites through Vitest's "suites" project.`,
+            ),
+          )
         this.#ask()
       }
       connection.on('error', (error) => fail(`is not reachable (${error.message})`))

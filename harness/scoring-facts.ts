@@ -22,7 +22,15 @@ export type FactShape = Readonly<Record<string, FactType | OptionalFact>>
 export type FactValue = string | number | boolean
 export type FactRecord = Readonly<Record<string, FactValue>>
 
-type ValueOf<Type> = Type extends 'string' ? string : Type extends 'number' ? number : Type extends 'boolean' ? boolean : Type extends readonly (infer Choice)[] ? Choice : never
+type ValueOf<Type> = Type extends 'string'
+  ? string
+  : Type extends 'number'
+    ? number
+    : Type extends 'boolean'
+      ? boolean
+      : Type extends readonly (infer Choice)[]
+        ? Choice
+        : never
 type RequiredKeys<Shape> = { [Key in keyof Shape]: Shape[Key] extends OptionalFact ? never : Key }[keyof Shape]
 type OptionalKeys<Shape> = Exclude<keyof Shape, RequiredKeys<Shape>>
 
@@ -72,7 +80,9 @@ export function scoringFacts<const Shape extends FactShape>(name: string, shape:
   const read = (record: ItemRecord): Facts<Shape> => {
     const why = problem(record.scoring)
     if (why !== undefined) {
-      throw new Error(`The ${record.suite} record of ${record.model} for item ${record.itemId} does not hold ${name} facts (${why}): was it written by this version of suites/${record.suite}?`)
+      throw new Error(
+        `The ${record.suite} record of ${record.model} for item ${record.itemId} does not hold ${name} facts (${why}): was it written by this version of suites/${record.suite}?`,
+      )
     }
     return record.scoring as Facts<Shape>
   }

@@ -28,12 +28,15 @@ declare module 'vitest' {
   interface TaskMeta extends ItemView {}
 }
 
-const TEXTS = ['prompt', 'reasoning', 'reply', 'extracted', 'output'] as const satisfies ReadonlyArray<keyof ItemRecord & keyof ItemView>
+const TEXTS = ['prompt', 'reasoning', 'reply', 'extracted', 'output'] as const satisfies ReadonlyArray<
+  keyof ItemRecord & keyof ItemView
+>
 
 /** Characters of one text shown at most; the JSON report always has the whole text. */
 const MAX_CHARACTERS = 100_000
 
-export const SCORES_PENDING = 'The suite’s scores appear here when the run ends (reload the page if it was open during the run).'
+export const SCORES_PENDING =
+  'The suite’s scores appear here when the run ends (reload the page if it was open during the run).'
 
 /**
  * Shows the item in the Vitest UI, the html report and the terminal: its texts as meta (above), listed
@@ -66,7 +69,8 @@ export function itemView(record: ItemRecord): ItemView {
 /** `passed`, `wrong_answer: Answered 3.`, `provider_error (not the model's fault): …`. */
 export function outcomeText(record: ItemRecord): string {
   const outcome = record.outcome ?? 'unfinished'
-  const fault = record.outcome !== undefined && NOT_THE_MODELS_FAULT.has(record.outcome) ? ' (not the model’s fault)' : ''
+  const fault =
+    record.outcome !== undefined && NOT_THE_MODELS_FAULT.has(record.outcome) ? ' (not the model’s fault)' : ''
   const reason = record.reason ? `: ${displayText(record.reason).replace(/\s*\n\s*/g, ' ')}` : ''
   return `${outcome}${fault}${reason}`
 }

@@ -37,7 +37,8 @@ export async function settingsProblems(env: NodeJS.ProcessEnv = process.env): Pr
   const failed = await failures
   for (const [index, [name, dir]] of dirs.entries()) {
     const failure = failed[index]
-    if (failure !== undefined) problems.push(`${name}=${dir} cannot be written (${failure}): point ${name} at a directory you can write to.`)
+    if (failure !== undefined)
+      problems.push(`${name}=${dir} cannot be written (${failure}): point ${name} at a directory you can write to.`)
   }
   return problems
 }
@@ -64,8 +65,11 @@ const PROBE_TIMEOUT_MS = 3000
  * answers one line per directory as it goes; a directory it has not answered for by then did not answer.
  */
 function unwritable(dirs: readonly string[]): Promise<Array<string | undefined>> {
-  const kernel = (dir: string): boolean => dir === '/proc' || dir.startsWith('/proc/') || dir === '/sys' || dir.startsWith('/sys/')
-  const answers: Array<string | undefined> = dirs.map((dir) => (kernel(dir) ? 'a kernel file system holds no files' : undefined))
+  const kernel = (dir: string): boolean =>
+    dir === '/proc' || dir.startsWith('/proc/') || dir === '/sys' || dir.startsWith('/sys/')
+  const answers: Array<string | undefined> = dirs.map((dir) =>
+    kernel(dir) ? 'a kernel file system holds no files' : undefined,
+  )
   const probed = dirs.flatMap((dir, index) => (kernel(dir) ? [] : [index]))
   if (probed.length === 0) return Promise.resolve(answers)
   const script = `
@@ -77,7 +81,9 @@ function unwritable(dirs: readonly string[]): Promise<Array<string | undefined>>
       process.stdout.write(JSON.stringify(failure) + '\\n')
     }`
   return new Promise((done) => {
-    const child = spawn(process.execPath, ['-e', script, ...probed.map((index) => dirs[index] ?? '')], { stdio: ['ignore', 'pipe', 'ignore'] })
+    const child = spawn(process.execPath, ['-e', script, ...probed.map((index) => dirs[index] ?? '')], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    })
     let output = ''
     let settled = false
     const finish = (unanswered: string): void => {

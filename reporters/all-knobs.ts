@@ -10,17 +10,28 @@ import { harnessKnobs } from '../harness/knob-table.ts'
 import { suites } from '../suites/registry.ts'
 import { reportKnobs } from '../harness/prices.ts'
 
-export const knobGroups: readonly KnobGroup[] = [harnessKnobs, reportKnobs, modelKnobs, sandboxKnobs, ...suites.flatMap((suite) => suite.knobs ?? [])]
+export const knobGroups: readonly KnobGroup[] = [
+  harnessKnobs,
+  reportKnobs,
+  modelKnobs,
+  sandboxKnobs,
+  ...suites.flatMap((suite) => suite.knobs ?? []),
+]
 
 /** Read by the project's own tests (test/support), not by a run, so not in the knob tables. */
 const TEST_KNOB_NAMES: readonly string[] = ['TESTBENCH_REQUIRE_TOOLS', 'TESTBENCH_SWEBENCH_REQUIRE_ENGINE']
 
-export const knownKnobNames: readonly string[] = [...knobGroups.flatMap((group) => group.knobs.map((knob) => knob.name)), ...TEST_KNOB_NAMES]
+export const knownKnobNames: readonly string[] = [
+  ...knobGroups.flatMap((group) => group.knobs.map((knob) => knob.name)),
+  ...TEST_KNOB_NAMES,
+]
 
 /** One warning per set variable that looks like a knob but is none: a misspelled TESTBENCH_* name, or SAMPLE. */
 export function unknownKnobWarnings(env: NodeJS.ProcessEnv = process.env): string[] {
   const known = new Set(knownKnobNames)
-  const suspects = Object.keys(env).filter((name) => (name.startsWith('TESTBENCH_') || name === 'SAMPLE') && !known.has(name))
+  const suspects = Object.keys(env).filter(
+    (name) => (name.startsWith('TESTBENCH_') || name === 'SAMPLE') && !known.has(name),
+  )
   return suspects.sort().map((name) => {
     const closest = closestName(name, knownKnobNames)
     const hint = closest === undefined ? 'docs/knobs.md lists every knob' : `did you mean ${closest}?`
@@ -51,8 +62,16 @@ export function knobGroupProblems(env: NodeJS.ProcessEnv = process.env): string[
 export function knobTablesMarkdown(): string {
   return knobGroups
     .map((group) => {
-      const rows = group.knobs.map((knob) => `| \`${knob.name}\` | ${code(knob.default)} | ${knob.accepted} | ${knob.readme} |`)
-      return [`## ${group.title}`, '', '| variable | default | accepted | meaning |', '| --- | --- | --- | --- |', ...rows].join('\n')
+      const rows = group.knobs.map(
+        (knob) => `| \`${knob.name}\` | ${code(knob.default)} | ${knob.accepted} | ${knob.readme} |`,
+      )
+      return [
+        `## ${group.title}`,
+        '',
+        '| variable | default | accepted | meaning |',
+        '| --- | --- | --- | --- |',
+        ...rows,
+      ].join('\n')
     })
     .join('\n\n')
 }

@@ -98,7 +98,9 @@ export class CompareError extends Error {
 
 export function compareReports(a: CompareInput, b: CompareInput, prices?: Prices): Comparison {
   if (a.report.benchmark !== b.report.benchmark) {
-    throw new CompareError(`${a.file} is a ${a.report.benchmark} report and ${b.file} a ${b.report.benchmark} report: compare two reports of one suite.`)
+    throw new CompareError(
+      `${a.file} is a ${a.report.benchmark} report and ${b.file} a ${b.report.benchmark} report: compare two reports of one suite.`,
+    )
   }
   const itemsA = byItem(a.report.items)
   const itemsB = byItem(b.report.items)
@@ -108,7 +110,11 @@ export function compareReports(a: CompareInput, b: CompareInput, prices?: Prices
     const recordB = itemsB.get(key)
     if (recordB === undefined) continue
     if (!isJudged(recordA) || !isJudged(recordB)) {
-      notJudgedInBoth.push({ item: itemLabel(recordA), a: recordA.outcome ?? 'unfinished', b: recordB.outcome ?? 'unfinished' })
+      notJudgedInBoth.push({
+        item: itemLabel(recordA),
+        a: recordA.outcome ?? 'unfinished',
+        b: recordB.outcome ?? 'unfinished',
+      })
       continue
     }
     paired.compared++
@@ -127,11 +133,13 @@ export function compareReports(a: CompareInput, b: CompareInput, prices?: Prices
     scores: scoreDeltas(savedScores(a.report), savedScores(b.report)),
     paired,
     groups: groupDeltas(a.report.items, b.report.items),
-    outcomes: [...OUTCOMES, 'unfinished' as const].map((outcome) => {
-      const countA = a.report.items.filter((record) => (record.outcome ?? 'unfinished') === outcome).length
-      const countB = b.report.items.filter((record) => (record.outcome ?? 'unfinished') === outcome).length
-      return { outcome, a: countA, b: countB, difference: countB - countA }
-    }).filter((row) => row.a > 0 || row.b > 0),
+    outcomes: [...OUTCOMES, 'unfinished' as const]
+      .map((outcome) => {
+        const countA = a.report.items.filter((record) => (record.outcome ?? 'unfinished') === outcome).length
+        const countB = b.report.items.filter((record) => (record.outcome ?? 'unfinished') === outcome).length
+        return { outcome, a: countA, b: countB, difference: countB - countA }
+      })
+      .filter((row) => row.a > 0 || row.b > 0),
     onlyInA: [...itemsA].filter(([key]) => !itemsB.has(key)).map(([, record]) => itemLabel(record)),
     onlyInB: [...itemsB].filter(([key]) => !itemsA.has(key)).map(([, record]) => itemLabel(record)),
     notJudgedInBoth,
@@ -176,15 +184,23 @@ function scoreDeltas(scoresA: readonly Score[], scoresB: readonly Score[]): Scor
 
 function side(score: Score): ScoreSide {
   const intervalDisplay = formatInterval(score)
-  return { value: score.value, display: score.display, ...(score.interval ? { interval: score.interval } : {}), ...(intervalDisplay ? { intervalDisplay } : {}) }
+  return {
+    value: score.value,
+    display: score.display,
+    ...(score.interval ? { interval: score.interval } : {}),
+    ...(intervalDisplay ? { intervalDisplay } : {}),
+  }
 }
 
 /** Pass rates per variant and per scoring fact with 2 to 40 values, over the judged samples of each run. */
 function groupDeltas(recordsA: readonly ItemRecord[], recordsB: readonly ItemRecord[]): GroupDelta[] {
-  const groupings = new Map<string, (record: ItemRecord) => string | undefined>([['variant', (record) => record.variant]])
+  const groupings = new Map<string, (record: ItemRecord) => string | undefined>([
+    ['variant', (record) => record.variant],
+  ])
   for (const record of [...recordsA, ...recordsB]) {
     for (const [fact, value] of Object.entries(record.scoring ?? {})) {
-      if (typeof value !== 'number' && !groupings.has(fact)) groupings.set(fact, (candidate) => factValue(candidate, fact))
+      if (typeof value !== 'number' && !groupings.has(fact))
+        groupings.set(fact, (candidate) => factValue(candidate, fact))
     }
   }
   const deltas: GroupDelta[] = []
@@ -194,7 +210,8 @@ function groupDeltas(recordsA: readonly ItemRecord[], recordsB: readonly ItemRec
     for (const value of values) {
       const a = passRate(recordsA.filter((record) => groupOf(record) === value))
       const b = passRate(recordsB.filter((record) => groupOf(record) === value))
-      const difference = a.judged > 0 && b.judged > 0 ? (100 * b.passed) / b.judged - (100 * a.passed) / a.judged : undefined
+      const difference =
+        a.judged > 0 && b.judged > 0 ? (100 * b.passed) / b.judged - (100 * a.passed) / a.judged : undefined
       deltas.push({ by, value, a, b, ...(difference === undefined ? {} : { difference }) })
     }
   }
@@ -235,7 +252,9 @@ export function comparisonMarkdown(comparison: Comparison): string {
       runRow('run ended', (run) => run.endedAt.slice(0, 16).replace('T', ' ')),
       runRow('items', (run) => `${run.items}${run.coverage ? ` (${run.coverage})` : ''}`),
       runRow('tokens in / out', (run) => `${run.tokens.prompt} / ${run.tokens.completion}`),
-      runRow('tokens/s', (run) => (run.tokens.completionPerSecond === undefined ? '' : String(run.tokens.completionPerSecond))),
+      runRow('tokens/s', (run) =>
+        run.tokens.completionPerSecond === undefined ? '' : String(run.tokens.completionPerSecond),
+      ),
       runRow('latency p50 / p95', (run) => (run.latencyMs ? `${run.latencyMs.p50} / ${run.latencyMs.p95} ms` : '')),
       runRow('cost', (run) => (run.cost ? formatCost(run.cost) : '')),
     ]),
@@ -278,10 +297,32 @@ export function comparisonMarkdown(comparison: Comparison): string {
       ),
     )
   }
-  lines.push('', '## Outcomes', '', markdownTable(comparison.outcomes.map((row) => ({ outcome: row.outcome, A: String(row.a), B: String(row.b), 'B − A': signed(String(row.difference)).replace(/^\+0$/, '0') }))))
-  lines.push('', `## Items in one report only`, '', `- only in A (${comparison.onlyInA.length}): ${inlineList(comparison.onlyInA)}`, `- only in B (${comparison.onlyInB.length}): ${inlineList(comparison.onlyInB)}`)
+  lines.push(
+    '',
+    '## Outcomes',
+    '',
+    markdownTable(
+      comparison.outcomes.map((row) => ({
+        outcome: row.outcome,
+        A: String(row.a),
+        B: String(row.b),
+        'B − A': signed(String(row.difference)).replace(/^\+0$/, '0'),
+      })),
+    ),
+  )
+  lines.push(
+    '',
+    `## Items in one report only`,
+    '',
+    `- only in A (${comparison.onlyInA.length}): ${inlineList(comparison.onlyInA)}`,
+    `- only in B (${comparison.onlyInB.length}): ${inlineList(comparison.onlyInB)}`,
+  )
   if (comparison.notJudgedInBoth.length > 0) {
-    lines.push('', `## Not judged in both (${comparison.notJudgedInBoth.length}): an error that is not the model's fault, or unfinished`, '')
+    lines.push(
+      '',
+      `## Not judged in both (${comparison.notJudgedInBoth.length}): an error that is not the model's fault, or unfinished`,
+      '',
+    )
     for (const item of comparison.notJudgedInBoth) lines.push(`- ${item.item}: A ${item.a}, B ${item.b}`)
   }
   return `${lines.join('\n')}\n`

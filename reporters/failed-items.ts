@@ -21,13 +21,22 @@ export function itemsWithOutcome(report: RunReport, outcomes: readonly Selectabl
  * their test names: `<model> > <suite> [> <variant>] > <item id>`.
  */
 export function rerunPattern(items: readonly ItemRecord[]): string {
-  const prefixes = [...new Set(items.map((item) => [item.model, item.suite, ...(item.variant === undefined ? [] : [item.variant]), item.itemId].join(' > ')))]
+  const prefixes = [
+    ...new Set(
+      items.map((item) =>
+        [item.model, item.suite, ...(item.variant === undefined ? [] : [item.variant]), item.itemId].join(' > '),
+      ),
+    ),
+  ]
   return exactNamesPattern(prefixes)
 }
 
 /** `wrong_answer,timeout` as outcomes, or the unknown names with what is accepted. */
 export function parseOutcomes(text: string): Selectable[] | { unknown: string[] } {
-  const names = text.split(',').map((name) => name.trim()).filter(Boolean)
+  const names = text
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean)
   const unknown = names.filter((name) => !(SELECTABLE as readonly string[]).includes(name))
   return unknown.length > 0 ? { unknown } : (names as Selectable[])
 }

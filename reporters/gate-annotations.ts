@@ -15,23 +15,52 @@ const MAX_ITEM_ANNOTATIONS = 50
 export function gateAnnotations(verdict: GateVerdict): string[] {
   const [, ...reasons] = gateText(verdict).split('\n')
   const title = `Model gate ${verdict.passed ? 'passed' : 'failed'} (${verdict.configFile})`
-  const lines = [workflowCommand(verdict.passed ? 'notice' : 'error', title, reasons.map((line) => line.trimStart()).join('\n'))]
+  const lines = [
+    workflowCommand(verdict.passed ? 'notice' : 'error', title, reasons.map((line) => line.trimStart()).join('\n')),
+  ]
   const items: string[] = []
   for (const group of verdict.groups) {
     const where = `${group.suite} · ${group.model}`
     const baseline = group.baseline
     if (verdict.passed) {
-      for (const item of baseline?.passToFail ?? []) items.push(workflowCommand('warning', `${where}: ${item}`, `passed in the baseline ${baseline?.file}, fails now; the gate weighed it and passed.`))
+      for (const item of baseline?.passToFail ?? [])
+        items.push(
+          workflowCommand(
+            'warning',
+            `${where}: ${item}`,
+            `passed in the baseline ${baseline?.file}, fails now; the gate weighed it and passed.`,
+          ),
+        )
       continue
     }
-    for (const item of baseline?.passToFail ?? []) items.push(workflowCommand('error', `${where}: ${item}`, `passed in the baseline ${baseline?.file}, fails now.`))
-    for (const item of baseline?.missing ?? []) items.push(workflowCommand('error', `${where}: ${item}`, `is in the baseline ${baseline?.file} but did not run.`))
-    for (const error of group.errors) items.push(workflowCommand('error', `${where}: ${error.itemId}`, `${error.outcome}: not the model's fault, but the run cannot judge it.${error.output ? `\n${error.output}` : ''}`))
-    for (const item of group.unfinished) items.push(workflowCommand('error', `${where}: ${item}`, 'has no outcome: it stopped before it finished, or was skipped.'))
+    for (const item of baseline?.passToFail ?? [])
+      items.push(workflowCommand('error', `${where}: ${item}`, `passed in the baseline ${baseline?.file}, fails now.`))
+    for (const item of baseline?.missing ?? [])
+      items.push(workflowCommand('error', `${where}: ${item}`, `is in the baseline ${baseline?.file} but did not run.`))
+    for (const error of group.errors)
+      items.push(
+        workflowCommand(
+          'error',
+          `${where}: ${error.itemId}`,
+          `${error.outcome}: not the model's fault, but the run cannot judge it.${error.output ? `\n${error.output}` : ''}`,
+        ),
+      )
+    for (const item of group.unfinished)
+      items.push(
+        workflowCommand('error', `${where}: ${item}`, 'has no outcome: it stopped before it finished, or was skipped.'),
+      )
   }
   if (items.length > MAX_ITEM_ANNOTATIONS) {
     const rest = items.length - MAX_ITEM_ANNOTATIONS
-    return [...lines, ...items.slice(0, MAX_ITEM_ANNOTATIONS), workflowCommand(verdict.passed ? 'warning' : 'error', 'Model gate', `${rest} more item(s): see the job summary and gate.json.`)]
+    return [
+      ...lines,
+      ...items.slice(0, MAX_ITEM_ANNOTATIONS),
+      workflowCommand(
+        verdict.passed ? 'warning' : 'error',
+        'Model gate',
+        `${rest} more item(s): see the job summary and gate.json.`,
+      ),
+    ]
   }
   return [...lines, ...items]
 }

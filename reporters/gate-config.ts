@@ -68,7 +68,9 @@ export function gateConfigFile(env: NodeJS.ProcessEnv = process.env, root: strin
   if (given === 'off') return undefined
   if (given) {
     if (!existsSync(resolve(root, given))) {
-      throw new GateConfigError(`TESTBENCH_GATE_CONFIG=${given}: there is no such file (looked at ${resolve(root, given)}). Give the path of the gate's JSON config, or off to run without a gate.`)
+      throw new GateConfigError(
+        `TESTBENCH_GATE_CONFIG=${given}: there is no such file (looked at ${resolve(root, given)}). Give the path of the gate's JSON config, or off to run without a gate.`,
+      )
     }
     return given
   }
@@ -90,11 +92,29 @@ export function loadGateConfig(file: string, root: string = process.cwd()): Gate
   }
   const top = object(parsed, 'the file', fail)
   keysAllowed(top, ['model', 'alpha', 'suites'], 'the file', fail)
-  if (top.model !== undefined && (typeof top.model !== 'string' || top.model === '')) fail('"model"', 'must be a model label as in MODEL, e.g. "ollama:qwen2.5:7b".')
+  if (top.model !== undefined && (typeof top.model !== 'string' || top.model === ''))
+    fail('"model"', 'must be a model label as in MODEL, e.g. "ollama:qwen2.5:7b".')
   const alpha = top.alpha ?? DEFAULT_ALPHA
-  if (typeof alpha !== 'number' || !(alpha > 0 && alpha < 1)) fail('"alpha"', `must be a number between 0 and 1 (e.g. ${DEFAULT_ALPHA}, the default); it is ${JSON.stringify(top.alpha)}.`)
-  const suites = object(top.suites ?? fail('"suites"', 'is missing: name at least one suite, e.g. "suites": { "farel": { "minimum": { "FaRel-3": 80 } } }.'), '"suites"', fail)
-  const config: GateConfig = { file, alpha: alpha as number, suites: {}, ...(typeof top.model === 'string' ? { model: top.model } : {}) }
+  if (typeof alpha !== 'number' || !(alpha > 0 && alpha < 1))
+    fail(
+      '"alpha"',
+      `must be a number between 0 and 1 (e.g. ${DEFAULT_ALPHA}, the default); it is ${JSON.stringify(top.alpha)}.`,
+    )
+  const suites = object(
+    top.suites ??
+      fail(
+        '"suites"',
+        'is missing: name at least one suite, e.g. "suites": { "farel": { "minimum": { "FaRel-3": 80 } } }.',
+      ),
+    '"suites"',
+    fail,
+  )
+  const config: GateConfig = {
+    file,
+    alpha: alpha as number,
+    suites: {},
+    ...(typeof top.model === 'string' ? { model: top.model } : {}),
+  }
   for (const [suite, value] of Object.entries(suites)) {
     if (suite.startsWith('$')) continue
     const where = `suites.${suite}`
@@ -129,23 +149,43 @@ export function gateFor(config: GateConfig, suite: string, model: string): Model
 
 type Fail = (where: string, problem: string) => never
 
-function modelGate(entry: Record<string, unknown>, suite: string, where: string, configPath: string, fail: Fail): ModelGate {
+function modelGate(
+  entry: Record<string, unknown>,
+  suite: string,
+  where: string,
+  configPath: string,
+  fail: Fail,
+): ModelGate {
   const minimum: Record<string, number> = {}
   for (const [score, value] of Object.entries(object(entry.minimum ?? {}, `${where}.minimum`, fail))) {
     if (score.startsWith('$')) continue
     if (typeof value !== 'number' || !Number.isFinite(value)) {
-      fail(`${where}.minimum["${score}"]`, `must be a number, the least acceptable value of the score (it is ${JSON.stringify(value)}).`)
+      fail(
+        `${where}.minimum["${score}"]`,
+        `must be a number, the least acceptable value of the score (it is ${JSON.stringify(value)}).`,
+      )
     }
     minimum[score] = value as number
   }
   if (entry.baseline === undefined) return { minimum }
-  if (typeof entry.baseline !== 'string' || entry.baseline === '') fail(`${where}.baseline`, 'must be the path of a saved JSON report, relative to the config file.')
-  return { minimum, baseline: { file: entry.baseline as string, report: baselineReport(entry.baseline as string, suite, where, configPath, fail) } }
+  if (typeof entry.baseline !== 'string' || entry.baseline === '')
+    fail(`${where}.baseline`, 'must be the path of a saved JSON report, relative to the config file.')
+  return {
+    minimum,
+    baseline: {
+      file: entry.baseline as string,
+      report: baselineReport(entry.baseline as string, suite, where, configPath, fail),
+    },
+  }
 }
 
 function baselineReport(file: string, suite: string, where: string, configPath: string, fail: Fail): RunReport {
   const path = isAbsolute(file) ? file : resolve(dirname(configPath), file)
-  if (!existsSync(path)) fail(`${where}.baseline`, `names ${file}, which does not exist (looked at ${relative(process.cwd(), path) || path}). Save a report of the current model there: cp .testbench/reports/${suite}/<run>__<model>.json ${file}`)
+  if (!existsSync(path))
+    fail(
+      `${where}.baseline`,
+      `names ${file}, which does not exist (looked at ${relative(process.cwd(), path) || path}). Save a report of the current model there: cp .testbench/reports/${suite}/<run>__<model>.json ${file}`,
+    )
   let report: RunReport
   try {
     report = readSavedReport(path)
@@ -154,18 +194,25 @@ function baselineReport(file: string, suite: string, where: string, configPath: 
     throw error
   }
   if (report.benchmark !== suite) fail(`${where}.baseline`, `is a report of ${report.benchmark}, not of ${suite}.`)
-  if (report.shard) fail(`${where}.baseline`, `is the report of shard ${report.shard.index}/${report.shard.count} only: use the report that --merge-reports wrote.`)
-  if (!report.complete) fail(`${where}.baseline`, 'is the report of a run that did not finish: use the report of a complete run.')
+  if (report.shard)
+    fail(
+      `${where}.baseline`,
+      `is the report of shard ${report.shard.index}/${report.shard.count} only: use the report that --merge-reports wrote.`,
+    )
+  if (!report.complete)
+    fail(`${where}.baseline`, 'is the report of a run that did not finish: use the report of a complete run.')
   return report
 }
 
 function object(value: unknown, where: string, fail: Fail): Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(where, `must be a JSON object ({ … }); it is ${JSON.stringify(value)}.`)
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    fail(where, `must be a JSON object ({ … }); it is ${JSON.stringify(value)}.`)
   return value as Record<string, unknown>
 }
 
 function keysAllowed(entry: Record<string, unknown>, allowed: string[], where: string, fail: Fail): void {
   for (const key of Object.keys(entry)) {
-    if (!key.startsWith('$') && !allowed.includes(key)) fail(where, `has the unknown key "${key}": the keys are ${allowed.map((name) => `"${name}"`).join(', ')}.`)
+    if (!key.startsWith('$') && !allowed.includes(key))
+      fail(where, `has the unknown key "${key}": the keys are ${allowed.map((name) => `"${name}"`).join(', ')}.`)
   }
 }

@@ -46,7 +46,11 @@ export class GateReporter implements Reporter {
     this.shard = vitest.config.shard
   }
 
-  onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): void {
+  onTestRunEnd(
+    testModules: ReadonlyArray<TestModule>,
+    unhandledErrors: ReadonlyArray<SerializedError>,
+    reason: TestRunEndReason,
+  ): void {
     const modules = [...testModules].sort((a, b) => a.moduleId.localeCompare(b.moduleId))
     const problems = runProblems(modules, unhandledErrors, reason)
     if (this.shard) {
@@ -56,7 +60,9 @@ export class GateReporter implements Reporter {
       return
     }
     if (modules.length > 0 && !modules.some((module) => this.benchmarkProjects.includes(module.project.name))) {
-      print(`Model gate (${this.config.file}): not applied, this run has no benchmark test files (project ${this.benchmarkProjects.join(', ')}).`)
+      print(
+        `Model gate (${this.config.file}): not applied, this run has no benchmark test files (project ${this.benchmarkProjects.join(', ')}).`,
+      )
       return
     }
     const verdict = evaluateGate({ config: this.config, records: collectRecords(modules), problems })
@@ -69,12 +75,19 @@ export class GateReporter implements Reporter {
 
   private writeVerdict(verdict: GateVerdict): void {
     mkdirSync(this.directory, { recursive: true })
-    writeFileSync(join(this.directory, 'gate.json'), `${JSON.stringify({ ...verdict, decidedAt: new Date().toISOString() }, null, 2)}\n`)
+    writeFileSync(
+      join(this.directory, 'gate.json'),
+      `${JSON.stringify({ ...verdict, decidedAt: new Date().toISOString() }, null, 2)}\n`,
+    )
   }
 }
 
 /** What is wrong with the run as a whole, whatever the items say. */
-export function runProblems(modules: readonly TestModule[], unhandledErrors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): string[] {
+export function runProblems(
+  modules: readonly TestModule[],
+  unhandledErrors: ReadonlyArray<SerializedError>,
+  reason: TestRunEndReason,
+): string[] {
   const problems: string[] = []
   if (reason === 'interrupted') problems.push('the run was interrupted: its items are not all judged.')
   if (unhandledErrors.length > 0) {

@@ -69,26 +69,54 @@ export function evaluateGate({ config, records, problems }: GateInput): GateVerd
   const runProblems = [...problems]
   if (records.length === 0) runProblems.push('no benchmark item ran: an empty run proves nothing about the model.')
   for (const suite of Object.keys(config.suites)) {
-    if (!records.some((record) => record.suite === suite)) runProblems.push(`suite ${suite} is gated in ${config.file} but did not run: run it too, or take it out of the config.`)
+    if (!records.some((record) => record.suite === suite))
+      runProblems.push(
+        `suite ${suite} is gated in ${config.file} but did not run: run it too, or take it out of the config.`,
+      )
   }
   if (config.model !== undefined && records.length > 0 && !records.some((record) => record.model === config.model)) {
-    runProblems.push(`the gate is for model ${config.model} (${config.file}), which did not run: set MODEL=${config.model}.`)
+    runProblems.push(
+      `the gate is for model ${config.model} (${config.file}), which did not run: set MODEL=${config.model}.`,
+    )
   }
   const groups: GroupVerdict[] = []
   for (const [suite, suiteRecords] of groupBy(records, (record) => record.suite)) {
     const scores = scorerFor(suite)(suiteRecords)
     for (const [model, modelRecords] of groupBy(suiteRecords, (record) => record.model)) {
-      groups.push(judgeGroup(config, suite, model, modelRecords, scores.filter((score) => score.model === model)))
+      groups.push(
+        judgeGroup(
+          config,
+          suite,
+          model,
+          modelRecords,
+          scores.filter((score) => score.model === model),
+        ),
+      )
     }
   }
-  return { passed: runProblems.length === 0 && groups.every((group) => group.passed), configFile: config.file, problems: runProblems, groups }
+  return {
+    passed: runProblems.length === 0 && groups.every((group) => group.passed),
+    configFile: config.file,
+    problems: runProblems,
+    groups,
+  }
 }
 
-function judgeGroup(config: GateConfig, suite: string, model: string, records: readonly ItemRecord[], scores: readonly Score[]): GroupVerdict {
+function judgeGroup(
+  config: GateConfig,
+  suite: string,
+  model: string,
+  records: readonly ItemRecord[],
+  scores: readonly Score[],
+): GroupVerdict {
   const gate = gateFor(config, suite, model)
   const errors = records
     .filter((record) => record.outcome !== undefined && NOT_THE_MODELS_FAULT.has(record.outcome))
-    .map((record) => ({ itemId: itemLabel(record), outcome: record.outcome ?? '', ...(record.output ? { output: record.output } : {}) }))
+    .map((record) => ({
+      itemId: itemLabel(record),
+      outcome: record.outcome ?? '',
+      ...(record.output ? { output: record.output } : {}),
+    }))
   const unfinished = records.filter((record) => record.outcome === undefined).map(itemLabel)
   const minimums = Object.entries(gate?.minimum ?? {}).map(([name, minimum]): MinimumCheck => {
     const score = scores.find((candidate) => candidate.name === name)
@@ -96,7 +124,11 @@ function judgeGroup(config: GateConfig, suite: string, model: string, records: r
     return { score: name, minimum, value: score.value, display: score.display, passed: score.value >= minimum }
   })
   const baseline = gate?.baseline ? compareWithBaseline(records, gate.baseline, config.alpha) : undefined
-  const passed = errors.length === 0 && unfinished.length === 0 && minimums.every((check) => check.passed) && (baseline?.passed ?? true)
+  const passed =
+    errors.length === 0 &&
+    unfinished.length === 0 &&
+    minimums.every((check) => check.passed) &&
+    (baseline?.passed ?? true)
   return { suite, model, passed, minimums, ...(baseline ? { baseline } : {}), errors, unfinished }
 }
 
@@ -163,13 +195,20 @@ export function gateText(verdict: GateVerdict): string {
       lines.push(`    ${mark(group.baseline.passed)} ${baselineLine(group.baseline)}`)
       lines.push(`      pass → fail (${group.baseline.passToFail.length}):${itemList(group.baseline.passToFail)}`)
       lines.push(`      fail → pass (${group.baseline.failToPass.length}):${itemList(group.baseline.failToPass)}`)
-      if (group.baseline.missing.length > 0) lines.push(`    ✗ ${missingLine(group.baseline)}:${itemList(group.baseline.missing)}`)
+      if (group.baseline.missing.length > 0)
+        lines.push(`    ✗ ${missingLine(group.baseline)}:${itemList(group.baseline.missing)}`)
     }
     if (group.errors.length > 0) {
-      lines.push(`    ✗ ${group.errors.length} item(s) hit an error that is not the model's fault, so the run cannot judge the model:`)
-      for (const error of group.errors) lines.push(`        ${error.itemId}: ${error.outcome}${error.output ? ` (${firstLine(error.output)})` : ''}`)
+      lines.push(
+        `    ✗ ${group.errors.length} item(s) hit an error that is not the model's fault, so the run cannot judge the model:`,
+      )
+      for (const error of group.errors)
+        lines.push(`        ${error.itemId}: ${error.outcome}${error.output ? ` (${firstLine(error.output)})` : ''}`)
     }
-    if (group.unfinished.length > 0) lines.push(`    ✗ ${group.unfinished.length} item(s) have no outcome (stopped before they finished, or skipped):${itemList(group.unfinished)}`)
+    if (group.unfinished.length > 0)
+      lines.push(
+        `    ✗ ${group.unfinished.length} item(s) have no outcome (stopped before they finished, or skipped):${itemList(group.unfinished)}`,
+      )
     if (group.minimums.length === 0 && !group.baseline && group.errors.length === 0 && group.unfinished.length === 0) {
       lines.push('    ✓ no error (no minimum or baseline for this suite and model)')
     }
@@ -179,7 +218,12 @@ export function gateText(verdict: GateVerdict): string {
 
 /** The verdict for a GitHub job summary. */
 export function gateMarkdown(verdict: GateVerdict): string {
-  const lines = [`## Model gate: ${verdict.passed ? '✅ passed' : '❌ failed'}`, '', `Config: \`${verdict.configFile}\``, '']
+  const lines = [
+    `## Model gate: ${verdict.passed ? '✅ passed' : '❌ failed'}`,
+    '',
+    `Config: \`${verdict.configFile}\``,
+    '',
+  ]
   for (const problem of verdict.problems) lines.push(`- ❌ ${problem}`)
   for (const group of verdict.groups) {
     lines.push(`- ${group.passed ? '✅' : '❌'} **${group.suite}** · \`${group.model}\``)
@@ -189,10 +233,15 @@ export function gateMarkdown(verdict: GateVerdict): string {
       lines.push(`  - ${baseline.passed ? '✅' : '❌'} ${baselineLine(baseline)}`)
       lines.push(`    - pass → fail (${baseline.passToFail.length}): ${markdownItems(baseline.passToFail)}`)
       lines.push(`    - fail → pass (${baseline.failToPass.length}): ${markdownItems(baseline.failToPass)}`)
-      if (baseline.missing.length > 0) lines.push(`    - ❌ ${missingLine(baseline)}: ${markdownItems(baseline.missing)}`)
+      if (baseline.missing.length > 0)
+        lines.push(`    - ❌ ${missingLine(baseline)}: ${markdownItems(baseline.missing)}`)
     }
-    if (group.errors.length > 0) lines.push(`  - ❌ ${group.errors.length} item(s) with provider or infrastructure errors: ${group.errors.map((error) => `${error.itemId} (${error.outcome})`).join(', ')}`)
-    if (group.unfinished.length > 0) lines.push(`  - ❌ ${group.unfinished.length} item(s) have no outcome (stopped before they finished, or skipped)`)
+    if (group.errors.length > 0)
+      lines.push(
+        `  - ❌ ${group.errors.length} item(s) with provider or infrastructure errors: ${group.errors.map((error) => `${error.itemId} (${error.outcome})`).join(', ')}`,
+      )
+    if (group.unfinished.length > 0)
+      lines.push(`  - ❌ ${group.unfinished.length} item(s) have no outcome (stopped before they finished, or skipped)`)
   }
   return `${lines.join('\n')}\n`
 }
@@ -200,7 +249,10 @@ export function gateMarkdown(verdict: GateVerdict): string {
 /** Item ids in code spans, at most 100 (gate.json has every one). */
 function markdownItems(items: readonly string[]): string {
   if (items.length === 0) return 'none'
-  const shown = items.slice(0, 100).map((item) => `\`${item}\``).join(', ')
+  const shown = items
+    .slice(0, 100)
+    .map((item) => `\`${item}\``)
+    .join(', ')
   return items.length > 100 ? `${shown} … and ${items.length - 100} more (all in gate.json)` : shown
 }
 
@@ -214,7 +266,8 @@ function minimumLine(check: MinimumCheck): string {
 }
 
 function baselineLine(check: BaselineCheck): string {
-  if (check.compared === 0) return `baseline ${check.file} (${check.baselineModel}) shares no judged item with this run: was it made with other options?`
+  if (check.compared === 0)
+    return `baseline ${check.file} (${check.baselineModel}) shares no judged item with this run: was it made with other options?`
   const p = formatP(check.pValue)
   const verdict =
     check.passToFail.length > check.failToPass.length && check.pValue < check.alpha

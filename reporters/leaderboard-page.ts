@@ -1,7 +1,12 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
-import { suiteAnchor as anchor, type ChartSpec, type IntervalChart, type RelationChart } from '../harness/leaderboard-chart.ts'
+import {
+  suiteAnchor as anchor,
+  type ChartSpec,
+  type IntervalChart,
+  type RelationChart,
+} from '../harness/leaderboard-chart.ts'
 import { suiteNamed } from '../suites/registry.ts'
 import type { Leaderboard } from './leaderboard.ts'
 import { savedScores } from './saved-scores.ts'
@@ -21,7 +26,11 @@ export interface LeaderboardPageOptions {
  * one chart of per-relation accuracies per model. Charts grow with the number of models, so that
  * 50 models stay readable.
  */
-export function leaderboardPage(boards: readonly Leaderboard[], generatedAt: Date, options: LeaderboardPageOptions = {}): string {
+export function leaderboardPage(
+  boards: readonly Leaderboard[],
+  generatedAt: Date,
+  options: LeaderboardPageOptions = {},
+): string {
   const charts: ChartSpec[] = []
   const sections = boards.map((board) => {
     const boardCharts = [...intervalCharts(board, options.maxScoreCharts ?? 6), ...suiteCharts(board)]
@@ -50,21 +59,31 @@ ${sections.join('\n')}
 
 function section(board: Leaderboard, charts: readonly ChartSpec[]): string {
   const columns: string[] = []
-  for (const row of board.rows) for (const column of Object.keys(row)) if (!columns.includes(column)) columns.push(column)
+  for (const row of board.rows)
+    for (const column of Object.keys(row)) if (!columns.includes(column)) columns.push(column)
   const table =
     board.rows.length === 0
       ? '<p>(no complete run yet)</p>'
       : `<div class="table"><table><thead><tr><th>#</th>${columns.map((column) => `<th>${escapeHtml(column)}</th>`).join('')}</tr></thead><tbody>${board.rows
-          .map((row, index) => `<tr><td>${index + 1}</td>${columns.map((column) => `<td>${escapeHtml(row[column] ?? '')}</td>`).join('')}</tr>`)
+          .map(
+            (row, index) =>
+              `<tr><td>${index + 1}</td>${columns.map((column) => `<td>${escapeHtml(row[column] ?? '')}</td>`).join('')}</tr>`,
+          )
           .join('')}</tbody></table></div>`
   const relations = charts.filter((chart): chart is RelationChart => chart.kind === 'relations')
   const others = charts.filter((chart) => chart.kind !== 'relations')
-  const chartBoxes = others.map((chart) => `<figure class="chart"><figcaption>${escapeHtml(chart.title)}</figcaption><div class="canvas" style="height:${chartHeight(chart)}px"><canvas id="${chart.id}" role="img" aria-label="${escapeHtml(chart.title)}"></canvas></div></figure>`)
+  const chartBoxes = others.map(
+    (chart) =>
+      `<figure class="chart"><figcaption>${escapeHtml(chart.title)}</figcaption><div class="canvas" style="height:${chartHeight(chart)}px"><canvas id="${chart.id}" role="img" aria-label="${escapeHtml(chart.title)}"></canvas></div></figure>`,
+  )
   const relationBoxes =
     relations.length === 0
       ? ''
       : `<h3>Accuracy per relation, one chart per model (best first)</h3><div class="multiples">${relations
-          .map((chart) => `<figure class="small"><figcaption>${escapeHtml(chart.title)}</figcaption><div class="canvas" style="height:220px"><canvas id="${chart.id}" role="img" aria-label="${escapeHtml(chart.title)}"></canvas></div></figure>`)
+          .map(
+            (chart) =>
+              `<figure class="small"><figcaption>${escapeHtml(chart.title)}</figcaption><div class="canvas" style="height:220px"><canvas id="${chart.id}" role="img" aria-label="${escapeHtml(chart.title)}"></canvas></div></figure>`,
+          )
           .join('')}</div>`
   return `<section id="${anchor(board.suite)}"><h2>${escapeHtml(board.suite)}</h2><p>${escapeHtml(board.note)}</p>${table}<div class="charts">${chartBoxes.join('')}</div>${relationBoxes}</section>`
 }
@@ -75,7 +94,10 @@ function chartHeight(chart: ChartSpec): number {
 }
 
 function intervalCharts(board: Leaderboard, max: number): IntervalChart[] {
-  const perModel = board.entries.map((entry) => ({ model: entry.run.report.model.label, scores: savedScores(entry.run.report) }))
+  const perModel = board.entries.map((entry) => ({
+    model: entry.run.report.model.label,
+    scores: savedScores(entry.run.report),
+  }))
   const names = [...new Set(perModel.flatMap(({ scores }) => scores.map((score) => score.name)))].slice(0, max)
   return names.map((name, index) => {
     const points = perModel
@@ -84,23 +106,42 @@ function intervalCharts(board: Leaderboard, max: number): IntervalChart[] {
         if (!score) return []
         const interval = score.interval ?? { low: score.value, high: score.value }
         const range = formatInterval(score)
-        return [{ model, value: score.value, low: interval.low, high: interval.high, display: `${score.display}${range ? ` (95% interval ${range})` : ''}` }]
+        return [
+          {
+            model,
+            value: score.value,
+            low: interval.low,
+            high: interval.high,
+            display: `${score.display}${range ? ` (95% interval ${range})` : ''}`,
+          },
+        ]
       })
       .sort((a, b) => b.value - a.value)
-    return { kind: 'interval', id: `${anchor(board.suite)}-score-${index}`, title: `${name}, with its 95% interval`, points }
+    return {
+      kind: 'interval',
+      id: `${anchor(board.suite)}-score-${index}`,
+      title: `${name}, with its 95% interval`,
+      points,
+    }
   })
 }
 
 /** The suite's own charts (its declaration's), drawn from the board's rows and each model's records. */
 function suiteCharts(board: Leaderboard): ChartSpec[] {
-  const entries = board.entries.map((entry) => ({ model: entry.run.report.model.label, items: entry.run.report.items, headline: entry.scores[0] }))
+  const entries = board.entries.map((entry) => ({
+    model: entry.run.report.model.label,
+    items: entry.run.report.items,
+    headline: entry.scores[0],
+  }))
   return suiteNamed(board.suite)?.charts?.({ suite: board.suite, rows: board.rows, entries }) ?? []
 }
 
 /** Chart.js's UMD build, as npm installed it, without its source-map comment (the page has no map beside it). */
 function chartJs(): string {
   const main = createRequire(import.meta.url).resolve('chart.js')
-  return readFileSync(join(dirname(main), 'chart.umd.min.js'), 'utf8').replace(/\n\/\/# sourceMappingURL=.*$/m, '').replace(/<\/script/gi, '<\\/script')
+  return readFileSync(join(dirname(main), 'chart.umd.min.js'), 'utf8')
+    .replace(/\n\/\/# sourceMappingURL=.*$/m, '')
+    .replace(/<\/script/gi, '<\\/script')
 }
 
 function escapeHtml(text: string): string {

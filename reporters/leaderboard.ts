@@ -38,7 +38,9 @@ export function leaderboard(suite: string, runs: readonly SavedRun[], prices?: P
     const scores = scorerFor(suite)(run.report.items).filter((score) => score.model === run.report.model.label)
     latest.set(JSON.stringify([run.report.model.label, scores.map((score) => score.name)]), { run, scores })
   }
-  const entries = [...latest.values()].sort((a, b) => (b.scores[0]?.value ?? -Infinity) - (a.scores[0]?.value ?? -Infinity))
+  const entries = [...latest.values()].sort(
+    (a, b) => (b.scores[0]?.value ?? -Infinity) - (a.scores[0]?.value ?? -Infinity),
+  )
   const rows = entries.map(({ run, scores }) => {
     const row = tableRow(run.report.model.label, scores)
     // A run whose programs ran without a sandbox (SANDBOX=none) could have forged its verdicts: it says so where its score is.
@@ -65,7 +67,8 @@ function tableRow(model: string, scores: readonly Score[]): Record<string, strin
 /** Tokens in and out, tokens/s, median latency and cost, for the runs that have them. */
 function usageColumns(report: RunReport, prices: Prices | undefined): Record<string, string> {
   const columns: Record<string, string> = {}
-  if (report.tokens.prompt + report.tokens.completion > 0) columns['Tokens in / out'] = `${report.tokens.prompt} / ${report.tokens.completion}`
+  if (report.tokens.prompt + report.tokens.completion > 0)
+    columns['Tokens in / out'] = `${report.tokens.prompt} / ${report.tokens.completion}`
   if (report.tokens.completionPerSecond !== undefined) columns['Tokens/s'] = String(report.tokens.completionPerSecond)
   if (report.latencyMs) columns['Latency p50'] = `${report.latencyMs.p50} ms`
   const cost = costOf(prices, report.model.label, report.tokens) ?? report.cost

@@ -14,9 +14,14 @@ export interface McNemarResult {
 
 export function exactMcNemar(passToFail: number, failToPass: number): McNemarResult {
   for (const count of [passToFail, failToPass]) {
-    if (!Number.isInteger(count) || count < 0) throw new RangeError(`exactMcNemar counts flips: ${count} is not a whole number of at least 0.`)
+    if (!Number.isInteger(count) || count < 0)
+      throw new RangeError(`exactMcNemar counts flips: ${count} is not a whole number of at least 0.`)
   }
-  return { passToFail, failToPass, pValue: Math.min(1, 2 * binomialHalfCdf(Math.min(passToFail, failToPass), passToFail + failToPass)) }
+  return {
+    passToFail,
+    failToPass,
+    pValue: Math.min(1, 2 * binomialHalfCdf(Math.min(passToFail, failToPass), passToFail + failToPass)),
+  }
 }
 
 /** P(X ≤ k) for X ~ Binomial(n, 1/2), summed in log space so that large n neither overflows nor underflows early. */

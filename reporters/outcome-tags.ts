@@ -25,7 +25,10 @@ const DESCRIPTIONS: Record<Outcome, string> = {
  */
 export const OUTCOME_TAGS: TestTagDefinition[] = [
   ...OUTCOMES.map((outcome) => ({ name: outcome, description: `outcome: ${DESCRIPTIONS[outcome]}` })),
-  { name: NOT_THE_MODELS_FAULT_TAG, description: 'provider_error or infra_error: not the model’s fault, kept apart from its failures' },
+  {
+    name: NOT_THE_MODELS_FAULT_TAG,
+    description: 'provider_error or infra_error: not the model’s fault, kept apart from its failures',
+  },
 ]
 
 /**
@@ -35,7 +38,10 @@ export const OUTCOME_TAGS: TestTagDefinition[] = [
  */
 export function tagOutcome(testCase: TestCase, record: ItemRecord): void {
   if (record.outcome === undefined) return
-  const tags = record.outcome && NOT_THE_MODELS_FAULT.has(record.outcome) ? [record.outcome, NOT_THE_MODELS_FAULT_TAG] : [record.outcome]
+  const tags =
+    record.outcome && NOT_THE_MODELS_FAULT.has(record.outcome)
+      ? [record.outcome, NOT_THE_MODELS_FAULT_TAG]
+      : [record.outcome]
   // TestCase.tags is the test's own list (the run's state), which the reporters that follow serialize.
   for (const tag of tags) if (!testCase.tags.includes(tag)) testCase.tags.push(tag)
 }

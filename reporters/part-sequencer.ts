@@ -14,7 +14,10 @@ export class PartSequencer extends BaseSequencer {
     const shard = this.ctx.config.shard
     if (!shard) return files
     const root = this.ctx.config.root
-    const shards = dealToShards(files.map((file) => relative(root, file.moduleId)), shard.count)
+    const shards = dealToShards(
+      files.map((file) => relative(root, file.moduleId)),
+      shard.count,
+    )
     return files.filter((_, position) => shards[position] === shard.index)
   }
 }
@@ -23,7 +26,9 @@ export class PartSequencer extends BaseSequencer {
 export function dealToShards(paths: readonly string[], count: number): number[] {
   const order = paths
     .map((path, position) => ({ path: path.split('\\').join('/'), position }))
-    .sort((a, b) => folder(a.path).localeCompare(folder(b.path)) || a.path.localeCompare(b.path, 'en', { numeric: true }))
+    .sort(
+      (a, b) => folder(a.path).localeCompare(folder(b.path)) || a.path.localeCompare(b.path, 'en', { numeric: true }),
+    )
   const shards = new Array<number>(paths.length)
   order.forEach(({ position }, turn) => {
     shards[position] = (turn % count) + 1

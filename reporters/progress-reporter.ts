@@ -57,7 +57,8 @@ export class ProgressReporter implements Reporter {
   onTestRunStart(specifications: ReadonlyArray<TestSpecification>): void {
     this.suites.clear()
     this.filesByFolder = new Map()
-    for (const { moduleId } of specifications) this.filesByFolder.set(dirname(moduleId), (this.filesByFolder.get(dirname(moduleId)) ?? 0) + 1)
+    for (const { moduleId } of specifications)
+      this.filesByFolder.set(dirname(moduleId), (this.filesByFolder.get(dirname(moduleId)) ?? 0) + 1)
     if (!this.enabled) return
     clearInterval(this.timer)
     this.timer = setInterval(() => this.tick(), Math.min(1000, this.intervalMs))
@@ -95,7 +96,9 @@ export class ProgressReporter implements Reporter {
     if (!progress || !record || testCase.result().state === 'skipped') return
     progress.records.push(record)
     const { total } = totalOf(progress)
-    const due = progress.records.length - progress.printedDone >= Math.max(1, Math.ceil(total * this.step)) || progress.records.length >= total
+    const due =
+      progress.records.length - progress.printedDone >= Math.max(1, Math.ceil(total * this.step)) ||
+      progress.records.length >= total
     if (due) this.print(progress)
   }
 
@@ -107,7 +110,8 @@ export class ProgressReporter implements Reporter {
   private tick(): void {
     const now = this.now()
     for (const progress of this.suites.values()) {
-      if (progress.records.length < totalOf(progress).total && now - progress.printedAt >= this.intervalMs) this.print(progress)
+      if (progress.records.length < totalOf(progress).total && now - progress.printedAt >= this.intervalMs)
+        this.print(progress)
     }
   }
 
@@ -116,7 +120,15 @@ export class ProgressReporter implements Reporter {
     const now = this.now()
     progress.printedAt = now
     progress.printedDone = progress.records.length
-    this.write(progressLine(progress.suite, progress.records.length, totalOf(progress), scoresSoFar(progress), now - progress.startedAt))
+    this.write(
+      progressLine(
+        progress.suite,
+        progress.records.length,
+        totalOf(progress),
+        scoresSoFar(progress),
+        now - progress.startedAt,
+      ),
+    )
   }
 }
 
@@ -138,11 +150,24 @@ function scoresSoFar(progress: SuiteProgress): Score[] {
   }
 }
 
-export function progressLine(suite: string, done: number, total: { total: number; estimated: boolean }, scores: readonly Score[], elapsedMs: number): string {
+export function progressLine(
+  suite: string,
+  done: number,
+  total: { total: number; estimated: boolean },
+  scores: readonly Score[],
+  elapsedMs: number,
+): string {
   const count = `${suite}: ${done}/${total.estimated ? '~' : ''}${total.total} items`
-  const scored = scores.map((score) => `${score.name} ${score.display}${score.model ? ` (${score.model})` : ''}`).join(', ')
+  const scored = scores
+    .map((score) => `${score.name} ${score.display}${score.model ? ` (${score.model})` : ''}`)
+    .join(', ')
   const left = total.total - done
-  const time = left <= 0 ? `done in ${duration(elapsedMs)}` : done === 0 ? `${duration(elapsedMs)} so far` : `${duration(elapsedMs)} so far, about ${duration((elapsedMs / done) * left)} left`
+  const time =
+    left <= 0
+      ? `done in ${duration(elapsedMs)}`
+      : done === 0
+        ? `${duration(elapsedMs)} so far`
+        : `${duration(elapsedMs)} so far, about ${duration((elapsedMs / done) * left)} left`
   return [count, ...(scored === '' ? [] : [scored]), time].join(' · ')
 }
 

@@ -50,7 +50,12 @@ export function partialRuns(testModules: ReadonlyArray<TestModule>, selection: R
     const of = [...group.sets.values()].reduce((total, size) => total + size, 0)
     const reasons: string[] = []
     if (selection.shard) reasons.push(`shard ${selection.shard.index}/${selection.shard.count}`)
-    if (group.ran < group.declaredTests) reasons.push(selection.filter !== undefined ? `filtered with -t ${selection.filter}` : `${group.declaredTests - group.ran} item(s) did not run`)
+    if (group.ran < group.declaredTests)
+      reasons.push(
+        selection.filter !== undefined
+          ? `filtered with -t ${selection.filter}`
+          : `${group.declaredTests - group.ran} item(s) did not run`,
+      )
     if (group.declaredTests < of && !selection.shard) reasons.push('some of its part files did not run')
     for (const knob of group.narrowedBy) reasons.push(`narrowed by ${knob}`)
     if (group.ran < of || group.narrowedBy.size > 0) partial.set(key, { items: group.ran, of, reasons })
@@ -70,4 +75,3 @@ export function partialText(partial: PartialRun): string {
 function ran(testCase: TestCase): boolean {
   return testCase.meta().bench !== undefined
 }
-

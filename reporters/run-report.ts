@@ -47,12 +47,20 @@ export interface RunFacts {
   prices?: Prices
 }
 
-export function buildRunReport(records: readonly ItemRecord[], scores: Score[], { complete, endedAt, shard, partial, prices }: RunFacts): RunReport {
+export function buildRunReport(
+  records: readonly ItemRecord[],
+  scores: Score[],
+  { complete, endedAt, shard, partial, prices }: RunFacts,
+): RunReport {
   const [first] = records
   if (!first) throw new Error('a run report needs at least one item')
-  const outcomes = Object.fromEntries([...OUTCOMES, 'unfinished'].map((outcome) => [outcome, 0])) as RunReport['outcomes']
+  const outcomes = Object.fromEntries(
+    [...OUTCOMES, 'unfinished'].map((outcome) => [outcome, 0]),
+  ) as RunReport['outcomes']
   for (const record of records) outcomes[record.outcome ?? 'unfinished']++
-  const latencies = records.flatMap((record) => (record.latencyMs === undefined ? [] : [record.latencyMs])).sort((a, b) => a - b)
+  const latencies = records
+    .flatMap((record) => (record.latencyMs === undefined ? [] : [record.latencyMs]))
+    .sort((a, b) => a - b)
   const prompt = sum(records.map((record) => record.tokens?.prompt ?? 0))
   const completion = sum(records.map((record) => record.tokens?.completion ?? 0))
   const generationSeconds = sum(records.map((record) => (record.tokens ? (record.latencyMs ?? 0) : 0))) / 1000
@@ -61,7 +69,11 @@ export function buildRunReport(records: readonly ItemRecord[], scores: Score[], 
     benchmark: first.suite,
     model: { label: first.model, provider: first.provider, details: first.modelDetails ?? {} },
     parameters: first.params ?? {},
-    startedAt: records.map((record) => record.startedAt ?? '').filter(Boolean).sort()[0] ?? endedAt.toISOString(),
+    startedAt:
+      records
+        .map((record) => record.startedAt ?? '')
+        .filter(Boolean)
+        .sort()[0] ?? endedAt.toISOString(),
     endedAt: endedAt.toISOString(),
     complete: complete && outcomes.unfinished === 0 && partial === undefined,
     ...(partial ? { partial } : {}),
@@ -70,11 +82,19 @@ export function buildRunReport(records: readonly ItemRecord[], scores: Score[], 
     unsandboxed: records.some((record) => record.sandbox === UNSANDBOXED),
     scores,
     outcomes,
-    tokens: { prompt, completion, completionPerSecond: generationSeconds > 0 ? round(completion / generationSeconds, 1) : undefined },
+    tokens: {
+      prompt,
+      completion,
+      completionPerSecond: generationSeconds > 0 ? round(completion / generationSeconds, 1) : undefined,
+    },
     latencyMs:
       latencies.length === 0
         ? undefined
-        : { mean: Math.round(sum(latencies) / latencies.length), p50: Math.round(quantile(latencies, 0.5)), p95: Math.round(quantile(latencies, 0.95)) },
+        : {
+            mean: Math.round(sum(latencies) / latencies.length),
+            p50: Math.round(quantile(latencies, 0.5)),
+            p95: Math.round(quantile(latencies, 0.95)),
+          },
     ...(cost ? { cost } : {}),
     items: [...records],
   }
@@ -82,26 +102,44 @@ export function buildRunReport(records: readonly ItemRecord[], scores: Score[], 
 
 /** The short text a person reads after a run. */
 export function summaryText(report: RunReport): string {
-  const shard = report.shard ? ` · SHARD ${report.shard.index}/${report.shard.count} (scores cover this shard's items only; --merge-reports gives the whole run's)` : ''
+  const shard = report.shard
+    ? ` · SHARD ${report.shard.index}/${report.shard.count} (scores cover this shard's items only; --merge-reports gives the whole run's)`
+    : ''
   const partial = report.partial ? ` · PARTIAL: ${partialText(report.partial)}; scores cover those items only` : ''
-  const interrupted = !report.complete && (report.partial === undefined || report.outcomes.unfinished > 0) ? ' · INCOMPLETE (interrupted: scores cover finished items only)' : ''
-  const unsandboxed = report.unsandboxed === true ? ' · UNSANDBOXED (SANDBOX=none: programs ran without a sandbox; verdicts could be forged)' : ''
+  const interrupted =
+    !report.complete && (report.partial === undefined || report.outcomes.unfinished > 0)
+      ? ' · INCOMPLETE (interrupted: scores cover finished items only)'
+      : ''
+  const unsandboxed =
+    report.unsandboxed === true
+      ? ' · UNSANDBOXED (SANDBOX=none: programs ran without a sandbox; verdicts could be forged)'
+      : ''
   const lines = [`${report.benchmark} · ${report.model.label}${shard}${partial}${interrupted}${unsandboxed}`]
   for (const score of report.scores) {
     const counted = score.counted ? ` (solved ${score.counted.solved}/${score.counted.total})` : ''
     const interval = formatInterval(score)
     lines.push(`  ${score.name} = ${score.display}${counted}${interval ? `, 95% interval ${interval}` : ''}`)
-    if (score.excluded?.length) lines.push(`    excluded: ${score.excluded.length} item(s), not counted as model failures`)
+    if (score.excluded?.length)
+      lines.push(`    excluded: ${score.excluded.length} item(s), not counted as model failures`)
   }
-  const outcomes = Object.entries(report.outcomes).filter(([, count]) => count > 0).map(([outcome, count]) => `${outcome} ${count}`)
+  const outcomes = Object.entries(report.outcomes)
+    .filter(([, count]) => count > 0)
+    .map(([outcome, count]) => `${outcome} ${count}`)
   lines.push(`  outcomes: ${outcomes.join(', ')}`)
   if (report.tokens.completion > 0) {
-    const speed = report.tokens.completionPerSecond === undefined ? '' : `, ${report.tokens.completionPerSecond} tokens/s`
+    const speed =
+      report.tokens.completionPerSecond === undefined ? '' : `, ${report.tokens.completionPerSecond} tokens/s`
     lines.push(`  tokens: ${report.tokens.prompt} prompt, ${report.tokens.completion} completion${speed}`)
   }
-  if (report.cost) lines.push(`  cost: ${formatCost(report.cost)} (prompt ${report.cost.input.toFixed(4)}, completion ${report.cost.output.toFixed(4)})`)
+  if (report.cost)
+    lines.push(
+      `  cost: ${formatCost(report.cost)} (prompt ${report.cost.input.toFixed(4)}, completion ${report.cost.output.toFixed(4)})`,
+    )
   if (report.sandbox?.length) lines.push(`  sandbox: ${report.sandbox.join(', ')}`)
-  if (report.latencyMs) lines.push(`  latency: mean ${report.latencyMs.mean} ms, p50 ${report.latencyMs.p50} ms, p95 ${report.latencyMs.p95} ms`)
+  if (report.latencyMs)
+    lines.push(
+      `  latency: mean ${report.latencyMs.mean} ms, p50 ${report.latencyMs.p50} ms, p95 ${report.latencyMs.p95} ms`,
+    )
   return lines.join('\n')
 }
 

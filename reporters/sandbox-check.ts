@@ -21,11 +21,15 @@ export class SandboxCheck implements Reporter {
     // Merging shards replays results: nothing runs then.
     if (this.vitest === undefined || this.vitest.config.mergeReports) return
     // A folder without a declaration is held to the check.
-    const suites = suitesOf(specifications, this.vitest.config.root).filter((suite) => suiteNamed(suite)?.runsPrograms ?? true)
+    const suites = suitesOf(specifications, this.vitest.config.root).filter(
+      (suite) => suiteNamed(suite)?.runsPrograms ?? true,
+    )
     if (suites.length === 0) return
     const readiness = await tierReadiness()
     if ('problem' in readiness) {
-      stopBeforeItems(`${suites.join(', ')} run(s) model-written programs, and no sandbox can run them here; nothing was asked or run:\n  ${readiness.problem}`)
+      stopBeforeItems(
+        `${suites.join(', ')} run(s) model-written programs, and no sandbox can run them here; nothing was asked or run:\n  ${readiness.problem}`,
+      )
     }
     if (readiness.description.startsWith('none')) process.stderr.write(`${UNSANDBOXED_BANNER}\n`)
   }

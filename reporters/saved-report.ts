@@ -19,7 +19,9 @@ export function readSavedReport(file: string): RunReport {
     parsed = JSON.parse(readFileSync(file, 'utf8'))
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error)
-    throw new SavedReportError(`${file} cannot be read as a JSON report (${reason}): give a .json file the score reporter wrote.`)
+    throw new SavedReportError(
+      `${file} cannot be read as a JSON report (${reason}): give a .json file the score reporter wrote.`,
+    )
   }
   const problem = reportProblem(parsed)
   if (problem) throw new SavedReportError(`${file} is not a report the score reporter wrote: ${problem}.`)
@@ -34,13 +36,19 @@ export function savedReportFiles(directory: string, suite: string): string[] {
   } catch {
     return []
   }
-  return names.filter((name) => name.endsWith('.json')).sort().map((name) => join(directory, suite, name))
+  return names
+    .filter((name) => name.endsWith('.json'))
+    .sort()
+    .map((name) => join(directory, suite, name))
 }
 
 /** The suites that have a folder of saved reports. */
 export function savedSuites(directory: string): string[] {
   try {
-    return readdirSync(directory, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort()
+    return readdirSync(directory, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+      .sort()
   } catch {
     return []
   }
@@ -65,7 +73,8 @@ function itemProblem(item: unknown): string | undefined {
   if (typeof record.itemId !== 'string') return 'has no "itemId"'
   if (typeof record.suite !== 'string') return 'has no "suite"'
   if (typeof record.sample !== 'number') return 'has no "sample" number'
-  if (record.outcome !== undefined && !isOutcome(record.outcome)) return `has the unknown outcome ${JSON.stringify(record.outcome)}`
+  if (record.outcome !== undefined && !isOutcome(record.outcome))
+    return `has the unknown outcome ${JSON.stringify(record.outcome)}`
   return undefined
 }
 

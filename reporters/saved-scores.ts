@@ -13,7 +13,9 @@ export function savedScores(report: RunReport): Score[] {
   const scores = scorer(report.items).filter((score) => score.model === report.model.label)
   const stored = scores.map((score) => {
     const saved = report.scores.find((candidate) => candidate.name === score.name && candidate.model === score.model)
-    return score.interval === undefined && saved?.interval !== undefined && saved.value === score.value ? { ...score, interval: saved.interval } : score
+    return score.interval === undefined && saved?.interval !== undefined && saved.value === score.value
+      ? { ...score, interval: saved.interval }
+      : score
   })
   return stored.some((score) => score.interval === undefined) ? withIntervals(stored, report.items, scorer) : stored
 }

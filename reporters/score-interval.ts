@@ -21,13 +21,19 @@ export interface IntervalOptions {
 const DEFAULT_DRAWS = 200
 const Z_95 = 1.959963984540054
 
-export function withIntervals(scores: readonly Score[], records: readonly ItemRecord[], scorer: Scorer, options: IntervalOptions = {}): Score[] {
+export function withIntervals(
+  scores: readonly Score[],
+  records: readonly ItemRecord[],
+  scorer: Scorer,
+  options: IntervalOptions = {},
+): Score[] {
   const missing = scores.filter((score) => score.interval === undefined)
   if (missing.length === 0) return [...scores]
   const intervals = new Map<string, { low: number; high: number }>()
   for (const [model, modelRecords] of groupBy(records, (record) => record.model)) {
     if (!missing.some((score) => score.model === model)) continue
-    for (const [name, interval] of bootstrap(modelRecords, scorer, options)) intervals.set(JSON.stringify([model, name]), interval)
+    for (const [name, interval] of bootstrap(modelRecords, scorer, options))
+      intervals.set(JSON.stringify([model, name]), interval)
   }
   return scores.map((score) => {
     const interval = score.interval ?? intervals.get(JSON.stringify([score.model, score.name]))
@@ -36,7 +42,11 @@ export function withIntervals(scores: readonly Score[], records: readonly ItemRe
 }
 
 /** Each score name's interval over bootstrap draws of one model's items. */
-function bootstrap(records: readonly ItemRecord[], scorer: Scorer, options: IntervalOptions): Map<string, { low: number; high: number }> {
+function bootstrap(
+  records: readonly ItemRecord[],
+  scorer: Scorer,
+  options: IntervalOptions,
+): Map<string, { low: number; high: number }> {
   const full = new Map(scorer(records).map((score) => [score.name, score.value]))
   const items = [...groupBy(records, (record) => record.itemId).values()]
   const intervals = new Map<string, { low: number; high: number }>()
@@ -63,7 +73,10 @@ function bootstrap(records: readonly ItemRecord[], scorer: Scorer, options: Inte
     if (value === undefined || list.length < draws) continue
     const mean = list.reduce((sum, draw) => sum + draw, 0) / list.length
     const standardError = Math.sqrt(list.reduce((sum, draw) => sum + (draw - mean) ** 2, 0) / (list.length - 1))
-    intervals.set(name, { low: Math.max(Math.min(...list), value - Z_95 * standardError), high: Math.min(Math.max(...list), value + Z_95 * standardError) })
+    intervals.set(name, {
+      low: Math.max(Math.min(...list), value - Z_95 * standardError),
+      high: Math.min(Math.max(...list), value + Z_95 * standardError),
+    })
   }
   return intervals
 }
@@ -83,6 +96,9 @@ export function formatLikeScore(score: Score, value: number): string {
   const shown = /-?\d+(?:\.(\d+))?/.exec(score.display)
   const decimals = shown?.[1]?.length ?? 2
   const number = Number(shown?.[0] ?? Number.NaN)
-  const percent = score.display.includes('%') && Number.isFinite(number) && Math.abs(number - score.value * 100) < Math.abs(number - score.value)
+  const percent =
+    score.display.includes('%') &&
+    Number.isFinite(number) &&
+    Math.abs(number - score.value * 100) < Math.abs(number - score.value)
   return `${(value * (percent ? 100 : 1)).toFixed(decimals)}${percent ? '%' : ''}`
 }

@@ -90,7 +90,11 @@ export class ScoreReporter implements Reporter {
     this.writeReport(base, this.partial.get(base) ?? [record], false)
   }
 
-  onTestRunEnd(testModules: ReadonlyArray<TestModule>, _errors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): void {
+  onTestRunEnd(
+    testModules: ReadonlyArray<TestModule>,
+    _errors: ReadonlyArray<SerializedError>,
+    reason: TestRunEndReason,
+  ): void {
     // Modules in path order, so that one run and merged shards list the items alike.
     const modules = [...testModules].sort((a, b) => a.moduleId.localeCompare(b.moduleId))
     const records = collectRecords(modules)
@@ -102,20 +106,38 @@ export class ScoreReporter implements Reporter {
       const reports = [...groupBy(suiteRecords, (record) => record.model).values()].map((modelRecords) => {
         const [first] = modelRecords
         if (!first) throw new Error('empty group')
-        return this.writeReport(this.basePath(first), modelRecords, reason !== 'interrupted', partialByGroup.get(partialKey(suite, first.model)), { intervals: true })
+        return this.writeReport(
+          this.basePath(first),
+          modelRecords,
+          reason !== 'interrupted',
+          partialByGroup.get(partialKey(suite, first.model)),
+          { intervals: true },
+        )
       })
       suiteFilesFor(suite)?.(this.directory, suiteRecords)
       output.push(`\n${suite}: scores`, ...reports.map(summaryText))
       const table = markdownTable(resultsTableFor(suite)(rowsByModel(reports.flatMap((report) => report.scores))))
       showScoresInItems(modules, suite, reports, table)
       if (table) output.push('', table)
-      summary.push(`## Scores: ${suite}`, '', ...(table ? [table, ''] : []), '```', ...reports.map(summaryText), '```', '')
+      summary.push(
+        `## Scores: ${suite}`,
+        '',
+        ...(table ? [table, ''] : []),
+        '```',
+        ...reports.map(summaryText),
+        '```',
+        '',
+      )
     }
     output.push('', `reports: ${this.directory}`)
-    const notJudged = records.filter((record) => record.outcome !== undefined && NOT_THE_MODELS_FAULT.has(record.outcome))
+    const notJudged = records.filter(
+      (record) => record.outcome !== undefined && NOT_THE_MODELS_FAULT.has(record.outcome),
+    )
     if (notJudged.length > 0) {
       // They end skipped, which would leave the run's exit code 0: a run that could not judge every item fails.
-      output.push(`${notJudged.length} item(s) could not be judged (provider_error or infra_error: not the model's fault, left out of the scores); the run fails. Their reasons are in the reports; \`npm run -s failed -- <report.json> --outcome=provider_error,infra_error\` prints the -t pattern that re-runs them.`)
+      output.push(
+        `${notJudged.length} item(s) could not be judged (provider_error or infra_error: not the model's fault, left out of the scores); the run fails. Their reasons are in the reports; \`npm run -s failed -- <report.json> --outcome=provider_error,infra_error\` prints the -t pattern that re-runs them.`,
+      )
       process.exitCode = 1
     }
     if (this.print) process.stdout.write(`${output.join('\n')}\n`)
@@ -129,12 +151,24 @@ export class ScoreReporter implements Reporter {
   }
 
   /** `intervals`: with each score's 95% interval (a bootstrap for most scores, so only once the run ends). */
-  private writeReport(base: string, records: readonly ItemRecord[], complete: boolean, partial?: PartialRun, { intervals = false } = {}): RunReport {
+  private writeReport(
+    base: string,
+    records: readonly ItemRecord[],
+    complete: boolean,
+    partial?: PartialRun,
+    { intervals = false } = {},
+  ): RunReport {
     const [first] = records
     const scorer = first ? scorerFor(first.suite) : undefined
     const scored = scorer ? scorer(records) : []
     const scores = scorer && intervals ? withIntervals(scored, records, scorer) : scored
-    const report = buildRunReport(records, scores, { complete, endedAt: new Date(), ...(this.shard ? { shard: this.shard } : {}), ...(partial ? { partial } : {}), ...(this.prices ? { prices: this.prices } : {}) })
+    const report = buildRunReport(records, scores, {
+      complete,
+      endedAt: new Date(),
+      ...(this.shard ? { shard: this.shard } : {}),
+      ...(partial ? { partial } : {}),
+      ...(this.prices ? { prices: this.prices } : {}),
+    })
     writeFileAtomicallySync(`${base}.json`, JSON.stringify(report, null, 2))
     writeFileAtomicallySync(`${base}.txt`, `${summaryText(report)}\n`)
     return report
@@ -142,7 +176,11 @@ export class ScoreReporter implements Reporter {
 
   private basePath(record: ItemRecord): string {
     const shard = this.shard ? `__shard-${this.shard.index}-of-${this.shard.count}` : ''
-    return join(this.directory, record.suite, `${this.stamp}__${record.model.replace(/[^A-Za-z0-9._-]+/g, '_')}${shard}`)
+    return join(
+      this.directory,
+      record.suite,
+      `${this.stamp}__${record.model.replace(/[^A-Za-z0-9._-]+/g, '_')}${shard}`,
+    )
   }
 }
 

@@ -13,11 +13,20 @@ const MAX_TABLE_ROWS = 20
  * and before the html report is written; a UI page open during the run shows them once reloaded.
  * A shard's or a partial run's summary says so, as its reports do.
  */
-export function showScoresInItems(testModules: ReadonlyArray<TestModule>, suite: string, reports: readonly RunReport[], table: string): void {
+export function showScoresInItems(
+  testModules: ReadonlyArray<TestModule>,
+  suite: string,
+  reports: readonly RunReport[],
+  table: string,
+): void {
   const summaries = new Map(reports.map((report) => [report.model.label, summaryText(report)]))
   const rows = table === '' ? 0 : table.split('\n').length - 2
   const tableText =
-    table === '' ? '' : rows <= MAX_TABLE_ROWS ? `\n\n${suite}: results table\n${table}` : `\n\n(the results table of ${rows} models is printed after the run, in the job summary and in npm run leaderboard)`
+    table === ''
+      ? ''
+      : rows <= MAX_TABLE_ROWS
+        ? `\n\n${suite}: results table\n${table}`
+        : `\n\n(the results table of ${rows} models is printed after the run, in the job summary and in npm run leaderboard)`
   for (const testModule of testModules) {
     for (const testCase of testModule.children.allTests()) {
       const meta = testCase.meta()

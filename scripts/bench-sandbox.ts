@@ -60,7 +60,8 @@ for (const host of (process.env.BENCH_CONTAINER_HOSTS ?? '').split(',').filter((
 }
 
 function expectOutput(what: string, n: number, stdout: string): void {
-  if (stdout.trim() !== String(n * 2)) throw new Error(`${what}: program ${n} printed ${JSON.stringify(stdout.slice(0, 200))}, not ${n * 2}.`)
+  if (stdout.trim() !== String(n * 2))
+    throw new Error(`${what}: program ${n} printed ${JSON.stringify(stdout.slice(0, 200))}, not ${n * 2}.`)
 }
 
 type Way = string
@@ -99,7 +100,11 @@ const median = (values: readonly number[]): number => {
 }
 
 try {
-  console.log(`${count} trivial programs per language and round, ${rounds} rounds, ways interleaved; as ${process.getuid?.() === 0 ? 'root' : 'an ordinary user'}, load ${loadavg().map((load) => load.toFixed(1)).join(' ')}\n`)
+  console.log(
+    `${count} trivial programs per language and round, ${rounds} rounds, ways interleaved; as ${process.getuid?.() === 0 ? 'root' : 'an ordinary user'}, load ${loadavg()
+      .map((load) => load.toFixed(1))
+      .join(' ')}\n`,
+  )
   for (const language of languages) {
     if (SOURCES[language] === undefined) throw new Error(`No benchmark program for ${language}.`)
     const missing = await cold.unavailable(language)
@@ -107,7 +112,10 @@ try {
       console.log(`${language}: left out (${missing})\n`)
       continue
     }
-    const ways: Way[] = [...(WARM.includes(language) ? ['bare', 'cold', 'bwrap', 'warm'] : ['bare', 'cold', 'bwrap']), ...containerWays]
+    const ways: Way[] = [
+      ...(WARM.includes(language) ? ['bare', 'cold', 'bwrap', 'warm'] : ['bare', 'cold', 'bwrap']),
+      ...containerWays,
+    ]
     // Disk cache, the sandbox's one-time probes and the warm servers' start-up are not what is measured.
     for (const way of ways) await runOnce(language, way, 0)
     const perProgram = new Map<Way, number[]>()
@@ -126,11 +134,17 @@ try {
     for (const way of ways) {
       const values = perProgram.get(way) ?? []
       const ratio = way === 'bare' ? '' : `  ${(median(values) / bare).toFixed(2)}× bare`
-      console.log(`${language.padEnd(11)} ${way.padEnd(13)} ${median(values).toFixed(1).padStart(8)} ms/program  (${Math.min(...values).toFixed(1)}–${Math.max(...values).toFixed(1)})${ratio}`)
+      console.log(
+        `${language.padEnd(11)} ${way.padEnd(13)} ${median(values).toFixed(1).padStart(8)} ms/program  (${Math.min(...values).toFixed(1)}–${Math.max(...values).toFixed(1)})${ratio}`,
+      )
     }
     console.log()
   }
-  console.log(`load afterwards ${loadavg().map((load) => load.toFixed(1)).join(' ')}`)
+  console.log(
+    `load afterwards ${loadavg()
+      .map((load) => load.toFixed(1))
+      .join(' ')}`,
+  )
 } finally {
   for (const sandbox of Object.values(sandboxes)) await sandbox.close()
   rmSync(dir, { recursive: true, force: true })

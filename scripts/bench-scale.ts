@@ -53,7 +53,12 @@ async function run(items: number): Promise<Measure> {
   const perClass = Math.ceil(items / CLASSES)
   const started = performance.now()
   const child = spawn(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', 'suites/farel', '--reporter=dot'], {
-    env: { ...process.env, MODEL: 'reference', TESTBENCH_FAREL_PER_CLASS: String(perClass), TESTBENCH_REPORT_DIR: reportDir },
+    env: {
+      ...process.env,
+      MODEL: 'reference',
+      TESTBENCH_FAREL_PER_CLASS: String(perClass),
+      TESTBENCH_REPORT_DIR: reportDir,
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   })
   let stderr = ''
@@ -64,7 +69,8 @@ async function run(items: number): Promise<Measure> {
   clearInterval(sampler)
   const wallMs = performance.now() - started
   rmSync(reportDir, { recursive: true, force: true })
-  if (code !== 0) throw new Error(`The run of ${perClass * CLASSES} FaRel items exited with ${code}:\n${stderr.slice(-2000)}`)
+  if (code !== 0)
+    throw new Error(`The run of ${perClass * CLASSES} FaRel items exited with ${code}:\n${stderr.slice(-2000)}`)
   return { items: perClass * CLASSES, wallMs, peakKiB }
 }
 
@@ -79,13 +85,19 @@ for (let round = 1; round <= ROUNDS; round++) {
   for (const size of SIZES) {
     const measure = await run(size)
     measures.get(size)?.push(measure)
-    console.log(`round ${round}: ${String(measure.items).padStart(6)} items  ${(measure.wallMs / 1000).toFixed(1).padStart(6)} s  peak ${(measure.peakKiB / 1024).toFixed(0).padStart(5)} MiB`)
+    console.log(
+      `round ${round}: ${String(measure.items).padStart(6)} items  ${(measure.wallMs / 1000).toFixed(1).padStart(6)} s  peak ${(measure.peakKiB / 1024).toFixed(0).padStart(5)} MiB`,
+    )
   }
 }
 
 const [small, large] = SIZES.map((size) => {
   const runs = measures.get(size) ?? []
-  return { items: runs[0]?.items ?? size, wallMs: median(runs.map((each) => each.wallMs)), peakKiB: median(runs.map((each) => each.peakKiB)) }
+  return {
+    items: runs[0]?.items ?? size,
+    wallMs: median(runs.map((each) => each.wallMs)),
+    peakKiB: median(runs.map((each) => each.peakKiB)),
+  }
 })
 if (small === undefined || large === undefined) throw new Error('bench:scale measured nothing.')
 const perItemKiB = (large.peakKiB - small.peakKiB) / (large.items - small.items)
@@ -98,4 +110,6 @@ for (const size of [small, large]) {
 console.log(
   `memory per added item (10k − 1k peaks): ${perItemKiB.toFixed(1)} KiB (goal ≤ ${GOAL_KIB_PER_ITEM} KiB: ${perItemKiB <= GOAL_KIB_PER_ITEM ? 'met' : 'NOT met'})`,
 )
-console.log(`wall time per item, 10k / 1k: ${(large.wallMs / large.items / (small.wallMs / small.items)).toFixed(2)}× (1.00× = linear)`)
+console.log(
+  `wall time per item, 10k / 1k: ${(large.wallMs / large.items / (small.wallMs / small.items)).toFixed(2)}× (1.00× = linear)`,
+)

@@ -17,15 +17,24 @@ const count = Number(process.env.BENCH_COMMANDS ?? 20)
 const image = process.env.BENCH_IMAGE ?? 'localhost/testbench/sweb.eval.x86_64.testbench_1776_tinycalc-1:latest'
 const COMMANDS = ['true', 'ls -la', 'grep -rn "def median" tinycalc', 'git status --short']
 
-const cli = await execa('docker', ['version'], { reject: false }).then((result) => (result.exitCode === 0 ? 'docker' : 'podman'))
+const cli = await execa('docker', ['version'], { reject: false }).then((result) =>
+  result.exitCode === 0 ? 'docker' : 'podman',
+)
 const cliArgs = cli === 'podman' && process.env.DOCKER_HOST ? ['--url', process.env.DOCKER_HOST] : []
 const docker = connectEngine()
-const container = await EpisodeContainer.start(docker, { image, limits: { ...EPISODE_LIMITS, memoryBytes: 512 * 1024 * 1024 } })
+const container = await EpisodeContainer.start(docker, {
+  image,
+  limits: { ...EPISODE_LIMITS, memoryBytes: 512 * 1024 * 1024 },
+})
 const { cwd, env, timeoutSeconds } = TOOLS_CONFIG
 
 async function bare(command: string): Promise<string> {
   const flags = Object.entries(env).flatMap(([name, value]) => ['-e', `${name}=${value}`])
-  const result = await execa(cli, [...cliArgs, 'exec', '-w', cwd, ...flags, container.id, 'bash', '-c', command], { reject: false, all: true, timeout: timeoutSeconds * 1000 })
+  const result = await execa(cli, [...cliArgs, 'exec', '-w', cwd, ...flags, container.id, 'bash', '-c', command], {
+    reject: false,
+    all: true,
+    timeout: timeoutSeconds * 1000,
+  })
   return result.all ?? ''
 }
 
@@ -39,7 +48,9 @@ const median = (values: readonly number[]): number => {
 }
 
 try {
-  console.log(`bench:swebench-agent: ${cli} exec vs the harness, ${rounds} rounds × ${count} commands, image ${image}, load ${loadavg()[0]?.toFixed(2)}`)
+  console.log(
+    `bench:swebench-agent: ${cli} exec vs the harness, ${rounds} rounds × ${count} commands, image ${image}, load ${loadavg()[0]?.toFixed(2)}`,
+  )
   const times = { bare: [] as number[], harness: [] as number[] }
   for (let round = 0; round < rounds; round++) {
     for (let index = 0; index < count; index++) {
@@ -52,15 +63,20 @@ try {
         outputs[way] = way === 'bare' ? await bare(command) : await harness(command)
         times[way].push(performance.now() - started)
       }
-      if (outputs.bare?.trimEnd() !== outputs.harness?.trimEnd()) throw new Error(`${command}: the two ways printed different output:\n${outputs.bare}\n---\n${outputs.harness}`)
+      if (outputs.bare?.trimEnd() !== outputs.harness?.trimEnd())
+        throw new Error(`${command}: the two ways printed different output:\n${outputs.bare}\n---\n${outputs.harness}`)
     }
   }
   for (const way of ['bare', 'harness'] as const) {
     const values = times[way]
-    console.log(`  ${way.padEnd(8)} median ${median(values).toFixed(1)} ms, min ${Math.min(...values).toFixed(1)}, max ${Math.max(...values).toFixed(1)} (${values.length} commands)`)
+    console.log(
+      `  ${way.padEnd(8)} median ${median(values).toFixed(1)} ms, min ${Math.min(...values).toFixed(1)}, max ${Math.max(...values).toFixed(1)} (${values.length} commands)`,
+    )
   }
   const ratios = times.harness.map((time, index) => time / (times.bare[index] ?? time))
-  console.log(`  harness/bare: ${(median(times.harness) / median(times.bare)).toFixed(2)}× (median of medians), ${median(ratios).toFixed(2)}× (median of paired ratios); goal ≤ 1.2×`)
+  console.log(
+    `  harness/bare: ${(median(times.harness) / median(times.bare)).toFixed(2)}× (median of medians), ${median(ratios).toFixed(2)}× (median of paired ratios); goal ≤ 1.2×`,
+  )
 } finally {
   await container.close()
 }

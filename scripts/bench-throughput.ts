@@ -18,7 +18,8 @@ import { generateQuizzes } from '../suites/farel/quiz.ts'
 
 const ITEMS = 450
 const REPLY_MS = Number(process.env.BENCH_REPLY_MS ?? 200)
-if (!Number.isInteger(REPLY_MS) || REPLY_MS < 1) throw new Error(`BENCH_REPLY_MS=${process.env.BENCH_REPLY_MS} is not a whole number of milliseconds ≥ 1.`)
+if (!Number.isInteger(REPLY_MS) || REPLY_MS < 1)
+  throw new Error(`BENCH_REPLY_MS=${process.env.BENCH_REPLY_MS} is not a whole number of milliseconds ≥ 1.`)
 /** BENCH_CONCURRENCIES=64 measures one level only; BENCH_ROUNDS=1 one round. */
 const CONCURRENCIES = (process.env.BENCH_CONCURRENCIES ?? '8,32,64').split(',').map(Number)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
@@ -42,15 +43,27 @@ interface Window {
 function startServer(): Promise<BenchServer> {
   let window: Window = { trace: [], requests: 0, connections: 0, firstMs: 0, lastMs: 0, maxInFlight: 0 }
   let inFlight = 0
-  const sampler = TRACE ? setInterval(() => window.requests > 0 && window.trace.push(`${((performance.now() - window.firstMs) / 1000).toFixed(1)}:${inFlight}`), 100) : undefined
+  const sampler = TRACE
+    ? setInterval(
+        () =>
+          window.requests > 0 &&
+          window.trace.push(`${((performance.now() - window.firstMs) / 1000).toFixed(1)}:${inFlight}`),
+        100,
+      )
+    : undefined
   sampler?.unref()
   const server = createServer((request, response) => {
     let body = ''
     request.setEncoding('utf8')
     request.on('data', (chunk: string) => (body += chunk))
     request.on('end', () => {
-      if (request.url === '/v1/models') return sendJson(response, { object: 'list', data: [{ id: 'bench', object: 'model', created: 0, owned_by: 'bench' }] })
-      if (request.url !== '/v1/chat/completions') return sendJson(response, { error: { message: `no route ${request.url}` } }, 404)
+      if (request.url === '/v1/models')
+        return sendJson(response, {
+          object: 'list',
+          data: [{ id: 'bench', object: 'model', created: 0, owned_by: 'bench' }],
+        })
+      if (request.url !== '/v1/chat/completions')
+        return sendJson(response, { error: { message: `no route ${request.url}` } }, 404)
       if (window.requests++ === 0) window.firstMs = performance.now()
       window.maxInFlight = Math.max(window.maxInFlight, ++inFlight)
       setTimeout(() => {
@@ -90,7 +103,12 @@ function answerTo(body: string): number {
 function streamAnswer(response: ServerResponse, answer: number): void {
   const base = { id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 0, model: 'bench' }
   const events = [
-    { ...base, choices: [{ index: 0, delta: { role: 'assistant', content: `<ANSWER>${answer}</ANSWER>` }, finish_reason: 'stop' }] },
+    {
+      ...base,
+      choices: [
+        { index: 0, delta: { role: 'assistant', content: `<ANSWER>${answer}</ANSWER>` }, finish_reason: 'stop' },
+      ],
+    },
     { ...base, choices: [], usage: { prompt_tokens: 100, completion_tokens: 5, total_tokens: 105 } },
   ]
   response.writeHead(200, { 'content-type': 'text/event-stream' })
@@ -110,10 +128,18 @@ interface BenchServer {
   close: () => void
 }
 
-async function runCommand(command: string[], env: NodeJS.ProcessEnv, server: BenchServer, what: string): Promise<Measure> {
+async function runCommand(
+  command: string[],
+  env: NodeJS.ProcessEnv,
+  server: BenchServer,
+  what: string,
+): Promise<Measure> {
   server.take()
   const started = performance.now()
-  const child = spawn(process.execPath, command, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] })
+  const child = spawn(process.execPath, command, {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
   let stderr = ''
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve))
@@ -122,18 +148,40 @@ async function runCommand(command: string[], env: NodeJS.ProcessEnv, server: Ben
   if (code !== 0) throw new Error(`${what} exited with ${code}:\n${stderr.slice(-3000)}`)
   if (window.requests !== ITEMS) throw new Error(`${what} sent ${window.requests} chat requests, not ${ITEMS}.`)
   if (TRACE) console.log(`${what}: ${window.trace.join(' ')}`)
-  return { windowMs: window.lastMs - window.firstMs, wallMs, maxInFlight: window.maxInFlight, connections: window.connections }
+  return {
+    windowMs: window.lastMs - window.firstMs,
+    wallMs,
+    maxInFlight: window.maxInFlight,
+    connections: window.connections,
+  }
 }
 
 function farelRun(server: BenchServer, concurrency: number): Promise<Measure> {
   const dir = mkdtempSync(join(tmpdir(), 'testbench-bench-throughput-'))
-  const env = { MODEL: 'openai:bench', OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'bench', TESTBENCH_CONCURRENCY: String(concurrency), TESTBENCH_CACHE: 'off', TESTBENCH_REPORT_DIR: dir }
-  const measured = runCommand(['node_modules/vitest/vitest.mjs', 'run', '--project', 'suites', 'suites/farel', '--reporter=dot'], env, server, `FaRel at c = ${concurrency}`)
+  const env = {
+    MODEL: 'openai:bench',
+    OPENAI_BASE_URL: server.url,
+    OPENAI_API_KEY: 'bench',
+    TESTBENCH_CONCURRENCY: String(concurrency),
+    TESTBENCH_CACHE: 'off',
+    TESTBENCH_REPORT_DIR: dir,
+  }
+  const measured = runCommand(
+    ['node_modules/vitest/vitest.mjs', 'run', '--project', 'suites', 'suites/farel', '--reporter=dot'],
+    env,
+    server,
+    `FaRel at c = ${concurrency}`,
+  )
   return measured.finally(() => rmSync(dir, { recursive: true, force: true }))
 }
 
 function bareRun(server: BenchServer, concurrency: number): Promise<Measure> {
-  return runCommand(['scripts/bare-openai-loop.ts', server.url, String(ITEMS), String(concurrency)], {}, server, `the bare loop at c = ${concurrency}`)
+  return runCommand(
+    ['scripts/bare-openai-loop.ts', server.url, String(ITEMS), String(concurrency)],
+    {},
+    server,
+    `the bare loop at c = ${concurrency}`,
+  )
 }
 
 function median(values: number[]): number {
@@ -148,7 +196,10 @@ const record = (key: string, measure: Measure) => results.set(key, [...(results.
 try {
   for (let round = 1; round <= ROUNDS; round++) {
     for (const concurrency of CONCURRENCIES) {
-      for (const [kind, run] of [['testbench', farelRun], ['bare openai', bareRun]] as const) {
+      for (const [kind, run] of [
+        ['testbench', farelRun],
+        ['bare openai', bareRun],
+      ] as const) {
         const measure = await run(server, concurrency)
         record(`${kind}\u0000${concurrency}`, measure)
         const ideal = (ITEMS * REPLY_MS) / concurrency
@@ -162,7 +213,9 @@ try {
   server.close()
 }
 
-console.log(`\nmedians over ${ROUNDS} rounds; ideal = ${ITEMS} · ${REPLY_MS / 1000} s / c; floor = ⌈${ITEMS} / c⌉ · ${REPLY_MS / 1000} s; fraction = ideal / time, goal ≥ ${GOAL}`)
+console.log(
+  `\nmedians over ${ROUNDS} rounds; ideal = ${ITEMS} · ${REPLY_MS / 1000} s / c; floor = ⌈${ITEMS} / c⌉ · ${REPLY_MS / 1000} s; fraction = ideal / time, goal ≥ ${GOAL}`,
+)
 for (const concurrency of CONCURRENCIES) {
   const ideal = (ITEMS * REPLY_MS) / concurrency
   const floor = Math.ceil(ITEMS / concurrency) * REPLY_MS
@@ -170,7 +223,14 @@ for (const concurrency of CONCURRENCIES) {
     const runs = results.get(`${kind}\u0000${concurrency}`) ?? []
     const windowMs = median(runs.map((each) => each.windowMs))
     const wallMs = median(runs.map((each) => each.wallMs))
-    return { kind, windowMs, wallMs, fraction: ideal / windowMs, wallFraction: ideal / wallMs, inFlight: Math.max(...runs.map((each) => each.maxInFlight)) }
+    return {
+      kind,
+      windowMs,
+      wallMs,
+      fraction: ideal / windowMs,
+      wallFraction: ideal / wallMs,
+      inFlight: Math.max(...runs.map((each) => each.maxInFlight)),
+    }
   })
   const [bench, bare] = line
   if (!bench || !bare) continue

@@ -14,12 +14,18 @@ const args = process.argv.slice(2)
 const json = args.includes('--json')
 const files = args.filter((arg) => arg !== '--json')
 if (files.length !== 2 || files.some((file) => file.startsWith('--'))) {
-  console.error('usage: npm run compare -- <a.json> <b.json> [--json]   (two JSON reports of one suite, from TESTBENCH_REPORT_DIR/<suite>/)')
+  console.error(
+    'usage: npm run compare -- <a.json> <b.json> [--json]   (two JSON reports of one suite, from TESTBENCH_REPORT_DIR/<suite>/)',
+  )
   process.exit(2)
 }
 const [fileA = '', fileB = ''] = files
 try {
-  const comparison = compareReports({ file: fileA, report: readSavedReport(fileA) }, { file: fileB, report: readSavedReport(fileB) }, pricesFromEnv())
+  const comparison = compareReports(
+    { file: fileA, report: readSavedReport(fileA) },
+    { file: fileB, report: readSavedReport(fileB) },
+    pricesFromEnv(),
+  )
   process.stdout.write(json ? `${JSON.stringify(comparison, null, 2)}\n` : comparisonMarkdown(comparison))
 } catch (error) {
   if (!(error instanceof SavedReportError || error instanceof CompareError || error instanceof PricesError)) throw error

@@ -26,7 +26,9 @@ try {
     console.error(`No item of ${file} has the outcome ${outcomes.join(', ')}: nothing to run again.`)
     process.exit(1)
   }
-  console.error(`${items.length} of ${report.items.length} item(s) of ${report.benchmark} · ${report.model.label} with outcome ${outcomes.join(', ')}`)
+  console.error(
+    `${items.length} of ${report.items.length} item(s) of ${report.benchmark} · ${report.model.label} with outcome ${outcomes.join(', ')}`,
+  )
   console.log(rerunPattern(items))
 } catch (error) {
   if (!(error instanceof SavedReportError)) throw error

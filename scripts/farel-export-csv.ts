@@ -19,7 +19,9 @@ const PUBLISHED_MD5 = '0b08876d7a221c9b9812ea85d746449a'
 
 const args = process.argv.slice(2)
 if (args.includes('-h') || args.includes('--help') || args.length > 1) {
-  console.error('usage: node scripts/farel-export-csv.ts [FILE]\nThe set follows TESTBENCH_FAREL_LENGTH, _PER_CLASS, _SEED, _MODE, _SHUFFLE and _TEMPLATE.')
+  console.error(
+    'usage: node scripts/farel-export-csv.ts [FILE]\nThe set follows TESTBENCH_FAREL_LENGTH, _PER_CLASS, _SEED, _MODE, _SHUFFLE and _TEMPLATE.',
+  )
   process.exit(args.length > 1 ? 2 : 0)
 }
 
@@ -32,10 +34,14 @@ try {
   if (file === undefined) process.stdout.write(csv)
   else writeFileSync(file, csv)
   const where = file === undefined ? '' : ` to ${file}`
-  console.error(`FaRel-${options.length}: ${quizzes.length} quizzes (${describeSet(options)}) written${where}, md5 ${md5}`)
+  console.error(
+    `FaRel-${options.length}: ${quizzes.length} quizzes (${describeSet(options)}) written${where}, md5 ${md5}`,
+  )
   if (isPublishedSet(options)) {
     if (md5 !== PUBLISHED_MD5) {
-      console.error(`This should be the published set, whose md5 is ${PUBLISHED_MD5}: the generator has drifted from the original.`)
+      console.error(
+        `This should be the published set, whose md5 is ${PUBLISHED_MD5}: the generator has drifted from the original.`,
+      )
       process.exitCode = 1
     } else {
       console.error('This is the published set: the md5 matches.')

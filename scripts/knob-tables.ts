@@ -17,5 +17,7 @@ if (process.argv.includes('--check')) {
   console.log('docs/knobs.md: the knob tables match the declarations.')
 } else {
   writeFileSync(readmePath, updated)
-  console.log(updated === readme ? 'docs/knobs.md: knob tables already up to date.' : 'docs/knobs.md: knob tables written.')
+  console.log(
+    updated === readme ? 'docs/knobs.md: knob tables already up to date.' : 'docs/knobs.md: knob tables written.',
+  )
 }

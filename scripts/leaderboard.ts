@@ -17,7 +17,9 @@ const directory = reportDir()
 const named = process.argv.slice(2)
 const suites = named.length > 0 ? named : savedSuites(directory)
 if (suites.length === 0) {
-  console.error(`No saved reports in ${directory}: run a suite first (MODEL=… npx vitest run suites/<name>), or set TESTBENCH_REPORT_DIR to where the reports are.`)
+  console.error(
+    `No saved reports in ${directory}: run a suite first (MODEL=… npx vitest run suites/<name>), or set TESTBENCH_REPORT_DIR to where the reports are.`,
+  )
   process.exit(1)
 }
 let prices
@@ -41,7 +43,9 @@ for (const suite of suites) {
     }
   }
   if (runs.length === 0) {
-    console.error(`No saved reports of ${suite} in ${join(directory, suite)}: run it first (MODEL=… npx vitest run suites/${suite}).`)
+    console.error(
+      `No saved reports of ${suite} in ${join(directory, suite)}: run it first (MODEL=… npx vitest run suites/${suite}).`,
+    )
     failed = true
     continue
   }

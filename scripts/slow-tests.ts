@@ -9,30 +9,75 @@ export interface SlowTests {
 }
 
 export const SLOW_TESTS: readonly SlowTests[] = [
-  { glob: 'test/security/hostile-table.test.ts', why: 'the hostile table through PE-Bench in five languages, as root and as an ordinary user' },
+  {
+    glob: 'test/security/hostile-table.test.ts',
+    why: 'the hostile table through PE-Bench in five languages, as root and as an ordinary user',
+  },
   { glob: 'test/security/bigcodebench/hostile-programs.test.ts', why: "BigCodeBench's hostile programs, end to end" },
-  { glob: 'test/security/python-tasks/upstream-checks-hostile.test.ts', why: "hostile programs against HumanEval's and MBPP's own checks" },
-  { glob: 'test/benchmarks/humaneval/evalplus-replay.test.ts', why: 'HumanEval+ rules and hostile programs, end to end, and a run on a machine kept busy' },
-  { glob: 'test/benchmarks/mbpp/evalplus-replay.test.ts', why: "MBPP+ replays against evalplus's verdicts, end to end" },
+  {
+    glob: 'test/security/python-tasks/upstream-checks-hostile.test.ts',
+    why: "hostile programs against HumanEval's and MBPP's own checks",
+  },
+  {
+    glob: 'test/benchmarks/humaneval/evalplus-replay.test.ts',
+    why: 'HumanEval+ rules and hostile programs, end to end, and a run on a machine kept busy',
+  },
+  {
+    glob: 'test/benchmarks/mbpp/evalplus-replay.test.ts',
+    why: "MBPP+ replays against evalplus's verdicts, end to end",
+  },
   { glob: 'test/benchmarks/bigcodebench/calibration.test.ts', why: "BigCodeBench's calibration" },
-  { glob: 'test/benchmarks/bigcodebench/bigcodebench-suite.test.ts', why: 'the calibrated BigCodeBench suite with MODEL=reference' },
-  { glob: 'test/benchmarks/bigcodebench/upstream-rules.test.ts', why: 'a calibrated sample file scored as bigcodebench.evaluate does' },
+  {
+    glob: 'test/benchmarks/bigcodebench/bigcodebench-suite.test.ts',
+    why: 'the calibrated BigCodeBench suite with MODEL=reference',
+  },
+  {
+    glob: 'test/benchmarks/bigcodebench/upstream-rules.test.ts',
+    why: 'a calibrated sample file scored as bigcodebench.evaluate does',
+  },
   { glob: 'test/benchmarks/humaneval/upstream-check-record.test.ts', why: "all 164 of HumanEval's checks recorded" },
   { glob: 'test/benchmarks/mbpp/upstream-check-record.test.ts', why: "all of MBPP's checks recorded" },
-  { glob: 'test/benchmarks/humaneval/humaneval-suite.test.ts', why: 'the whole of HumanEval and HumanEval+ with MODEL=reference' },
-  { glob: 'test/benchmarks/mbpp/mbpp-suite.test.ts', why: 'the whole of MBPP, MBPP sanitized and MBPP+ with MODEL=reference' },
-  { glob: 'test/benchmarks/swebench/swebench-suite.test.ts', why: 'the 300 instances of SWE-bench Lite, generate-only' },
+  {
+    glob: 'test/benchmarks/humaneval/humaneval-suite.test.ts',
+    why: 'the whole of HumanEval and HumanEval+ with MODEL=reference',
+  },
+  {
+    glob: 'test/benchmarks/mbpp/mbpp-suite.test.ts',
+    why: 'the whole of MBPP, MBPP sanitized and MBPP+ with MODEL=reference',
+  },
+  {
+    glob: 'test/benchmarks/swebench/swebench-suite.test.ts',
+    why: 'the 300 instances of SWE-bench Lite, generate-only',
+  },
   { glob: 'test/adapters/sandbox/docker-sandbox.test.ts', why: 'the container tier' },
   { glob: 'test/adapters/sandbox/sandbox-image.test.ts', why: "the container tier's image" },
   { glob: 'test/benchmarks/swebench/container-evaluation.test.ts', why: "SWE-bench's evaluation in its container" },
-  { glob: 'test/benchmarks/swebench/agent-episode.test.ts', why: "the bash-only agent's episodes in the instance's container" },
-  { glob: 'test/benchmarks/swebench/agent-suite.test.ts', why: 'the bash-only track end to end, with Ctrl-C and a crash in the middle' },
+  {
+    glob: 'test/benchmarks/swebench/agent-episode.test.ts',
+    why: "the bash-only agent's episodes in the instance's container",
+  },
+  {
+    glob: 'test/benchmarks/swebench/agent-suite.test.ts',
+    why: 'the bash-only track end to end, with Ctrl-C and a crash in the middle',
+  },
   { glob: 'test/adapters/sandbox/self-check.test.ts', why: "the container tier's self-check on each engine" },
-  { glob: 'test/adapters/sandbox/container-tier-probe.test.ts', why: "the container tier's up-front probe on each engine" },
-  { glob: 'test/adapters/models/tool-call-faults.test.ts', why: 'tool-call streams through every wire protocol with every fault kind' },
+  {
+    glob: 'test/adapters/sandbox/container-tier-probe.test.ts',
+    why: "the container tier's up-front probe on each engine",
+  },
+  {
+    glob: 'test/adapters/models/tool-call-faults.test.ts',
+    why: 'tool-call streams through every wire protocol with every fault kind',
+  },
   // The slowest of the rest, measured (npm test's per-file times): without them the loop stays near 3 minutes on 2 cores.
-  { glob: 'test/benchmarks/euler/euler-suite.test.ts', why: 'PE-Bench with MODEL=reference in every language the sandbox runs' },
-  { glob: 'test/adapters/models/flaky-provider-farel.test.ts', why: 'FaRel through every wire protocol, clean and with every fault kind' },
+  {
+    glob: 'test/benchmarks/euler/euler-suite.test.ts',
+    why: 'PE-Bench with MODEL=reference in every language the sandbox runs',
+  },
+  {
+    glob: 'test/adapters/models/flaky-provider-farel.test.ts',
+    why: 'FaRel through every wire protocol, clean and with every fault kind',
+  },
   { glob: 'test/harness/bad-input.test.ts', why: 'a run of a suite for each of some sixty bad inputs' },
   { glob: 'test/ui/item-view.test.ts', why: 'the html report and the UI in Chromium' },
 ]

@@ -10,5 +10,9 @@ import { SLOW_TESTS } from './slow-tests.ts'
 const root = fileURLToPath(new URL('..', import.meta.url))
 const vitest = fileURLToPath(new URL('../node_modules/vitest/vitest.mjs', import.meta.url))
 const excludes = SLOW_TESTS.map((slow) => `--exclude=${slow.glob}`)
-const run = spawnSync(process.execPath, [vitest, 'run', '--project', 'harness', ...excludes, ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' })
+const run = spawnSync(
+  process.execPath,
+  [vitest, 'run', '--project', 'harness', ...excludes, ...process.argv.slice(2)],
+  { cwd: root, stdio: 'inherit' },
+)
 process.exit(run.status ?? 1)

@@ -29,7 +29,10 @@ export function anthropicMessages(messages: readonly ChatMessage[], canSee: bool
           break
         }
         userBlocks().push(
-          ...images.map((image): ContentBlockParam => ({ type: 'image', source: { type: 'base64', media_type: image.mediaType, data: image.base64 } })),
+          ...images.map((image): ContentBlockParam => ({
+            type: 'image',
+            source: { type: 'base64', media_type: image.mediaType, data: image.base64 },
+          })),
           { type: 'text', text: message.content },
         )
         break
@@ -40,12 +43,18 @@ export function anthropicMessages(messages: readonly ChatMessage[], canSee: bool
           blocks.push({ type: 'thinking', thinking: message.reasoning, signature: message.reasoningSignature })
         }
         if (message.content !== '') blocks.push({ type: 'text', text: message.content })
-        for (const call of message.toolCalls ?? []) blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: argumentsObject(call.arguments) })
+        for (const call of message.toolCalls ?? [])
+          blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: argumentsObject(call.arguments) })
         mapped.push({ role: 'assistant', content: blocks.length === 0 ? '' : blocks })
         break
       }
       case 'tool':
-        userBlocks().push({ type: 'tool_result', tool_use_id: message.callId, content: message.content, ...(message.isError ? { is_error: true } : {}) })
+        userBlocks().push({
+          type: 'tool_result',
+          tool_use_id: message.callId,
+          content: message.content,
+          ...(message.isError ? { is_error: true } : {}),
+        })
         break
     }
   }
@@ -53,5 +62,9 @@ export function anthropicMessages(messages: readonly ChatMessage[], canSee: bool
 }
 
 export function anthropicTools(tools: readonly ToolDefinition[]): Tool[] {
-  return tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: { type: 'object', ...tool.parameters } }))
+  return tools.map((tool) => ({
+    name: tool.name,
+    description: tool.description,
+    input_schema: { type: 'object', ...tool.parameters },
+  }))
 }

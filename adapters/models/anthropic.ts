@@ -51,17 +51,23 @@ export class AnthropicAdapter implements ModelAdapter {
     } catch (error) {
       if (isConnectionFailure(error)) throw unreachable('Anthropic', this.baseURL, error, ROW.howToFix)
       const status = statusOf(error)
-      if (status === 404) throw new ProviderError(`Anthropic has no model "${this.model}" (HTTP 404 from ${this.baseURL}/v1/models).`)
-      if (status === 401 || status === 403) throw new ProviderError(`Anthropic refused the API key (HTTP ${status}): check ANTHROPIC_API_KEY.`)
+      if (status === 404)
+        throw new ProviderError(`Anthropic has no model "${this.model}" (HTTP 404 from ${this.baseURL}/v1/models).`)
+      if (status === 401 || status === 403)
+        throw new ProviderError(`Anthropic refused the API key (HTTP ${status}): check ANTHROPIC_API_KEY.`)
       throw requestFailed('Anthropic', 'the model check', error)
     }
   }
 
   async chat(request: ChatRequest): Promise<ChatReply> {
     if (request.mode === 'completion') {
-      throw new ProviderError('Anthropic has no raw completion endpoint: use the chat prompt mode with anthropic: models.')
+      throw new ProviderError(
+        'Anthropic has no raw completion endpoint: use the chat prompt mode with anthropic: models.',
+      )
     }
-    return askWithRetries(this.transport, request.item.itemId, request.signal, (attempt) => this.attempt(request, attempt))
+    return askWithRetries(this.transport, request.item.itemId, request.signal, (attempt) =>
+      this.attempt(request, attempt),
+    )
   }
 
   private async attempt(request: ChatRequest, attempt: Attempt): Promise<ChatReply> {
@@ -92,7 +98,8 @@ export class AnthropicAdapter implements ModelAdapter {
     const blocks = new Map<number, { type: string; text: string; signature: string; id: string; name: string }>()
     let tokens = { prompt: 0, completion: 0 }
     for await (const event of stream) {
-      if (event.type === 'message_start') tokens = { prompt: event.message.usage.input_tokens, completion: event.message.usage.output_tokens }
+      if (event.type === 'message_start')
+        tokens = { prompt: event.message.usage.input_tokens, completion: event.message.usage.output_tokens }
       else if (event.type === 'message_delta') tokens = { ...tokens, completion: event.usage.output_tokens }
       else if (event.type === 'content_block_start') {
         const block = event.content_block
@@ -121,7 +128,11 @@ export class AnthropicAdapter implements ModelAdapter {
     const toolCalls: ToolCall[] = ordered
       .filter((block) => block.type === 'tool_use')
       // A tool_use block with no argument pieces at all is a call without arguments.
-      .map((block, index) => ({ id: block.id || madeUpCallId(text, index, block.name, block.text), name: block.name, arguments: block.text || '{}' }))
+      .map((block, index) => ({
+        id: block.id || madeUpCallId(text, index, block.name, block.text),
+        name: block.name,
+        arguments: block.text || '{}',
+      }))
     return {
       text,
       tokens,

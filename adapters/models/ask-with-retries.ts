@@ -3,7 +3,14 @@ import { startAttempt, type Attempt } from './attempt.ts'
 import { idleTimeoutMs, maxRetries, requestTimeoutMs, retryDelayMs } from './knobs.ts'
 import type { Slots } from './limit-concurrency.ts'
 import { ProviderError } from './model-adapter.ts'
-import { connectionErrorText, isConnectionFailure, nobodyListens, requestFailed, statusOf, unreachable } from './provider-errors.ts'
+import {
+  connectionErrorText,
+  isConnectionFailure,
+  nobodyListens,
+  requestFailed,
+  statusOf,
+  unreachable,
+} from './provider-errors.ts'
 import type { WireProtocol } from './wire-check.ts'
 
 /**
@@ -77,12 +84,16 @@ export async function askWithRetries<T extends object>(
     if ('stopped' in tried || stop.aborted) {
       if (callerSignal?.aborted) throw 'stopped' in tried ? tried.stopped : callerSignal.reason
       const last = lastFault === undefined ? '' : `; the last fault: ${lastFault.fault}`
-      throw new ProviderError(`${transport.name} gave no complete answer for item ${itemId} within ${policy.deadlineMs / 1000} s (TESTBENCH_REQUEST_TIMEOUT)${last}.`)
+      throw new ProviderError(
+        `${transport.name} gave no complete answer for item ${itemId} within ${policy.deadlineMs / 1000} s (TESTBENCH_REQUEST_TIMEOUT)${last}.`,
+      )
     }
     lastFault = tried
     if (number > policy.retries) throw gaveUp(transport, itemId, number, tried)
     const delayMs = tried.delayMs ?? Math.random() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (number - 1))
-    policy.onRetry?.(`[${transport.name}] item ${itemId}: ${tried.fault}; retry ${number} of ${policy.retries} in ${(delayMs / 1000).toFixed(1)} s`)
+    policy.onRetry?.(
+      `[${transport.name}] item ${itemId}: ${tried.fault}; retry ${number} of ${policy.retries} in ${(delayMs / 1000).toFixed(1)} s`,
+    )
     await abortableSleep(delayMs, stop)
   }
 }
@@ -116,11 +127,16 @@ function classify(error: unknown, attempt: Attempt, transport: Transport, itemId
   if (status !== undefined) {
     if (status !== 408 && status !== 429 && status < 500) return { error: requestFailed(transport.name, itemId, error) }
     const delayMs = attempt.retryAfterMs()
-    return { fault: `HTTP ${status} (${firstLine(error)})`, answered: true, ...(delayMs === undefined ? {} : { delayMs }) }
+    return {
+      fault: `HTTP ${status} (${firstLine(error)})`,
+      answered: true,
+      ...(delayMs === undefined ? {} : { delayMs }),
+    }
   }
   if (attempt.status() === undefined) {
     // A refusal means nobody listens; a reset before any byte came from something that accepted the connection.
-    if (isConnectionFailure(error)) return { fault: `no connection (${connectionErrorText(error)})`, answered: !nobodyListens(error), cause: error }
+    if (isConnectionFailure(error))
+      return { fault: `no connection (${connectionErrorText(error)})`, answered: !nobodyListens(error), cause: error }
     return { error: requestFailed(transport.name, itemId, error) }
   }
   // The server answered, then the stream failed in the SDK's hands.
@@ -129,7 +145,12 @@ function classify(error: unknown, attempt: Attempt, transport: Transport, itemId
 }
 
 /** The message when the retries are spent: "not reachable" only when, at the last try, nobody listened. */
-function gaveUp(transport: Transport, itemId: string, attempts: number, last: { fault: string; answered: boolean; cause?: unknown }): ProviderError {
+function gaveUp(
+  transport: Transport,
+  itemId: string,
+  attempts: number,
+  last: { fault: string; answered: boolean; cause?: unknown },
+): ProviderError {
   if (!last.answered) return unreachable(transport.name, transport.endpoint, last.cause, transport.howToFix)
   return new ProviderError(
     `${transport.name} at ${transport.endpoint} gave no complete answer for item ${itemId} in ${attempts} attempts; the last fault: ${last.fault}. ` +

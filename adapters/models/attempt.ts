@@ -23,7 +23,12 @@ export interface Attempt {
   finish(): void
 }
 
-export function startAttempt(protocol: WireProtocol, idleMs: number, outer: AbortSignal, base: typeof fetch = globalThis.fetch): Attempt {
+export function startAttempt(
+  protocol: WireProtocol,
+  idleMs: number,
+  outer: AbortSignal,
+  base: typeof fetch = globalThis.fetch,
+): Attempt {
   const controller = new AbortController()
   const signal = AbortSignal.any([outer, controller.signal])
   const check = wireCheck(protocol)
@@ -110,7 +115,11 @@ export function startAttempt(protocol: WireProtocol, idleMs: number, outer: Abor
       stopTimer()
       return response
     }
-    const wrapped = new Response(watched(response.body), { status: response.status, statusText: response.statusText, headers: response.headers })
+    const wrapped = new Response(watched(response.body), {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    })
     Object.defineProperty(wrapped, 'url', { value: response.url })
     return wrapped
   }

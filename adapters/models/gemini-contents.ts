@@ -18,16 +18,28 @@ export function geminiContents(messages: readonly ChatMessage[], canSee: boolean
         break
       case 'user': {
         const images = canSee ? (message.images ?? []) : []
-        contents.push({ role: 'user', parts: [...images.map((image): Part => ({ inlineData: { mimeType: image.mediaType, data: image.base64 } })), { text: message.content }] })
+        contents.push({
+          role: 'user',
+          parts: [
+            ...images.map((image): Part => ({ inlineData: { mimeType: image.mediaType, data: image.base64 } })),
+            { text: message.content },
+          ],
+        })
         break
       }
       case 'assistant': {
         const parts: Part[] = []
         if (message.content !== '' || message.reasoningSignature !== undefined) {
-          parts.push({ text: message.content, ...(message.reasoningSignature === undefined ? {} : { thoughtSignature: message.reasoningSignature }) })
+          parts.push({
+            text: message.content,
+            ...(message.reasoningSignature === undefined ? {} : { thoughtSignature: message.reasoningSignature }),
+          })
         }
         for (const call of message.toolCalls ?? []) {
-          parts.push({ functionCall: { id: call.id, name: call.name, args: argumentsObject(call.arguments) }, ...(call.signature === undefined ? {} : { thoughtSignature: call.signature }) })
+          parts.push({
+            functionCall: { id: call.id, name: call.name, args: argumentsObject(call.arguments) },
+            ...(call.signature === undefined ? {} : { thoughtSignature: call.signature }),
+          })
         }
         contents.push({ role: 'model', parts: parts.length === 0 ? [{ text: '' }] : parts })
         break
@@ -48,5 +60,13 @@ export function geminiContents(messages: readonly ChatMessage[], canSee: boolean
 
 /** The tools as one `functionDeclarations` list, their parameters given as the JSON schema they are. */
 export function geminiTools(tools: readonly ToolDefinition[]): Tool[] {
-  return [{ functionDeclarations: tools.map((tool) => ({ name: tool.name, description: tool.description, parametersJsonSchema: tool.parameters })) }]
+  return [
+    {
+      functionDeclarations: tools.map((tool) => ({
+        name: tool.name,
+        description: tool.description,
+        parametersJsonSchema: tool.parameters,
+      })),
+    },
+  ]
 }

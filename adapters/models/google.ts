@@ -1,5 +1,13 @@
 import { GoogleGenAI, ThinkingLevel, type ThinkingConfig } from '@google/genai'
-import type { ChatReply, ChatRequest, ModelAdapter, ModelDetails, ThinkSetting, TokenUsage, ToolCall } from './model-adapter.ts'
+import type {
+  ChatReply,
+  ChatRequest,
+  ModelAdapter,
+  ModelDetails,
+  ThinkSetting,
+  TokenUsage,
+  ToolCall,
+} from './model-adapter.ts'
 import { ProviderError } from './model-adapter.ts'
 import { askWithRetries, retryPolicy, type Transport } from './ask-with-retries.ts'
 import type { Attempt } from './attempt.ts'
@@ -47,7 +55,10 @@ export class GoogleAdapter implements ModelAdapter {
   }
 
   private clientWith(fetch: typeof globalThis.fetch): GoogleGenAI {
-    return new GoogleGenAI({ apiKey: this.apiKey, httpOptions: { baseUrl: this.baseUrl, fetch, retryOptions: { attempts: 1 } } })
+    return new GoogleGenAI({
+      apiKey: this.apiKey,
+      httpOptions: { baseUrl: this.baseUrl, fetch, retryOptions: { attempts: 1 } },
+    })
   }
 
   async preflight(): Promise<ModelDetails> {
@@ -55,10 +66,15 @@ export class GoogleAdapter implements ModelAdapter {
       const info = await this.clientWith(preflightFetch()).models.get({ model: this.model })
       const caveat = this.think === undefined ? undefined : geminiThinkFields(this.think, this.model).caveat
       if (caveat !== undefined) console.warn(`testbench: ${caveat}`)
-      return { ...(info.version ? { version: info.version } : {}), vision: this.canSee ? 'yes' : 'no', ...(info.thinking === undefined ? {} : { thinks: info.thinking ? 'yes' : 'no' }) }
+      return {
+        ...(info.version ? { version: info.version } : {}),
+        vision: this.canSee ? 'yes' : 'no',
+        ...(info.thinking === undefined ? {} : { thinks: info.thinking ? 'yes' : 'no' }),
+      }
     } catch (error) {
       if (isConnectionFailure(error)) throw unreachable('Gemini', this.baseUrl, error, ROW.howToFix)
-      if (statusOf(error) === 404) throw new ProviderError(`Gemini has no model "${this.model}" (HTTP 404 from ${this.baseUrl}).`)
+      if (statusOf(error) === 404)
+        throw new ProviderError(`Gemini has no model "${this.model}" (HTTP 404 from ${this.baseUrl}).`)
       throw requestFailed('Gemini', 'the model check', error)
     }
   }
@@ -67,7 +83,9 @@ export class GoogleAdapter implements ModelAdapter {
     if (request.mode === 'completion') {
       throw new ProviderError('Gemini has no raw completion endpoint: use the chat prompt mode with google: models.')
     }
-    return askWithRetries(this.transport, request.item.itemId, request.signal, (attempt) => this.attempt(request, attempt))
+    return askWithRetries(this.transport, request.item.itemId, request.signal, (attempt) =>
+      this.attempt(request, attempt),
+    )
   }
 
   private async attempt(request: ChatRequest, attempt: Attempt): Promise<ChatReply> {
@@ -99,7 +117,12 @@ export class GoogleAdapter implements ModelAdapter {
         // A call arrives whole, in one part; its signature must go back with it, as received.
         if (part.functionCall) {
           const { id, name = '', args } = part.functionCall
-          calls.push({ name, arguments: argumentsText(args), ...(id ? { id } : {}), ...(part.thoughtSignature ? { signature: part.thoughtSignature } : {}) })
+          calls.push({
+            name,
+            arguments: argumentsText(args),
+            ...(id ? { id } : {}),
+            ...(part.thoughtSignature ? { signature: part.thoughtSignature } : {}),
+          })
           continue
         }
         if (part.thoughtSignature) reasoningSignature = part.thoughtSignature
@@ -109,7 +132,10 @@ export class GoogleAdapter implements ModelAdapter {
       const usage = chunk.usageMetadata
       if (usage) tokens = { prompt: usage.promptTokenCount ?? 0, completion: usage.candidatesTokenCount ?? 0 }
     }
-    const toolCalls = calls.map((call, index): ToolCall => ({ ...call, id: call.id ?? madeUpCallId(text, index, call.name, call.arguments) }))
+    const toolCalls = calls.map((call, index): ToolCall => ({
+      ...call,
+      id: call.id ?? madeUpCallId(text, index, call.name, call.arguments),
+    }))
     return {
       text,
       latencyMs: performance.now() - started,

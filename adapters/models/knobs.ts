@@ -4,14 +4,25 @@ import type { ThinkSetting } from './model-adapter.ts'
 
 /** The environment knobs the model adapters read, declared here and read through their declarations. */
 
-export const CACHE_DIR = pathKnob({ name: 'TESTBENCH_CACHE_DIR', default: '.testbench/cache', accepted: 'a writable directory', readme: 'replies, downloaded datasets, calibrations' })
+export const CACHE_DIR = pathKnob({
+  name: 'TESTBENCH_CACHE_DIR',
+  default: '.testbench/cache',
+  accepted: 'a writable directory',
+  readme: 'replies, downloaded datasets, calibrations',
+})
 export const CACHE = choiceKnob({
   name: 'TESTBENCH_CACHE',
   choices: ['on', 'off', 'refresh'],
   default: 'on',
   readme: '`on` reuses stored replies, `refresh` asks again and overwrites, `off` neither reads nor writes',
 })
-export const REQUEST_TIMEOUT = wholeNumberKnob({ name: 'TESTBENCH_REQUEST_TIMEOUT', default: 600, min: 1, unit: 'seconds', readme: 'seconds one model request may take, retries included' })
+export const REQUEST_TIMEOUT = wholeNumberKnob({
+  name: 'TESTBENCH_REQUEST_TIMEOUT',
+  default: 600,
+  min: 1,
+  unit: 'seconds',
+  readme: 'seconds one model request may take, retries included',
+})
 export const IDLE_TIMEOUT = numberKnob({
   name: 'TESTBENCH_IDLE_TIMEOUT',
   default: 300,
@@ -22,19 +33,27 @@ export const IDLE_TIMEOUT = numberKnob({
 export const RETRIES = wholeNumberKnob({
   name: 'TESTBENCH_RETRIES',
   default: 8,
-  readme: 'retries after any transport failure (no connection, a reply broken, malformed, stalled or cut short, 408, 429, 5xx)',
+  readme:
+    'retries after any transport failure (no connection, a reply broken, malformed, stalled or cut short, 408, 429, 5xx)',
 })
-export const RETRY_DELAY = numberKnob({ name: 'TESTBENCH_RETRY_DELAY', default: 0.5, unit: 'seconds', readme: 'first backoff delay (doubling, with jitter); `Retry-After` wins' })
+export const RETRY_DELAY = numberKnob({
+  name: 'TESTBENCH_RETRY_DELAY',
+  default: 0.5,
+  unit: 'seconds',
+  readme: 'first backoff delay (doubling, with jitter); `Retry-After` wins',
+})
 export const THINK = choiceKnob<ThinkSetting>({
   name: 'TESTBENCH_THINK',
   choices: ['on', 'off', 'low', 'medium', 'high'],
   defaultText: "the model's default",
-  readme: "thinking switched on or off, or an effort, in each protocol's own field; part of the cache key and of every report; a model that cannot honour it says so up front",
+  readme:
+    "thinking switched on or off, or an effort, in each protocol's own field; part of the cache key and of every report; a model that cannot honour it says so up front",
 })
 export const VISION = booleanKnob({
   name: 'TESTBENCH_VISION',
   default: false,
-  readme: "whether a hosted model can see: images are sent to it as content parts, else left out (Ollama's own `vision` capability decides for Ollama models)",
+  readme:
+    "whether a hosted model can see: images are sent to it as content parts, else left out (Ollama's own `vision` capability decides for Ollama models)",
 })
 export const CONCURRENCY = wholeNumberKnob({
   name: 'TESTBENCH_CONCURRENCY',

@@ -7,7 +7,8 @@ export type Slots = <T>(task: () => Promise<T>) => Promise<T>
  * in between cannot take it too (the limit holds exactly, also at 1).
  */
 export function limitConcurrency(limit: number): Slots {
-  if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`a concurrency limit must be a whole number of at least 1, not ${limit}`)
+  if (!Number.isInteger(limit) || limit < 1)
+    throw new RangeError(`a concurrency limit must be a whole number of at least 1, not ${limit}`)
   let running = 0
   const waiting: Array<() => void> = []
   const release = (): void => {

@@ -6,6 +6,8 @@ import { createHash } from 'node:crypto'
  * conversation's cache key stays the same from one run to the next.
  */
 export function madeUpCallId(replyText: string, index: number, name: string, argumentsText: string): string {
-  const hash = createHash('sha256').update(JSON.stringify([replyText, index, name, argumentsText])).digest('hex')
+  const hash = createHash('sha256')
+    .update(JSON.stringify([replyText, index, name, argumentsText]))
+    .digest('hex')
   return `call_${hash.slice(0, 24)}`
 }

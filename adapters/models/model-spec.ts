@@ -17,7 +17,7 @@ const ACCEPTED = [
   'qwen2.5 or mistral:7b (an Ollama model, with or without its tag)',
   'ollama:* (every local Ollama model)',
   ...PROVIDERS.map((row) => row.example),
-  'reference (the dataset\'s known-correct answers)',
+  "reference (the dataset's known-correct answers)",
   'replay:answers.jsonl (answers produced elsewhere)',
 ]
 
@@ -27,7 +27,9 @@ export class ModelSpecError extends Error {
 
 export function parseModelList(value: string | undefined): ModelSpec[] {
   if (value === undefined || value.trim() === '') {
-    throw new ModelSpecError(`MODEL is not set. Say which model to benchmark, for example MODEL=qwen2.5 npx vitest run suites/euler.\n${acceptedList()}`)
+    throw new ModelSpecError(
+      `MODEL is not set. Say which model to benchmark, for example MODEL=qwen2.5 npx vitest run suites/euler.\n${acceptedList()}`,
+    )
   }
   const specs = value.split(',').map((entry) => parseModel(entry.trim(), value))
   const labels = new Set<string>()
@@ -53,7 +55,8 @@ export function looksLikeOllamaTag(name: string): boolean {
 type PrefixRow = Pick<ProviderRow, 'prefix' | 'sharesNameWithOllamaModels'>
 
 export function parseModel(entry: string, whole = entry, providers: readonly PrefixRow[] = PROVIDERS): ModelSpec {
-  if (entry === '') throw new ModelSpecError(`MODEL=${whole} has an empty entry (two commas, or a comma at an end).\n${acceptedList()}`)
+  if (entry === '')
+    throw new ModelSpecError(`MODEL=${whole} has an empty entry (two commas, or a comma at an end).\n${acceptedList()}`)
   if (/\s/.test(entry)) throw new ModelSpecError(`MODEL entry "${entry}" contains white space.\n${acceptedList()}`)
   if (entry === 'reference') return { provider: 'reference', model: 'reference', label: 'reference' }
 
@@ -68,7 +71,8 @@ export function parseModel(entry: string, whole = entry, providers: readonly Pre
   }
   const row = providers.find((each) => each.prefix === prefix)
   if (isProviderRow(row) && !(row.sharesNameWithOllamaModels === true && looksLikeOllamaTag(name))) {
-    if (name === '') throw new ModelSpecError(`MODEL=${entry}: the model name after "${prefix}:" is missing.\n${acceptedList()}`)
+    if (name === '')
+      throw new ModelSpecError(`MODEL=${entry}: the model name after "${prefix}:" is missing.\n${acceptedList()}`)
     if (name === '*' && prefix !== 'ollama') {
       throw new ModelSpecError(`MODEL=${entry}: "*" (every model) works only for ollama:*.`)
     }

@@ -14,7 +14,11 @@ export function ollamaMessages(messages: readonly ChatMessage[], canSee: boolean
         return { role: 'system', content: message.content }
       case 'user': {
         const images = canSee ? (message.images ?? []) : []
-        return { role: 'user', content: message.content, ...(images.length === 0 ? {} : { images: images.map((image) => image.base64) }) }
+        return {
+          role: 'user',
+          content: message.content,
+          ...(images.length === 0 ? {} : { images: images.map((image) => image.base64) }),
+        }
       }
       case 'assistant': {
         const calls = message.toolCalls ?? []
@@ -22,7 +26,13 @@ export function ollamaMessages(messages: readonly ChatMessage[], canSee: boolean
           role: 'assistant',
           content: message.content,
           ...(message.reasoning === undefined ? {} : { thinking: message.reasoning }),
-          ...(calls.length === 0 ? {} : { tool_calls: calls.map((call) => ({ function: { name: call.name, arguments: argumentsObject(call.arguments) } })) }),
+          ...(calls.length === 0
+            ? {}
+            : {
+                tool_calls: calls.map((call) => ({
+                  function: { name: call.name, arguments: argumentsObject(call.arguments) },
+                })),
+              }),
         }
       }
       case 'tool':
@@ -33,5 +43,12 @@ export function ollamaMessages(messages: readonly ChatMessage[], canSee: boolean
 
 export function ollamaTools(tools: readonly ToolDefinition[]): Tool[] {
   // ollama-js types `parameters` as a narrow subset of JSON schema; the server takes any JSON schema object.
-  return tools.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters as NonNullable<Tool['function']['parameters']> } }))
+  return tools.map((tool) => ({
+    type: 'function',
+    function: {
+      name: tool.name,
+      description: tool.description,
+      parameters: tool.parameters as NonNullable<Tool['function']['parameters']>,
+    },
+  }))
 }

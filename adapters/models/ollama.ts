@@ -37,7 +37,9 @@ async function listModels(host: string): Promise<ModelResponse[]> {
     return (await client.list()).models
   } catch (error) {
     if (isConnectionFailure(error)) throw unreachable('Ollama', host, error, HOW_TO_FIX)
-    throw new ProviderError(`Ollama at ${host} did not list its models: ${error instanceof Error ? error.message : String(error)}`)
+    throw new ProviderError(
+      `Ollama at ${host} did not list its models: ${error instanceof Error ? error.message : String(error)}`,
+    )
   }
 }
 
@@ -107,17 +109,23 @@ export class OllamaAdapter implements ModelAdapter {
   }
 
   async chat(request: ChatRequest): Promise<ChatReply> {
-    const needsCapabilities = request.params.think !== undefined || request.messages.some((message) => message.role === 'user' && (message.images?.length ?? 0) > 0)
+    const needsCapabilities =
+      request.params.think !== undefined ||
+      request.messages.some((message) => message.role === 'user' && (message.images?.length ?? 0) > 0)
     if (needsCapabilities) {
       try {
         await this.capabilitiesOnce()
       } catch (error) {
         this.capabilities = undefined
         if (isConnectionFailure(error)) throw unreachable('Ollama', this.host, error, HOW_TO_FIX)
-        throw new ProviderError(`Ollama at ${this.host} did not say what ${this.model} can do (/api/show): ${error instanceof Error ? error.message : String(error)}`)
+        throw new ProviderError(
+          `Ollama at ${this.host} did not say what ${this.model} can do (/api/show): ${error instanceof Error ? error.message : String(error)}`,
+        )
       }
     }
-    return askWithRetries(this.transport, request.item.itemId, request.signal, (attempt) => this.attempt(request, attempt))
+    return askWithRetries(this.transport, request.item.itemId, request.signal, (attempt) =>
+      this.attempt(request, attempt),
+    )
   }
 
   private async attempt(request: ChatRequest, attempt: Attempt): Promise<ChatReply> {
@@ -136,7 +144,14 @@ export class OllamaAdapter implements ModelAdapter {
     const client = new Ollama({ host: this.host, fetch: attempt.fetch })
     const stream =
       request.mode === 'completion'
-        ? await client.generate({ model: this.model, prompt: lastUserText(request), raw: true, stream: true, options, ...think })
+        ? await client.generate({
+            model: this.model,
+            prompt: lastUserText(request),
+            raw: true,
+            stream: true,
+            options,
+            ...think,
+          })
         : await client.chat({
             model: this.model,
             messages: ollamaMessages(request.messages, this.sees(capabilities)),
@@ -154,15 +169,25 @@ export class OllamaAdapter implements ModelAdapter {
         text += part.message.content
         reasoning += part.message.thinking ?? ''
         // Calls arrive whole, each in one line, arguments as an object.
-        for (const call of part.message.tool_calls ?? []) calls.push({ name: call.function.name, arguments: argumentsText(call.function.arguments) })
+        for (const call of part.message.tool_calls ?? [])
+          calls.push({ name: call.function.name, arguments: argumentsText(call.function.arguments) })
       } else {
         text += part.response ?? ''
         reasoning += part.thinking ?? ''
       }
       if (part.done) tokens = { prompt: part.prompt_eval_count ?? 0, completion: part.eval_count ?? 0 }
     }
-    const toolCalls = calls.map((call, index): ToolCall => ({ id: madeUpCallId(text, index, call.name, call.arguments), ...call }))
-    return { text, tokens, latencyMs: performance.now() - started, ...(reasoning ? { reasoning } : {}), ...(toolCalls.length > 0 ? { toolCalls } : {}) }
+    const toolCalls = calls.map((call, index): ToolCall => ({
+      id: madeUpCallId(text, index, call.name, call.arguments),
+      ...call,
+    }))
+    return {
+      text,
+      tokens,
+      latencyMs: performance.now() - started,
+      ...(reasoning ? { reasoning } : {}),
+      ...(toolCalls.length > 0 ? { toolCalls } : {}),
+    }
   }
 }
 

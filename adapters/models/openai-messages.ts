@@ -1,4 +1,8 @@
-import type { ChatCompletionContentPart, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions'
+import type {
+  ChatCompletionContentPart,
+  ChatCompletionMessageParam,
+  ChatCompletionTool,
+} from 'openai/resources/chat/completions'
 import type { ChatMessage, ImageInput, ToolDefinition } from './model-adapter.ts'
 
 /**
@@ -23,7 +27,11 @@ export function openaiMessages(messages: readonly ChatMessage[], canSee: boolean
         return {
           role: 'assistant',
           content: message.content === '' ? null : message.content,
-          tool_calls: calls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } })),
+          tool_calls: calls.map((call) => ({
+            id: call.id,
+            type: 'function',
+            function: { name: call.name, arguments: call.arguments },
+          })),
         }
       }
       case 'tool':
@@ -33,7 +41,10 @@ export function openaiMessages(messages: readonly ChatMessage[], canSee: boolean
 }
 
 export function openaiTools(tools: readonly ToolDefinition[]): ChatCompletionTool[] {
-  return tools.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } }))
+  return tools.map((tool) => ({
+    type: 'function',
+    function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+  }))
 }
 
 function imagePart(image: ImageInput): ChatCompletionContentPart {

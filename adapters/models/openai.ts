@@ -68,7 +68,12 @@ export class OpenAIAdapter implements ModelAdapter {
     this.label = `${endpoint.provider}:${model}`
     this.endpoint = endpoint
     this.canSee = visionEnabled(env)
-    this.client = new OpenAI({ apiKey: endpoint.apiKey, baseURL: endpoint.baseURL, maxRetries: 0, timeout: 2 ** 31 - 1 })
+    this.client = new OpenAI({
+      apiKey: endpoint.apiKey,
+      baseURL: endpoint.baseURL,
+      maxRetries: 0,
+      timeout: 2 ** 31 - 1,
+    })
     this.transport = {
       protocol: 'openai',
       name: endpoint.name,
@@ -86,15 +91,20 @@ export class OpenAIAdapter implements ModelAdapter {
       for await (const model of client.models.list()) ids.push(model.id)
       if (ids.length > 0 && !ids.includes(this.model)) {
         const shown = ids.slice(0, 20).join(', ') + (ids.length > 20 ? ', …' : '')
-        throw new ProviderError(`${this.endpoint.name} at ${this.endpoint.baseURL} has no model "${this.model}". Models it lists: ${shown}.`)
+        throw new ProviderError(
+          `${this.endpoint.name} at ${this.endpoint.baseURL} has no model "${this.model}". Models it lists: ${shown}.`,
+        )
       }
       return this.abilities()
     } catch (error) {
       if (error instanceof ProviderError) throw error
-      if (isConnectionFailure(error)) throw unreachable(this.endpoint.name, this.endpoint.baseURL, error, this.endpoint.howToFix)
+      if (isConnectionFailure(error))
+        throw unreachable(this.endpoint.name, this.endpoint.baseURL, error, this.endpoint.howToFix)
       const status = statusOf(error)
       if (status === 401 || status === 403) {
-        throw new ProviderError(`${this.endpoint.name} at ${this.endpoint.baseURL} refused the API key (HTTP ${status}).`)
+        throw new ProviderError(
+          `${this.endpoint.name} at ${this.endpoint.baseURL} refused the API key (HTTP ${status}).`,
+        )
       }
       return this.abilities() // Servers without a model list still answer chat requests.
     }
@@ -121,8 +131,14 @@ export class OpenAIAdapter implements ModelAdapter {
         stream: true,
         stream_options: { include_usage: true },
         ...samplingParams(params),
-        ...(params.maxTokens === undefined ? {} : this.endpoint.officialApi ? { max_completion_tokens: params.maxTokens } : { max_tokens: params.maxTokens }),
-        ...(params.think === undefined ? {} : openaiThinkFields(params.think, this.endpoint.thinkStyle ?? 'chat_template_kwargs').fields),
+        ...(params.maxTokens === undefined
+          ? {}
+          : this.endpoint.officialApi
+            ? { max_completion_tokens: params.maxTokens }
+            : { max_tokens: params.maxTokens }),
+        ...(params.think === undefined
+          ? {}
+          : openaiThinkFields(params.think, this.endpoint.thinkStyle ?? 'chat_template_kwargs').fields),
       },
       { signal: attempt.signal },
     )
@@ -134,7 +150,8 @@ export class OpenAIAdapter implements ModelAdapter {
       const delta: Record<string, unknown> = { ...chunk.choices[0]?.delta }
       if (typeof delta.content === 'string') text += delta.content
       // Reasoning servers name it differently: DeepSeek, vLLM and llama.cpp `reasoning_content`, OpenRouter `reasoning`.
-      for (const field of ['reasoning_content', 'reasoning']) if (typeof delta[field] === 'string') reasoning += delta[field]
+      for (const field of ['reasoning_content', 'reasoning'])
+        if (typeof delta[field] === 'string') reasoning += delta[field]
       for (const fragment of chunk.choices[0]?.delta.tool_calls ?? []) calls.add(fragment)
       if (chunk.usage) tokens = { prompt: chunk.usage.prompt_tokens, completion: chunk.usage.completion_tokens }
     }

@@ -4,7 +4,16 @@ import { apiKeyOf, baseUrlOf, providerRow } from './providers.ts'
 /** OpenRouter is an OpenAI-compatible API with its own address and key. */
 export function openrouterEndpoint(env: NodeJS.ProcessEnv = process.env): OpenAIEndpoint {
   const row = providerRow('openrouter')
-  return { provider: row.prefix, name: row.name, baseURL: baseUrlOf(row, env), apiKey: apiKeyOf(row, env), howToFix: row.howToFix, officialApi: false, thinkStyle: 'openrouter', row }
+  return {
+    provider: row.prefix,
+    name: row.name,
+    baseURL: baseUrlOf(row, env),
+    apiKey: apiKeyOf(row, env),
+    howToFix: row.howToFix,
+    officialApi: false,
+    thinkStyle: 'openrouter',
+    row,
+  }
 }
 
 export function openrouterAdapter(model: string, env: NodeJS.ProcessEnv = process.env): OpenAIAdapter {

@@ -36,7 +36,8 @@ export function requestFailed(provider: string, itemId: string, error: unknown):
 export function connectionErrorText(error: unknown): string {
   if (!(error instanceof Error)) return String(error)
   for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
-    if ('code' in cause && typeof cause.code === 'string' && /^E[A-Z]+$|^UND_ERR/.test(cause.code)) return `${cause.code} (${cause.message})`
+    if ('code' in cause && typeof cause.code === 'string' && /^E[A-Z]+$|^UND_ERR/.test(cause.code))
+      return `${cause.code} (${cause.message})`
   }
   return error.message
 }

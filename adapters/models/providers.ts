@@ -34,7 +34,8 @@ export const PROVIDERS = [
     baseUrlVariable: 'OLLAMA_HOST',
     defaultBaseUrl: 'http://127.0.0.1:11434',
     keyVariables: [],
-    howToFix: 'Start Ollama with `ollama serve` (or the desktop app), set OLLAMA_HOST to where it runs, or pick another provider, e.g. MODEL=openai:gpt-4o or MODEL=reference.',
+    howToFix:
+      'Start Ollama with `ollama serve` (or the desktop app), set OLLAMA_HOST to where it runs, or pick another provider, e.g. MODEL=openai:gpt-4o or MODEL=reference.',
     example: 'ollama:qwen2.5:7b',
   },
   {

@@ -22,7 +22,11 @@ export class ReferenceAdapter implements ModelAdapter {
       throw new Error(`${suite} gives no reference answer for item ${itemId}: MODEL=reference cannot answer it.`)
     }
     if (request.tools === undefined) return { text: reference, latencyMs: 0 }
-    return nextTurn(referenceTurns(reference, `${suite} item ${itemId}`), request.messages, `${suite}'s reference trajectory for item ${itemId}`)
+    return nextTurn(
+      referenceTurns(reference, `${suite} item ${itemId}`),
+      request.messages,
+      `${suite}'s reference trajectory for item ${itemId}`,
+    )
   }
 }
 
@@ -31,7 +35,9 @@ function referenceTurns(reference: string, what: string): ChatReply[] {
   try {
     parsed = JSON.parse(reference)
   } catch {
-    throw new ProviderError(`${what}: its reference is not a trajectory ({"turns": [...]}), so MODEL=reference cannot converse.`)
+    throw new ProviderError(
+      `${what}: its reference is not a trajectory ({"turns": [...]}), so MODEL=reference cannot converse.`,
+    )
   }
   const turns = typeof parsed === 'object' && parsed !== null && 'turns' in parsed ? parsed.turns : undefined
   return parseTurns(turns, `${what}'s reference trajectory`)

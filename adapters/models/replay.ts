@@ -53,7 +53,8 @@ export class ReplayAdapter implements ModelAdapter {
       const where = variant === undefined ? '' : ` (${variant})`
       throw new ProviderError(`${this.model} has no answer for item ${itemId}${where}, sample ${sample}.`)
     }
-    if (answer.turns !== undefined) return nextTurn(answer.turns, request.messages, `${this.model}'s trajectory for item ${itemId}`)
+    if (answer.turns !== undefined)
+      return nextTurn(answer.turns, request.messages, `${this.model}'s trajectory for item ${itemId}`)
     return { text: answer.text, form: answer.form, latencyMs: 0 }
   }
 
@@ -68,7 +69,9 @@ export function parseReplayFile(file: string): ReplayAnswer[] {
   try {
     text = readFileSync(resolve(file), 'utf8')
   } catch (error) {
-    throw new ProviderError(`MODEL=replay:${file}: cannot read ${resolve(file)} (${error instanceof Error ? error.message : String(error)}).`)
+    throw new ProviderError(
+      `MODEL=replay:${file}: cannot read ${resolve(file)} (${error instanceof Error ? error.message : String(error)}).`,
+    )
   }
   const answers: ReplayAnswer[] = []
   const nextSample = new Map<string, number>()
@@ -111,13 +114,18 @@ function toAnswer(value: unknown, where: string): Omit<ReplayAnswer, 'sample'> &
     throw new ProviderError(`${where}: "sample" must be a whole number from 0.`)
   }
   const variant = typeof row.variant === 'string' ? row.variant : undefined
-  const base = { itemId: String(id), ...(variant === undefined ? {} : { variant }), ...(sample === undefined ? {} : { sample }) }
+  const base = {
+    itemId: String(id),
+    ...(variant === undefined ? {} : { variant }),
+    ...(sample === undefined ? {} : { sample }),
+  }
   if (row.turns !== undefined) return { ...base, text: '', form: 'reply', turns: parseTurns(row.turns, where) }
   if (typeof row.reply === 'string') return { ...base, text: row.reply, form: 'reply' }
   if (typeof row.completion === 'string') return { ...base, text: row.completion, form: 'completion' }
   if (typeof row.solution === 'string') return { ...base, text: row.solution, form: 'solution' }
   // SWE-bench's harness reads `"model_patch": null` as an empty patch.
-  if (typeof row.model_patch === 'string' || row.model_patch === null) return { ...base, text: row.model_patch ?? '', form: 'solution' }
+  if (typeof row.model_patch === 'string' || row.model_patch === null)
+    return { ...base, text: row.model_patch ?? '', form: 'solution' }
   throw new ProviderError(`${where} has no answer: give "reply", "completion", "solution", "model_patch" or "turns".`)
 }
 
@@ -127,7 +135,12 @@ export interface ReplayCoverage {
   warnings: string[]
 }
 
-export function replayCoverage(file: string, suite: string, itemIds: readonly string[], samples: number): ReplayCoverage {
+export function replayCoverage(
+  file: string,
+  suite: string,
+  itemIds: readonly string[],
+  samples: number,
+): ReplayCoverage {
   const answers = parseReplayFile(file)
   const expected = new Set(itemIds)
   const matching = answers.filter((answer) => expected.has(answer.itemId))
@@ -144,12 +157,18 @@ export function replayCoverage(file: string, suite: string, itemIds: readonly st
   const most = Math.max(0, ...matching.map((answer) => answer.sample + 1))
   const warnings =
     most > samples
-      ? [`MODEL=replay:${file} has up to ${most} samples per item of ${suite}, but SAMPLES=${samples} scores only the first ${samples}: set SAMPLES=${most} to score them all.`]
+      ? [
+          `MODEL=replay:${file} has up to ${most} samples per item of ${suite}, but SAMPLES=${samples} scores only the first ${samples}: set SAMPLES=${most} to score them all.`,
+        ]
       : []
   return { warnings }
 }
 
 function examples(ids: readonly string[]): string {
-  const shown = ids.slice(0, 3).map((id) => JSON.stringify(id)).join(', ') || 'none'
+  const shown =
+    ids
+      .slice(0, 3)
+      .map((id) => JSON.stringify(id))
+      .join(', ') || 'none'
   return ids.length > 3 ? `${shown} (${ids.length} in all)` : shown
 }

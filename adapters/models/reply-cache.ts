@@ -26,7 +26,11 @@ export class ReplyCache {
   private readonly warned = new Set<string>()
 
   /** `warn` is told, once per file, of an entry that cannot be used or a reply that cannot be stored. */
-  constructor(directory: string, mode: CacheMode, warn: (message: string) => void = (message) => console.warn(`testbench: ${message}`)) {
+  constructor(
+    directory: string,
+    mode: CacheMode,
+    warn: (message: string) => void = (message) => console.warn(`testbench: ${message}`),
+  ) {
     this.directory = directory
     this.mode = mode
     this.warn = warn
@@ -39,14 +43,21 @@ export class ReplyCache {
       if (this.mode === 'on') {
         const stored = await readStored(file)
         if ('reply' in stored) return stored.reply
-        if ('unusable' in stored) this.warnOnce(file, `the cached reply ${file} ${stored.unusable}; asking the model again, and the new reply replaces it.`)
+        if ('unusable' in stored)
+          this.warnOnce(
+            file,
+            `the cached reply ${file} ${stored.unusable}; asking the model again, and the new reply replaces it.`,
+          )
       }
       const reply = await ask(request)
       try {
         await writeAtomically(file, JSON.stringify({ key: keyFields(model, request), reply }, null, 1))
       } catch (error) {
         // The reply is paid for: it is still used, only not kept for a rerun.
-        this.warnOnce(this.directory, `a reply cannot be stored in the cache ${file} (${codeOf(error)}), so a rerun will ask for it again: make TESTBENCH_CACHE_DIR=${this.directory} writable.`)
+        this.warnOnce(
+          this.directory,
+          `a reply cannot be stored in the cache ${file} (${codeOf(error)}), so a rerun will ask for it again: make TESTBENCH_CACHE_DIR=${this.directory} writable.`,
+        )
       }
       return reply
     }
@@ -59,7 +70,9 @@ export class ReplyCache {
   }
 
   fileFor(model: CachedModel, request: ChatRequest): string {
-    const hash = createHash('sha256').update(JSON.stringify(keyFields(model, request))).digest('hex')
+    const hash = createHash('sha256')
+      .update(JSON.stringify(keyFields(model, request)))
+      .digest('hex')
     return join(this.directory, 'replies', model.provider, safeName(model.model), hash.slice(0, 2), `${hash}.json`)
   }
 }
@@ -101,7 +114,14 @@ async function readStored(file: string): Promise<Stored> {
 }
 
 function isReply(value: unknown): value is ChatReply {
-  return typeof value === 'object' && value !== null && 'text' in value && typeof value.text === 'string' && 'latencyMs' in value && typeof value.latencyMs === 'number'
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    'text' in value &&
+    typeof value.text === 'string' &&
+    'latencyMs' in value &&
+    typeof value.latencyMs === 'number'
+  )
 }
 
 function codeOf(error: unknown): string {

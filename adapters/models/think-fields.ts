@@ -21,7 +21,11 @@ export function openaiThinkFields(think: ThinkSetting, style: OpenAIThinkStyle):
       // `none` is the official API's "no reasoning" (gpt-5.1 on); older reasoning models refuse it with a 400 that names it.
       return { fields: { reasoning_effort: think === 'off' ? 'none' : effortOf(think) } }
     case 'openrouter':
-      return { fields: { reasoning: think === 'off' ? { enabled: false } : think === 'on' ? { enabled: true } : { effort: think } } }
+      return {
+        fields: {
+          reasoning: think === 'off' ? { enabled: false } : think === 'on' ? { enabled: true } : { effort: think },
+        },
+      }
     case 'chat_template_kwargs':
       // llama.cpp's and vLLM's switch for Qwen3-style templates; an effort also goes as `reasoning_effort` (gpt-oss on vLLM).
       return {
@@ -55,31 +59,69 @@ export interface GeminiThinkingConfig {
 }
 
 /** Gemini 3 takes a level and cannot stop thinking; Gemini 2.5 takes a budget (0 stops it, except on Pro; -1 lets it choose). */
-export function geminiThinkFields(think: ThinkSetting, model: string): ThinkFields<{ thinkingConfig: GeminiThinkingConfig }> {
+export function geminiThinkFields(
+  think: ThinkSetting,
+  model: string,
+): ThinkFields<{ thinkingConfig: GeminiThinkingConfig }> {
   if (/gemini-[3-9]/.test(model)) {
-    if (think === 'off') return { fields: { thinkingConfig: { thinkingLevel: 'LOW' } }, caveat: `${model} cannot switch thinking off: it is asked to think at its lowest level (LOW).` }
+    if (think === 'off')
+      return {
+        fields: { thinkingConfig: { thinkingLevel: 'LOW' } },
+        caveat: `${model} cannot switch thinking off: it is asked to think at its lowest level (LOW).`,
+      }
     if (think === 'on') return { fields: { thinkingConfig: { includeThoughts: true } } }
-    return { fields: { thinkingConfig: { includeThoughts: true, thinkingLevel: think === 'low' ? 'LOW' : think === 'medium' ? 'MEDIUM' : 'HIGH' } } }
+    return {
+      fields: {
+        thinkingConfig: {
+          includeThoughts: true,
+          thinkingLevel: think === 'low' ? 'LOW' : think === 'medium' ? 'MEDIUM' : 'HIGH',
+        },
+      },
+    }
   }
   if (think === 'off') {
-    if (/pro/.test(model)) return { fields: { thinkingConfig: { thinkingBudget: 128 } }, caveat: `${model} cannot switch thinking off: it is given its smallest budget (128 tokens).` }
+    if (/pro/.test(model))
+      return {
+        fields: { thinkingConfig: { thinkingBudget: 128 } },
+        caveat: `${model} cannot switch thinking off: it is given its smallest budget (128 tokens).`,
+      }
     return { fields: { thinkingConfig: { thinkingBudget: 0 } } }
   }
-  return { fields: { thinkingConfig: { includeThoughts: true, thinkingBudget: think === 'on' ? -1 : THINKING_BUDGETS[think] } } }
+  return {
+    fields: {
+      thinkingConfig: { includeThoughts: true, thinkingBudget: think === 'on' ? -1 : THINKING_BUDGETS[think] },
+    },
+  }
 }
 
 /**
  * Ollama's `think`: a boolean, or an effort for gpt-oss (which cannot stop thinking). A model without the
  * `thinking` capability is sent nothing (Ollama refuses `think` for it); asking it to think is the caveat.
  */
-export function ollamaThinkFields(think: ThinkSetting, model: string, capabilities: readonly string[] | undefined): ThinkFields<{ think?: boolean | Effort }> {
+export function ollamaThinkFields(
+  think: ThinkSetting,
+  model: string,
+  capabilities: readonly string[] | undefined,
+): ThinkFields<{ think?: boolean | Effort }> {
   if (capabilities !== undefined && !capabilities.includes('thinking')) {
-    return think === 'off' ? { fields: {} } : { fields: {}, caveat: `Ollama's ${model} cannot think (its capabilities have no "thinking"): TESTBENCH_THINK=${think} is not sent.` }
+    return think === 'off'
+      ? { fields: {} }
+      : {
+          fields: {},
+          caveat: `Ollama's ${model} cannot think (its capabilities have no "thinking"): TESTBENCH_THINK=${think} is not sent.`,
+        }
   }
   if (/gpt-oss/.test(model)) {
-    if (think === 'off') return { fields: { think: 'low' }, caveat: `${model} cannot switch thinking off: it is asked to think at its lowest effort (low).` }
+    if (think === 'off')
+      return {
+        fields: { think: 'low' },
+        caveat: `${model} cannot switch thinking off: it is asked to think at its lowest effort (low).`,
+      }
     return { fields: { think: effortOf(think) } }
   }
   if (think === 'off' || think === 'on') return { fields: { think: think === 'on' } }
-  return { fields: { think: true }, caveat: `Ollama's ${model} takes no effort level, only thinking on or off: TESTBENCH_THINK=${think} switches it on.` }
+  return {
+    fields: { think: true },
+    caveat: `Ollama's ${model} takes no effort level, only thinking on or off: TESTBENCH_THINK=${think} switches it on.`,
+  }
 }

@@ -8,7 +8,8 @@ import type { JsonValue } from './model-adapter.ts'
 export function argumentsObject(text: string): { [key: string]: JsonValue } {
   try {
     const value: unknown = JSON.parse(text)
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as { [key: string]: JsonValue }
+    if (typeof value === 'object' && value !== null && !Array.isArray(value))
+      return value as { [key: string]: JsonValue }
   } catch {
     // Not JSON: the caller already saw the text as it was.
   }

@@ -12,13 +12,16 @@ export function parseTurns(value: unknown, where: string): ChatReply[] {
 }
 
 function parseTurn(value: unknown, where: string, number: number): ChatReply {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ProviderError(`${where} is not a JSON object.`)
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new ProviderError(`${where} is not a JSON object.`)
   const turn = value as Record<string, unknown>
   const content = turn.content ?? ''
   if (typeof content !== 'string') throw new ProviderError(`${where}: "content" must be a string.`)
   const rawCalls = turn.tool_calls ?? []
   if (!Array.isArray(rawCalls)) throw new ProviderError(`${where}: "tool_calls" must be a list.`)
-  const toolCalls = rawCalls.map((call, index) => parseCall(call, `${where} call ${index + 1}`, `call_${number}_${index + 1}`))
+  const toolCalls = rawCalls.map((call, index) =>
+    parseCall(call, `${where} call ${index + 1}`, `call_${number}_${index + 1}`),
+  )
   return {
     text: content,
     ...(typeof turn.reasoning === 'string' ? { reasoning: turn.reasoning } : {}),
@@ -28,7 +31,8 @@ function parseTurn(value: unknown, where: string, number: number): ChatReply {
 }
 
 function parseCall(value: unknown, where: string, madeUpId: string): ToolCall {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ProviderError(`${where} is not a JSON object.`)
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new ProviderError(`${where} is not a JSON object.`)
   const call = value as Record<string, unknown>
   if (typeof call.name !== 'string' || call.name === '') throw new ProviderError(`${where} has no "name".`)
   const args = call.arguments ?? ''
@@ -44,7 +48,9 @@ export function nextTurn(turns: readonly ChatReply[], messages: readonly ChatMes
   const index = messages.filter((message) => message.role === 'assistant').length
   const turn = turns[index]
   if (turn === undefined) {
-    throw new ProviderError(`${what} has ${turns.length} turns, and the conversation asks for turn ${index + 1}: add turns, or end the trajectory with a turn that ends the conversation.`)
+    throw new ProviderError(
+      `${what} has ${turns.length} turns, and the conversation asks for turn ${index + 1}: add turns, or end the trajectory with a turn that ends the conversation.`,
+    )
   }
   return turn
 }

@@ -48,20 +48,40 @@ export function bwrapArgs(bwrap: string, options: BwrapOptions): string[] {
     '--new-session',
     ...(options.writableRoot ? ['--perms', '1777', '--size', size, '--tmpfs', '/'] : []),
     ...rootMounts(options.tools, options.hidden),
-    '--proc', '/proc',
-    '--dev', '/dev',
-    '--perms', '1777', '--size', size, '--tmpfs', '/dev/shm',
-    '--perms', '1777', '--size', size, '--tmpfs', '/tmp',
+    '--proc',
+    '/proc',
+    '--dev',
+    '/dev',
+    '--perms',
+    '1777',
+    '--size',
+    size,
+    '--tmpfs',
+    '/dev/shm',
+    '--perms',
+    '1777',
+    '--size',
+    size,
+    '--tmpfs',
+    '/tmp',
   ]
   const work = options.work
   if (work !== undefined && 'host' in work) args.push('--bind', work.host, work.inside)
   if (work !== undefined && 'files' in work) {
     const dirs = new Set<string>([work.inside])
     for (const file of work.files) {
-      for (let dir = dirname(join(work.inside, file.path)); dir.startsWith(work.inside); dir = dirname(dir)) dirs.add(dir)
+      for (let dir = dirname(join(work.inside, file.path)); dir.startsWith(work.inside); dir = dirname(dir))
+        dirs.add(dir)
     }
     for (const dir of [...dirs].sort((a, b) => a.length - b.length)) args.push('--perms', '0777', '--dir', dir)
-    for (const file of work.files) args.push('--perms', file.executable ? '0777' : '0666', '--file', String(file.fd), normalize(join(work.inside, file.path)))
+    for (const file of work.files)
+      args.push(
+        '--perms',
+        file.executable ? '0777' : '0666',
+        '--file',
+        String(file.fd),
+        normalize(join(work.inside, file.path)),
+      )
   }
   if (work !== undefined) args.push('--chdir', work.inside)
   // bwrap builds the root on a tmpfs of no size limit, owned by the sandbox's user where it has a user

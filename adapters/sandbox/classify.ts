@@ -33,28 +33,53 @@ export function signalFromStatus(status: number): string | undefined {
 
 export function classify(ending: Ending, spec: LanguageSpec, limits: Limits): Verdict {
   const what = ending.step === 'compile' ? 'The compile step' : 'The program'
-  if (ending.wallLimitHit) return { outcome: 'timeout', reason: `${what} ran past the wall limit of ${limits.wallMs} ms and was killed.` }
+  if (ending.wallLimitHit)
+    return { outcome: 'timeout', reason: `${what} ran past the wall limit of ${limits.wallMs} ms and was killed.` }
   const failed = ending.exitCode !== 0 || ending.signal !== undefined
   if (!failed) {
     if (ending.step === 'run' && ending.markerRequired && !ending.markerSeen) {
-      return { outcome: 'runtime_error', reason: 'The program exited 0 without printing the success marker: the checks did not run to the end.' }
+      return {
+        outcome: 'runtime_error',
+        reason: 'The program exited 0 without printing the success marker: the checks did not run to the end.',
+      }
     }
-    return { outcome: 'passed', reason: ending.step === 'compile' ? 'Compiled.' : 'Exited 0' + (ending.markerRequired ? ' after printing the success marker.' : '.') }
+    return {
+      outcome: 'passed',
+      reason:
+        ending.step === 'compile'
+          ? 'Compiled.'
+          : 'Exited 0' + (ending.markerRequired ? ' after printing the success marker.' : '.'),
+    }
   }
   const cpuLimitMs = limits.cpuSeconds * 1000
-  if (ending.signal === 'SIGXCPU' || (ending.signal === 'SIGKILL' && ending.cpuMs !== undefined && ending.cpuMs >= cpuLimitMs * 0.95)) {
+  if (
+    ending.signal === 'SIGXCPU' ||
+    (ending.signal === 'SIGKILL' && ending.cpuMs !== undefined && ending.cpuMs >= cpuLimitMs * 0.95)
+  ) {
     return { outcome: 'timeout', reason: `${what} used up its CPU limit of ${limits.cpuSeconds} s.` }
   }
-  if (ending.oomKilled === true) return { outcome: 'memory', reason: `${what} was killed for going over its memory limit of ${limits.memoryBytes} bytes.` }
+  if (ending.oomKilled === true)
+    return {
+      outcome: 'memory',
+      reason: `${what} was killed for going over its memory limit of ${limits.memoryBytes} bytes.`,
+    }
   if (spec.memoryError?.test(ending.stderr) === true) {
     return { outcome: 'memory', reason: `${what} ran out of memory (limit ${limits.memoryBytes} bytes).` }
   }
   if (ending.peakMemoryBytes !== undefined && ending.peakMemoryBytes >= limits.memoryBytes * 0.9) {
-    return { outcome: 'memory', reason: `${what} failed at ${ending.peakMemoryBytes} bytes of memory, near its limit of ${limits.memoryBytes}.` }
+    return {
+      outcome: 'memory',
+      reason: `${what} failed at ${ending.peakMemoryBytes} bytes of memory, near its limit of ${limits.memoryBytes}.`,
+    }
   }
-  if (ending.signal === 'SIGXFSZ') return { outcome: 'runtime_error', reason: `${what} wrote a file larger than its limit of ${limits.fileBytes} bytes.` }
+  if (ending.signal === 'SIGXFSZ')
+    return {
+      outcome: 'runtime_error',
+      reason: `${what} wrote a file larger than its limit of ${limits.fileBytes} bytes.`,
+    }
   const status = ending.signal === undefined ? `exit status ${ending.exitCode}` : `signal ${ending.signal}`
   if (ending.step === 'compile') return { outcome: 'compile_error', reason: `The compiler failed with ${status}.` }
-  if (spec.compileError?.(ending.stderr) === true) return { outcome: 'compile_error', reason: `The source did not compile (${status}).` }
+  if (spec.compileError?.(ending.stderr) === true)
+    return { outcome: 'compile_error', reason: `The source did not compile (${status}).` }
   return { outcome: 'runtime_error', reason: `The program failed with ${status}.` }
 }

@@ -6,7 +6,11 @@ import { join, sep } from 'node:path'
  * Reads back the files a program wrote, once none of its processes are left. A name that
  * resolves outside the work dir (a symlink to a host file) or is not a regular file is skipped.
  */
-export async function collectFiles(work: string, names: readonly string[], capBytes: number): Promise<Record<string, string>> {
+export async function collectFiles(
+  work: string,
+  names: readonly string[],
+  capBytes: number,
+): Promise<Record<string, string>> {
   const files: Record<string, string> = {}
   const inside = (await realpath(work)) + sep
   for (const name of names) {

@@ -8,7 +8,8 @@ export class Limiter {
   readonly #waiting: (() => void)[] = []
 
   constructor(limit: number) {
-    if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`A limiter needs a whole number of slots ≥ 1, not ${limit}.`)
+    if (!Number.isInteger(limit) || limit < 1)
+      throw new RangeError(`A limiter needs a whole number of slots ≥ 1, not ${limit}.`)
     this.limit = limit
   }
 

@@ -16,8 +16,15 @@ const TAR_TIMEOUT_MS = 60_000
  * Unpacks `files` into `dir` (made here), owned by `uid`, once `ready` exists (what the container's own start
  * prepares); throws (an infra_error: no program has run yet) when that or tar fails.
  */
-export async function copyIntoContainer(container: Docker.Container, dir: string, files: Readonly<Record<string, string | Buffer>>, uid: number, ready: string): Promise<void> {
-  const script = 'i=0; until [ -e "$1" ] || [ $i -ge 200 ]; do sleep 0.05; i=$((i + 1)); done; [ -e "$1" ] || { echo "$1 was not made" >&2; exit 90; }; mkdir -p "$2" && exec tar -x -f - -C "$2"'
+export async function copyIntoContainer(
+  container: Docker.Container,
+  dir: string,
+  files: Readonly<Record<string, string | Buffer>>,
+  uid: number,
+  ready: string,
+): Promise<void> {
+  const script =
+    'i=0; until [ -e "$1" ] || [ $i -ge 200 ]; do sleep 0.05; i=$((i + 1)); done; [ -e "$1" ] || { echo "$1 was not made" >&2; exit 90; }; mkdir -p "$2" && exec tar -x -f - -C "$2"'
   const result = await execInContainer(container, ['sh', '-c', script, 'sh', ready, dir], {
     user: `${uid}:${uid}`,
     workingDir: '/',
@@ -26,7 +33,9 @@ export async function copyIntoContainer(container: Docker.Container, dir: string
     timeoutMs: TAR_TIMEOUT_MS,
   })
   if (result.exitCode !== 0) {
-    throw new Error(`unpacking the program's files into ${dir} failed (exit status ${result.exitCode ?? 'unknown: it did not end'}): ${result.stderr.trim() || 'no message'}`)
+    throw new Error(
+      `unpacking the program's files into ${dir} failed (exit status ${result.exitCode ?? 'unknown: it did not end'}): ${result.stderr.trim() || 'no message'}`,
+    )
   }
 }
 
@@ -35,14 +44,25 @@ export async function copyIntoContainer(container: Docker.Container, dir: string
  * missing, not a regular file (a symlink out of the dir included) or unreadable is left out: what the
  * program did to its own files is its outcome, never our failure.
  */
-export async function copyOutOfContainer(container: Docker.Container, dir: string, names: readonly string[], uid: number, capBytes: number, totalCapBytes: number): Promise<Record<string, string>> {
+export async function copyOutOfContainer(
+  container: Docker.Container,
+  dir: string,
+  names: readonly string[],
+  uid: number,
+  capBytes: number,
+  totalCapBytes: number,
+): Promise<Record<string, string>> {
   if (names.length === 0) return {}
-  const result = await execInContainer(container, ['tar', '-c', '-f', '-', '--format=ustar', '-C', dir, '--', ...names], {
-    user: `${uid}:${uid}`,
-    workingDir: dir,
-    capBytes: totalCapBytes,
-    timeoutMs: TAR_TIMEOUT_MS,
-  }).catch(() => undefined)
+  const result = await execInContainer(
+    container,
+    ['tar', '-c', '-f', '-', '--format=ustar', '-C', dir, '--', ...names],
+    {
+      user: `${uid}:${uid}`,
+      workingDir: dir,
+      capBytes: totalCapBytes,
+      timeoutMs: TAR_TIMEOUT_MS,
+    },
+  ).catch(() => undefined)
   const files: Record<string, string> = {}
   if (result === undefined) return files
   const wanted = new Set(names)

@@ -16,7 +16,21 @@ export const CONTAINER_SECCOMP_PROFILE = {
   defaultAction: 'SCMP_ACT_ALLOW',
   syscalls: [
     {
-      names: ['ptrace', 'process_vm_readv', 'process_vm_writev', 'memfd_create', 'shmget', 'keyctl', 'add_key', 'request_key', 'bpf', 'perf_event_open', 'userfaultfd', 'io_uring_setup', 'pidfd_getfd'],
+      names: [
+        'ptrace',
+        'process_vm_readv',
+        'process_vm_writev',
+        'memfd_create',
+        'shmget',
+        'keyctl',
+        'add_key',
+        'request_key',
+        'bpf',
+        'perf_event_open',
+        'userfaultfd',
+        'io_uring_setup',
+        'pidfd_getfd',
+      ],
       action: 'SCMP_ACT_ERRNO',
       errnoRet: EPERM,
     },
@@ -27,7 +41,12 @@ export const CONTAINER_SECCOMP_PROFILE = {
       args: [{ index: 0, value: CLONE_NEWUSER, valueTwo: CLONE_NEWUSER, op: 'SCMP_CMP_MASKED_EQ' }],
     })),
     // Of this process only (pid 0): GNU time and prlimit, of the program's uid, keep their limits.
-    { names: ['prlimit64'], action: 'SCMP_ACT_ERRNO', errnoRet: EPERM, args: [{ index: 0, value: 0, op: 'SCMP_CMP_NE' }] },
+    {
+      names: ['prlimit64'],
+      action: 'SCMP_ACT_ERRNO',
+      errnoRet: EPERM,
+      args: [{ index: 0, value: 0, op: 'SCMP_CMP_NE' }],
+    },
     // Its flags are in memory a filter cannot read: the C library falls back to clone.
     { names: ['clone3'], action: 'SCMP_ACT_ERRNO', errnoRet: ENOSYS },
   ],

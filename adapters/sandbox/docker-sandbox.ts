@@ -73,7 +73,10 @@ export class DockerSandbox implements Sandbox {
   /** `host`: the engine's address as DOCKER_HOST takes it (`unix:///path`, `tcp://host:port`); DOCKER_HOST by default. */
   constructor(options: { image?: string; docker?: Docker; host?: string } = {}) {
     this.#docker = options.docker === undefined ? undefined : Promise.resolve(options.docker)
-    this.#host = options.host || process.env['DOCKER_HOST'] || (process.platform === 'win32' ? 'npipe:////./pipe/docker_engine' : 'unix:///var/run/docker.sock')
+    this.#host =
+      options.host ||
+      process.env['DOCKER_HOST'] ||
+      (process.platform === 'win32' ? 'npipe:////./pipe/docker_engine' : 'unix:///var/run/docker.sock')
     this.#image = options.image ?? SANDBOX_IMAGE.read()
   }
 
@@ -102,7 +105,9 @@ export class DockerSandbox implements Sandbox {
   async unavailable(language: Language): Promise<string | undefined> {
     const languages = await this.#imageLanguages()
     if ('unreachable' in languages) return languages.unreachable
-    return languages.has(language) ? undefined : `${language} cannot run: image ${this.#image} does not list it in its testbench.languages label.`
+    return languages.has(language)
+      ? undefined
+      : `${language} cannot run: image ${this.#image} does not list it in its testbench.languages label.`
   }
 
   /** `docker (podman 4.3.1, image <name> <id>)`; engine and id once asked (after `unreachable()` or a first run). */
@@ -129,7 +134,10 @@ export class DockerSandbox implements Sandbox {
       .then(
         (version): EngineInfo => {
           const podman = (version.Components ?? []).find((component) => /podman/i.test(component.Name))
-          const info: EngineInfo = podman === undefined ? { name: 'Docker Engine', version: version.Version } : { name: 'podman', version: podman.Version }
+          const info: EngineInfo =
+            podman === undefined
+              ? { name: 'Docker Engine', version: version.Version }
+              : { name: 'podman', version: podman.Version }
           this.#engineName = `${info.name} ${info.version}`
           return info
         },
@@ -164,12 +172,19 @@ export class DockerSandbox implements Sandbox {
     try {
       await withTimeout((await this.#engine()).ping(), 5_000, 'ping')
     } catch (error) {
-      return { unreachable: `no container engine answers at ${engine} (${(error as Error).message}); start Docker Desktop, Docker or podman (.ci/start-podman.sh, .ci/start-docker.sh) and set DOCKER_HOST to its socket` }
+      return {
+        unreachable: `no container engine answers at ${engine} (${(error as Error).message}); start Docker Desktop, Docker or podman (.ci/start-podman.sh, .ci/start-docker.sh) and set DOCKER_HOST to its socket`,
+      }
     }
     if (this.#image === DEFAULT_SANDBOX_IMAGE) {
       const base = SANDBOX_BASE_IMAGE.read()
       try {
-        await ensureSandboxImage({ docker: await this.#engine(), image: this.#image, base, log: (line) => process.stderr.write(`${line}\n`) })
+        await ensureSandboxImage({
+          docker: await this.#engine(),
+          image: this.#image,
+          base,
+          log: (line) => process.stderr.write(`${line}\n`),
+        })
       } catch (error) {
         return { unreachable: (error as Error).message }
       }
@@ -178,9 +193,16 @@ export class DockerSandbox implements Sandbox {
       const image = await (await this.#engine()).getImage(this.#image).inspect()
       this.#imageId = image.Id
       const label = image.Config?.Labels?.['testbench.languages'] ?? ''
-      return new Set(label.split(',').map((name) => name.trim()).filter(isLanguage))
+      return new Set(
+        label
+          .split(',')
+          .map((name) => name.trim())
+          .filter(isLanguage),
+      )
     } catch (error) {
-      return { unreachable: `image ${this.#image} is missing at ${engine} (${(error as Error).message}); pull or build it, or unset TESTBENCH_SANDBOX_IMAGE to have the default one built` }
+      return {
+        unreachable: `image ${this.#image} is missing at ${engine} (${(error as Error).message}); pull or build it, or unset TESTBENCH_SANDBOX_IMAGE to have the default one built`,
+      }
     }
   }
 
@@ -201,10 +223,17 @@ export class DockerSandbox implements Sandbox {
     // prlimit's RLIMIT_DATA normally stops a program first (and its runtime says so); this is the backstop.
     const memory = most('memoryBytes') + (spec.memoryHeadroomBytes ?? 0) + 256 * MiB
 
-    const lifetimeSeconds = Math.ceil(steps.reduce((total, limits) => total + limits.wallMs, 0) / 1000) + LIFETIME_MARGIN_SECONDS
+    const lifetimeSeconds =
+      Math.ceil(steps.reduce((total, limits) => total + limits.wallMs, 0) / 1000) + LIFETIME_MARGIN_SECONDS
     let container: Docker.Container | undefined
     try {
-      container = await this.#createContainer({ env, memory, processes: most('processes'), lifetimeSeconds, label: request.language })
+      container = await this.#createContainer({
+        env,
+        memory,
+        processes: most('processes'),
+        lifetimeSeconds,
+        label: request.language,
+      })
       const created = container
       // The work dir is a tmpfs, there once the container runs; the program has not run yet, so a failure here is ours.
       await created.start()
@@ -214,15 +243,38 @@ export class DockerSandbox implements Sandbox {
 
       let compileOutput: string | undefined
       if (spec.compile !== undefined) {
-        const compiled = await step(spec.compile(tools, main, Object.keys(files.files), compileLimits), compileLimits, 'compile')
-        compileOutput = [compiled.stdout.capture().text, compiled.stderr.capture().text].filter((text) => text !== '').join('\n')
-        if (compiled.verdict.outcome !== 'passed') return { ...stepResult(compiled, marker), compileOutput, markerSeen: marker === undefined ? undefined : false }
+        const compiled = await step(
+          spec.compile(tools, main, Object.keys(files.files), compileLimits),
+          compileLimits,
+          'compile',
+        )
+        compileOutput = [compiled.stdout.capture().text, compiled.stderr.capture().text]
+          .filter((text) => text !== '')
+          .join('\n')
+        if (compiled.verdict.outcome !== 'passed')
+          return {
+            ...stepResult(compiled, marker),
+            compileOutput,
+            markerSeen: marker === undefined ? undefined : false,
+          }
       }
       const ran = await step(spec.run(tools, main, runLimits), runLimits, 'run', marker)
-      const collected = request.collect === undefined ? undefined : await copyOutOfContainer(created, WORK_DIR, request.collect, NOBODY, runLimits.outputBytes, most('fileBytes') + MiB)
+      const collected =
+        request.collect === undefined
+          ? undefined
+          : await copyOutOfContainer(
+              created,
+              WORK_DIR,
+              request.collect,
+              NOBODY,
+              runLimits.outputBytes,
+              most('fileBytes') + MiB,
+            )
       return { ...stepResult(ran, marker), compileOutput, ...(collected === undefined ? {} : { files: collected }) }
     } catch (error) {
-      return infraFailure(`The container sandbox failed around a ${request.language} program (image ${this.#image}): ${(error as Error).message}`)
+      return infraFailure(
+        `The container sandbox failed around a ${request.language} program (image ${this.#image}): ${(error as Error).message}`,
+      )
     } finally {
       await container?.remove({ force: true }).catch(() => {})
     }
@@ -232,7 +284,13 @@ export class DockerSandbox implements Sandbox {
    * A stopped container as every run gets it. Its command sleeps for its lifetime only: when we cannot remove
    * it (Ctrl-C, a crash), it ends by itself and the engine removes it (AutoRemove), with its tmpfs mounts.
    */
-  async #createContainer(shape: { env: Record<string, string>; memory: number; processes: number; lifetimeSeconds: number; label: string }): Promise<Docker.Container> {
+  async #createContainer(shape: {
+    env: Record<string, string>
+    memory: number
+    processes: number
+    lifetimeSeconds: number
+    label: string
+  }): Promise<Docker.Container> {
     return (await this.#engine()).createContainer({
       Image: this.#image,
       Cmd: ['sh', '-c', START_SCRIPT, String(shape.lifetimeSeconds)],
@@ -276,7 +334,10 @@ export class DockerSandbox implements Sandbox {
       workDir: WORK_DIR,
     }
     const details = await this.#engineDetails()
-    const engine = 'problem' in details ? `the container engine at ${this.#host}` : `the container engine at ${this.#host} (${details.name} ${details.version})`
+    const engine =
+      'problem' in details
+        ? `the container engine at ${this.#host}`
+        : `the container engine at ${this.#host} (${details.name} ${details.version})`
     let container: Docker.Container | undefined
     try {
       container = await this.#createContainer({
@@ -288,9 +349,16 @@ export class DockerSandbox implements Sandbox {
       })
       await container.start()
       await copyIntoContainer(container, WORK_DIR, { [request.fileName]: request.fileText }, NOBODY, READY)
-      const seen = await execInContainer(container, ['sh', '-c', probeScript(request)], { user: `${NOBODY}:${NOBODY}`, workingDir: WORK_DIR, capBytes: 64 * 1024, timeoutMs: 30_000 })
+      const seen = await execInContainer(container, ['sh', '-c', probeScript(request)], {
+        user: `${NOBODY}:${NOBODY}`,
+        workingDir: WORK_DIR,
+        capBytes: 64 * 1024,
+        timeoutMs: 30_000,
+      })
       const lacks = probeLacks(seen.stdout.toString('utf8'), request)
-      return lacks.length === 0 ? undefined : `${engine} answers but cannot run the container tier with image ${this.#image}: ${lacks.join('; ')}`
+      return lacks.length === 0
+        ? undefined
+        : `${engine} answers but cannot run the container tier with image ${this.#image}: ${lacks.join('; ')}`
     } catch (error) {
       return `${engine} answers but cannot run the container tier with image ${this.#image}: a container made as the tier makes them failed (${(error as Error).message})`
     } finally {
@@ -319,9 +387,17 @@ export class DockerSandbox implements Sandbox {
       '--nofile=1024',
       '--core=0',
       '--',
-      `${TOOLS_DIR}/time`, '-o', statsFile, '-f', TIME_FORMAT, '--',
+      `${TOOLS_DIR}/time`,
+      '-o',
+      statsFile,
+      '-f',
+      TIME_FORMAT,
+      '--',
       // GNU time's statistics file is its fd 3, which it leaves open to the program: closed, then the program exec'd.
-      '/bin/sh', '-c', 'exec "$@" 3>&-', 'sh',
+      '/bin/sh',
+      '-c',
+      'exec "$@" 3>&-',
+      'sh',
       ...argv,
     ]
     const stdout = new CappedOutput(limits.outputBytes, marker)
@@ -353,7 +429,12 @@ export class DockerSandbox implements Sandbox {
     const signal = wallLimitHit ? 'SIGKILL' : status === null ? undefined : signalFromStatus(status)
     // What the program may have broken (its container stopped, the stats file gone) only costs us these facts:
     // never an infra_error, which a program must not be able to bring about.
-    const oomKilled = wallLimitHit ? false : await container.inspect().then((state) => state.State.OOMKilled, () => false)
+    const oomKilled = wallLimitHit
+      ? false
+      : await container.inspect().then(
+          (state) => state.State.OOMKilled,
+          () => false,
+        )
     const measures = wallLimitHit ? undefined : await this.#readStats(container, statsFile).catch(() => undefined)
     const ending: Ending = {
       step: phase,
@@ -370,8 +451,16 @@ export class DockerSandbox implements Sandbox {
     return { stdout, stderr, ending, wallMs, verdict: classify(ending, spec, limits) }
   }
 
-  async #readStats(container: Docker.Container, file: string): Promise<{ cpuMs: number; peakMemoryBytes: number } | undefined> {
-    const exec = await container.exec({ Cmd: ['cat', file], AttachStdout: true, AttachStderr: true, User: `${NOBODY}:${NOBODY}` })
+  async #readStats(
+    container: Docker.Container,
+    file: string,
+  ): Promise<{ cpuMs: number; peakMemoryBytes: number } | undefined> {
+    const exec = await container.exec({
+      Cmd: ['cat', file],
+      AttachStdout: true,
+      AttachStderr: true,
+      User: `${NOBODY}:${NOBODY}`,
+    })
     const stream = (await exec.start({ hijack: true, stdin: false })) as Duplex
     const out = new CappedOutput(4096)
     await streamEnded(stream, out, new CappedOutput(4096))

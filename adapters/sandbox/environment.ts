@@ -2,7 +2,8 @@ import { SANDBOX_ENV } from './knobs.ts'
 import { warnOnce } from './warn-once.ts'
 
 /** Names never passed to a sandboxed program, even when the user lists them. */
-const SECRET_NAME = /API_?KEY|_KEY$|^KEY$|TOKEN|SECRET|PASSW(OR)?D|CREDENTIAL|PRIVATE_?KEY|AUTH|COOKIE|SESSION|^DATABASE_URL$|_DSN$/i
+const SECRET_NAME =
+  /API_?KEY|_KEY$|^KEY$|TOKEN|SECRET|PASSW(OR)?D|CREDENTIAL|PRIVATE_?KEY|AUTH|COOKIE|SESSION|^DATABASE_URL$|_DSN$/i
 
 /** A URL that carries a user name or password, such as `postgres://user:pass@host/db`. */
 const URL_WITH_CREDENTIALS = /^[a-z][a-z0-9+.-]*:\/\/[^/@\s]+@/i
@@ -36,7 +37,10 @@ export function sandboxEnvironment(
     const value = parent[name]
     if (value === undefined) continue
     if (looksSecret(name, value)) {
-      warnOnce(`sandbox-env-secret-${name}`, `TESTBENCH_SANDBOX_ENV lists ${name}, which looks like a secret; sandboxed programs never get it.`)
+      warnOnce(
+        `sandbox-env-secret-${name}`,
+        `TESTBENCH_SANDBOX_ENV lists ${name}, which looks like a secret; sandboxed programs never get it.`,
+      )
       continue
     }
     env[name] = value

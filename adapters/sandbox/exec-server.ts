@@ -67,7 +67,9 @@ interface ServerEnd {
 }
 
 /** One program: the isolation pieces, then the server. */
-const SERVER_SOURCE = ['./python-fork-isolation.py', './exec-server.py'].map((file) => readFileSync(new URL(file, import.meta.url), 'utf8')).join('\n\n')
+const SERVER_SOURCE = ['./python-fork-isolation.py', './exec-server.py']
+  .map((file) => readFileSync(new URL(file, import.meta.url), 'utf8'))
+  .join('\n\n')
 /** How long past a step's wall limit we wait for the server before giving up on it. */
 const GRACE_MS = 5_000
 const READY_MS = 10_000
@@ -79,7 +81,17 @@ const SERVER_MEMORY_BYTES = 1024 ** 3
  * As root (no user namespace): new namespaces and mounts for each step, a throwaway uid for its program, its files
  * owned by that uid, and the step's init's kill of whatever the program left. Each program drops them all.
  */
-const ROOT_CAPABILITIES = ['CAP_SYS_ADMIN', 'CAP_SETUID', 'CAP_SETGID', 'CAP_SETPCAP', 'CAP_CHOWN', 'CAP_FOWNER', 'CAP_KILL', 'CAP_DAC_OVERRIDE', 'CAP_DAC_READ_SEARCH']
+const ROOT_CAPABILITIES = [
+  'CAP_SYS_ADMIN',
+  'CAP_SETUID',
+  'CAP_SETGID',
+  'CAP_SETPCAP',
+  'CAP_CHOWN',
+  'CAP_FOWNER',
+  'CAP_KILL',
+  'CAP_DAC_OVERRIDE',
+  'CAP_DAC_READ_SEARCH',
+]
 /** As an ordinary user, inside bwrap's user namespace only: namespaces and mounts, dropping the bounding set, reading back what a program chmod-ed. */
 const USERNS_CAPABILITIES = ['CAP_SYS_ADMIN', 'CAP_SETPCAP', 'CAP_DAC_OVERRIDE']
 
@@ -149,7 +161,17 @@ export class ExecServers {
       hidden: hiddenHostPaths(),
       capabilities: userns ? USERNS_CAPABILITIES : ROOT_CAPABILITIES,
     })
-    const argv = [...sandbox, ...(userns ? ['--disable-userns'] : []), '--as-pid-1', '--chdir', '/', '--', this.#python, '-c', SERVER_SOURCE]
+    const argv = [
+      ...sandbox,
+      ...(userns ? ['--disable-userns'] : []),
+      '--as-pid-1',
+      '--chdir',
+      '/',
+      '--',
+      this.#python,
+      '-c',
+      SERVER_SOURCE,
+    ]
     const server = new ExecServer(argv, this.#root, this.#user, {
       ...sandboxEnvironment('/tmp'),
       TESTBENCH_EXEC_ISOLATION: userns ? 'userns' : 'uid',
@@ -157,7 +179,10 @@ export class ExecServers {
     })
     if (await server.ready) return server
     server.kill()
-    warnOnce('exec-server', `the warm exec server did not start (${server.diagnostics()}); every compile step and program starts a bwrap of its own.`)
+    warnOnce(
+      'exec-server',
+      `the warm exec server did not start (${server.diagnostics()}); every compile step and program starts a bwrap of its own.`,
+    )
     this.#disabled = true
     return undefined
   }
@@ -176,7 +201,13 @@ class ExecServer {
 
   /** As root, the server and its steps sit in a memory cgroup whose limit each step sets. */
   constructor(argv: string[], root: boolean, user: User | undefined, env: Record<string, string>) {
-    this.#server = new FramedServer(argv, { user, cgroupBytes: root ? SERVER_MEMORY_BYTES : undefined, readyMs: READY_MS, env, name: 'warm exec server' })
+    this.#server = new FramedServer(argv, {
+      user,
+      cgroupBytes: root ? SERVER_MEMORY_BYTES : undefined,
+      readyMs: READY_MS,
+      env,
+      name: 'warm exec server',
+    })
     this.ready = this.#server.ready
   }
 
@@ -213,45 +244,60 @@ class ExecServer {
     }
     const cgroup = this.#server.cgroup
     // The cgroup holds the server and the step: what the server holds now, plus the step's memory and its tmpfs.
-    const oomKillsBefore = cgroup === undefined ? Promise.resolve(0) : cgroup.usage().then(async (usage) => {
-      cgroup.setLimit(usage + step.cgroupBytes)
-      return cgroup.oomKills()
-    })
-    const request = () => Buffer.concat([Buffer.from(JSON.stringify(header) + '\n'), ...entries.map(([, file]) => file.bytes), stdin])
-    return this.#server.exchange<ExecStepResult>(request, oomKillsBefore, step.limits.wallMs + GRACE_MS, (kind, payload, settle) => {
-      if (kind === 'o') stdout.push(payload)
-      else if (kind === 'e') stderr.push(payload)
-      else if (kind === 'f') {
-        const nul = payload.indexOf(0, 1)
-        files.set(payload.subarray(1, nul).toString('utf8'), { executable: payload[0] === 1, bytes: Buffer.from(payload.subarray(nul + 1)) })
-      } else {
-        const end = JSON.parse(payload.toString('utf8')) as ServerEnd
-        if (end.setup_error !== null) {
-          warnOnce('exec-server-setup', `the warm exec server could not prepare a step (${end.setup_error}); that step, and those after it, start a bwrap of their own.`)
-          this.setupFailed = true
-          settle(undefined)
-          return
-        }
-        void Promise.all([oomKillsBefore, cgroup?.oomKills() ?? 0]).then(([before, after]) => {
-          const oomKilled = after > before
-          // Without a report and without an OOM kill the server cannot say how the step ended: it runs cold instead.
-          if (end.lost && !oomKilled) return settle(undefined)
-          settle({
-            stdout,
-            stderr,
-            exitCode: end.lost ? null : (end.exit_code ?? null),
-            signal: end.lost ? 'SIGKILL' : (end.signal ?? undefined),
-            wallLimitHit: end.timed_out,
-            oomKilled,
-            wallMs: end.wall_ms,
-            cpuMs: end.cpu_ms,
-            peakMemoryBytes: end.peak_memory_bytes,
-            files,
-            tooBig: end.too_big ?? undefined,
+    const oomKillsBefore =
+      cgroup === undefined
+        ? Promise.resolve(0)
+        : cgroup.usage().then(async (usage) => {
+            cgroup.setLimit(usage + step.cgroupBytes)
+            return cgroup.oomKills()
           })
-        })
-      }
-    })
+    const request = () =>
+      Buffer.concat([Buffer.from(JSON.stringify(header) + '\n'), ...entries.map(([, file]) => file.bytes), stdin])
+    return this.#server.exchange<ExecStepResult>(
+      request,
+      oomKillsBefore,
+      step.limits.wallMs + GRACE_MS,
+      (kind, payload, settle) => {
+        if (kind === 'o') stdout.push(payload)
+        else if (kind === 'e') stderr.push(payload)
+        else if (kind === 'f') {
+          const nul = payload.indexOf(0, 1)
+          files.set(payload.subarray(1, nul).toString('utf8'), {
+            executable: payload[0] === 1,
+            bytes: Buffer.from(payload.subarray(nul + 1)),
+          })
+        } else {
+          const end = JSON.parse(payload.toString('utf8')) as ServerEnd
+          if (end.setup_error !== null) {
+            warnOnce(
+              'exec-server-setup',
+              `the warm exec server could not prepare a step (${end.setup_error}); that step, and those after it, start a bwrap of their own.`,
+            )
+            this.setupFailed = true
+            settle(undefined)
+            return
+          }
+          void Promise.all([oomKillsBefore, cgroup?.oomKills() ?? 0]).then(([before, after]) => {
+            const oomKilled = after > before
+            // Without a report and without an OOM kill the server cannot say how the step ended: it runs cold instead.
+            if (end.lost && !oomKilled) return settle(undefined)
+            settle({
+              stdout,
+              stderr,
+              exitCode: end.lost ? null : (end.exit_code ?? null),
+              signal: end.lost ? 'SIGKILL' : (end.signal ?? undefined),
+              wallLimitHit: end.timed_out,
+              oomKilled,
+              wallMs: end.wall_ms,
+              cpuMs: end.cpu_ms,
+              peakMemoryBytes: end.peak_memory_bytes,
+              files,
+              tooBig: end.too_big ?? undefined,
+            })
+          })
+        }
+      },
+    )
   }
 
   kill(): void {

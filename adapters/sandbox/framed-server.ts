@@ -19,9 +19,22 @@ export class FramedServer {
   #onFrame: ((kind: string, payload: Buffer) => void) | undefined
   #onExit: (() => void) | undefined
 
-  constructor(argv: readonly string[], options: { user: { uid: number; gid: number } | undefined; cgroupBytes: number | undefined; readyMs: number; env: Record<string, string>; name: string }) {
-    this.cgroup = options.cgroupBytes === undefined ? undefined : serverCgroup(options.cgroupBytes, options.user, options.name)
-    this.#process = new ServerProcess(this.cgroup === undefined ? argv : this.cgroup.enter(argv), { env: options.env, user: options.user })
+  constructor(
+    argv: readonly string[],
+    options: {
+      user: { uid: number; gid: number } | undefined
+      cgroupBytes: number | undefined
+      readyMs: number
+      env: Record<string, string>
+      name: string
+    },
+  ) {
+    this.cgroup =
+      options.cgroupBytes === undefined ? undefined : serverCgroup(options.cgroupBytes, options.user, options.name)
+    this.#process = new ServerProcess(this.cgroup === undefined ? argv : this.cgroup.enter(argv), {
+      env: options.env,
+      user: options.user,
+    })
     this.#process.onStdout((chunk) => this.#receive(chunk))
     this.#process.onExit(() => {
       this.#onExit?.()
@@ -49,7 +62,12 @@ export class FramedServer {
    * Sends a request (once `before` resolves) and hands every frame that comes back to `onFrame` until it
    * settles; the server's exit, a failed `before` or `timeoutMs` settle it with undefined.
    */
-  exchange<Result>(request: () => Buffer | string, before: Promise<unknown>, timeoutMs: number, onFrame: FrameHandler<Result>): Promise<Result | undefined> {
+  exchange<Result>(
+    request: () => Buffer | string,
+    before: Promise<unknown>,
+    timeoutMs: number,
+    onFrame: FrameHandler<Result>,
+  ): Promise<Result | undefined> {
     this.#process.busy()
     return new Promise<Result | undefined>((resolve) => {
       const settle = (result: Result | undefined): void => {
@@ -90,11 +108,18 @@ export class FramedServer {
 }
 
 /** A memory cgroup for a server as root, where one can be made; `user` (whom the server runs as) moves itself in. */
-function serverCgroup(bytes: number, user: { uid: number; gid: number } | undefined, name: string): RunCgroup | undefined {
+function serverCgroup(
+  bytes: number,
+  user: { uid: number; gid: number } | undefined,
+  name: string,
+): RunCgroup | undefined {
   try {
     return memoryCgroups()?.create(bytes, user)
   } catch (error) {
-    warnOnce(`cgroup-${name}`, `no memory cgroup for a ${name} (${(error as Error).message}): its runs' processes are held to the memory limit each, not together.`)
+    warnOnce(
+      `cgroup-${name}`,
+      `no memory cgroup for a ${name} (${(error as Error).message}): its runs' processes are held to the memory limit each, not together.`,
+    )
     return undefined
   }
 }

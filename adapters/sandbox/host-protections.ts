@@ -28,21 +28,34 @@ export function hostProtections(): HostProtections {
 
 /** Namespaces for bwrap; as root there is no user namespace, so the child can switch to a throwaway uid. */
 export function bwrapNamespaceFlags(root: boolean): string[] {
-  return [...(root ? [] : ['--unshare-user']), '--unshare-ipc', '--unshare-pid', '--unshare-net', '--unshare-uts', '--unshare-cgroup-try']
+  return [
+    ...(root ? [] : ['--unshare-user']),
+    '--unshare-ipc',
+    '--unshare-pid',
+    '--unshare-net',
+    '--unshare-uts',
+    '--unshare-cgroup-try',
+  ]
 }
 
 /**
  * Why the process tier cannot isolate programs on this host, or undefined when it can. Programs
  * never run without it unless the user asked for that with SANDBOX=none.
  */
-export function processTierProblem(protections: HostProtections, platform: NodeJS.Platform = process.platform): string | undefined {
+export function processTierProblem(
+  protections: HostProtections,
+  platform: NodeJS.Platform = process.platform,
+): string | undefined {
   if (platform !== 'linux') {
     return `the process sandbox needs Linux's bubblewrap, which ${platform} does not have: run with SANDBOX=docker (Docker Desktop or podman, through DOCKER_HOST)`
   }
   const missing: string[] = []
   if (protections.bwrap === undefined) missing.push(protections.bwrapProblem ?? 'bwrap is missing')
   if (protections.prlimit === undefined) missing.push('prlimit is missing (apt-get install util-linux)')
-  if (protections.root && protections.setpriv === undefined) missing.push('setpriv is missing, which programs need to run as a throwaway uid under root (apt-get install util-linux)')
+  if (protections.root && protections.setpriv === undefined)
+    missing.push(
+      'setpriv is missing, which programs need to run as a throwaway uid under root (apt-get install util-linux)',
+    )
   if (missing.length === 0) return undefined
   return `the process sandbox cannot isolate programs here: ${missing.join('; ')}. Fix that, or run with SANDBOX=docker (Docker or podman through DOCKER_HOST)`
 }
@@ -60,10 +73,14 @@ function detect(): HostProtections {
   if (protections.bwrap === undefined) {
     protections.bwrapProblem = 'bwrap is not at /usr/bin/bwrap (apt-get install bubblewrap)'
   } else {
-    const probe = spawnSync(protections.bwrap, [...bwrapNamespaceFlags(root), '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', '--', '/bin/true'], {
-      encoding: 'utf8',
-      timeout: 10_000,
-    })
+    const probe = spawnSync(
+      protections.bwrap,
+      [...bwrapNamespaceFlags(root), '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', '--', '/bin/true'],
+      {
+        encoding: 'utf8',
+        timeout: 10_000,
+      },
+    )
     if (probe.status !== 0) {
       const why = (probe.stderr || probe.error?.message || `exit status ${probe.status}`).trim().split('\n')[0]
       protections.bwrapProblem =

@@ -55,14 +55,27 @@ export class HostToolchain {
       case 'rustc':
         return given(env, RUSTC) ?? realRustc(env)
       case 'clojureJar':
-        return given(env, CLOJURE_JAR) ?? existing(CLOJURE_JAR.defaultValue) ?? {
-          missing: `the Clojure jar is not at ${CLOJURE_JAR.defaultValue} (apt-get install clojure, or set ${CLOJURE_JAR.name})`,
-        }
+        return (
+          given(env, CLOJURE_JAR) ??
+          existing(CLOJURE_JAR.defaultValue) ?? {
+            missing: `the Clojure jar is not at ${CLOJURE_JAR.defaultValue} (apt-get install clojure, or set ${CLOJURE_JAR.name})`,
+          }
+        )
     }
   }
 }
 
-const EMPTY_TOOLCHAIN: Toolchain = { python: '', node: '', java: '', javac: '', rustc: '', go: '', gcc: '', gxx: '', clojureJar: '' }
+const EMPTY_TOOLCHAIN: Toolchain = {
+  python: '',
+  node: '',
+  java: '',
+  javac: '',
+  rustc: '',
+  go: '',
+  gcc: '',
+  gxx: '',
+  clojureJar: '',
+}
 
 function given(env: NodeJS.ProcessEnv, knob: Knob<string | undefined>): Resolved | undefined {
   const value = knob.raw(env)
@@ -97,7 +110,9 @@ function realRustc(env: NodeJS.ProcessEnv): Resolved {
     const sysroot = execFileSync(proxy.path, ['--print', 'sysroot'], { encoding: 'utf8', timeout: 30_000 }).trim()
     return existing(join(sysroot, 'bin', 'rustc')) ?? proxy
   } catch (error) {
-    return { missing: `${proxy.path} --print sysroot failed (${(error as Error).message.split('\n')[0]}); set TESTBENCH_RUSTC` }
+    return {
+      missing: `${proxy.path} --print sysroot failed (${(error as Error).message.split('\n')[0]}); set TESTBENCH_RUSTC`,
+    }
   }
 }
 

@@ -43,7 +43,9 @@ export function createSandbox(tier: string): Sandbox {
       // The run's banner comes from its up-front check (reporters/sandbox-check.ts), once, not from every worker.
       return new ProcessSandbox({ unsandboxed: true })
     default:
-      throw new RangeError(`SANDBOX is "${tier}"; set it to "process" (the default), "docker", or "none" (unsandboxed).`)
+      throw new RangeError(
+        `SANDBOX is "${tier}"; set it to "process" (the default), "docker", or "none" (unsandboxed).`,
+      )
   }
 }
 

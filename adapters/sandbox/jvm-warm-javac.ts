@@ -55,16 +55,32 @@ export class WarmJavac {
   async #start(): Promise<JavacServer | undefined> {
     if (this.#cannotStart) return undefined
     const argv = [
-      ...bwrapArgs(this.#bwrap, { root: false, tmpfsBytes: TMPFS_BYTES, tools: [this.#java], hidden: hiddenHostPaths(), capabilities: [] }),
+      ...bwrapArgs(this.#bwrap, {
+        root: false,
+        tmpfsBytes: TMPFS_BYTES,
+        tools: [this.#java],
+        hidden: hiddenHostPaths(),
+        capabilities: [],
+      }),
       '--disable-userns',
-      '--file', '3', '/tmp/JavacServer.java',
-      '--chdir', '/tmp',
+      '--file',
+      '3',
+      '/tmp/JavacServer.java',
+      '--chdir',
+      '/tmp',
       '--',
-      this.#java, HEAP, '-XX:+UseSerialGC', '-XX:-UsePerfData', '/tmp/JavacServer.java',
+      this.#java,
+      HEAP,
+      '-XX:+UseSerialGC',
+      '-XX:-UsePerfData',
+      '/tmp/JavacServer.java',
     ]
     const server = new JavacServer(argv, this.#user)
     if (await server.ready) return server
-    warnOnce('warm-javac', `the warm javac did not start (${server.diagnostics()}); Java programs are compiled by a fresh javac each.`)
+    warnOnce(
+      'warm-javac',
+      `the warm javac did not start (${server.diagnostics()}); Java programs are compiled by a fresh javac each.`,
+    )
     server.kill()
     this.#cannotStart = true
     return undefined

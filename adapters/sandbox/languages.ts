@@ -66,7 +66,9 @@ export const LANGUAGE_SPECS: Readonly<Record<Language, LanguageSpec>> = {
     tools: ['python'],
     run: (t, main) => [t.python, main],
     // A SyntaxError while compiling the file comes without a traceback; one raised by running code has one.
-    compileError: (stderr) => /^(SyntaxError|IndentationError|TabError): /m.test(stderr) && !stderr.includes('Traceback (most recent call last)'),
+    compileError: (stderr) =>
+      /^(SyntaxError|IndentationError|TabError): /m.test(stderr) &&
+      !stderr.includes('Traceback (most recent call last)'),
     memoryError: /^MemoryError\b/m,
     // Libraries' code (numpy, pandas, scipy: about 250 MiB) and thread stacks (8 MiB each).
     addressSpaceHeadroomBytes: 1024 * MiB,
@@ -75,7 +77,12 @@ export const LANGUAGE_SPECS: Readonly<Record<Language, LanguageSpec>> = {
   javascript: {
     main: 'main.js',
     tools: ['node'],
-    run: (t, main, limits) => [t.node, `--max-old-space-size=${mebibytes(limits.memoryBytes)}`, '--stack-size=4096', main],
+    run: (t, main, limits) => [
+      t.node,
+      `--max-old-space-size=${mebibytes(limits.memoryBytes)}`,
+      '--stack-size=4096',
+      main,
+    ],
     // Node's loader raises a SyntaxError from its own frames when the file does not parse.
     compileError: (stderr) => /^SyntaxError: [^\n]*\n\s+at [^\n]*node:internal\//m.test(stderr),
     memoryError: /JavaScript heap out of memory|Fatal process out of memory|Allocation failed/,
@@ -99,7 +106,13 @@ export const LANGUAGE_SPECS: Readonly<Record<Language, LanguageSpec>> = {
       '.',
       ...new Set([main, ...sourcesEndingWith(files, '.java')]),
     ],
-    run: (t, main, limits) => [t.java, ...jvmFlags(limits), '-cp', '.', main.replace(/\.java$/, '').replaceAll('/', '.')],
+    run: (t, main, limits) => [
+      t.java,
+      ...jvmFlags(limits),
+      '-cp',
+      '.',
+      main.replace(/\.java$/, '').replaceAll('/', '.'),
+    ],
     memoryError: JVM_OUT_OF_MEMORY,
     memoryHeadroomBytes: 512 * MiB,
     addressSpaceHeadroomBytes: 1024 * MiB,
@@ -136,7 +149,15 @@ export const LANGUAGE_SPECS: Readonly<Record<Language, LanguageSpec>> = {
   c: {
     main: 'main.c',
     tools: ['gcc'],
-    compile: (t, main, files) => [t.gcc, '-O2', '-std=gnu17', '-o', 'main', ...new Set([main, ...sourcesEndingWith(files, '.c')]), '-lm'],
+    compile: (t, main, files) => [
+      t.gcc,
+      '-O2',
+      '-std=gnu17',
+      '-o',
+      'main',
+      ...new Set([main, ...sourcesEndingWith(files, '.c')]),
+      '-lm',
+    ],
     run: () => ['./main'],
     // strerror(ENOMEM), as perror() prints it after a failed malloc.
     memoryError: /Cannot allocate memory/,
@@ -163,7 +184,15 @@ export const LANGUAGE_SPECS: Readonly<Record<Language, LanguageSpec>> = {
     main: 'main.clj',
     tools: ['java', 'clojureJar'],
     // Clojure's own start-up is most of a run: the quick JIT (C1) alone starts it faster.
-    run: (t, main, limits) => [t.java, ...jvmFlags(limits), '-XX:TieredStopAtLevel=1', '-cp', t.clojureJar, 'clojure.main', main],
+    run: (t, main, limits) => [
+      t.java,
+      ...jvmFlags(limits),
+      '-XX:TieredStopAtLevel=1',
+      '-cp',
+      t.clojureJar,
+      'clojure.main',
+      main,
+    ],
     compileError: (stderr) => /^Syntax error (reading source|compiling|macroexpanding)/m.test(stderr),
     memoryError: JVM_OUT_OF_MEMORY,
     memoryHeadroomBytes: 512 * MiB,
@@ -186,6 +215,7 @@ export function languageSpec(language: Language): LanguageSpec {
 
 /** The statement that prints the success marker in `language`: the last line of a suite's checks. */
 export function printMarker(language: Language, marker: string): string {
-  if (!MARKER_FORMAT.test(marker)) throw new RangeError(`Marker "${marker}" has characters that need quoting; markers come from newMarker().`)
+  if (!MARKER_FORMAT.test(marker))
+    throw new RangeError(`Marker "${marker}" has characters that need quoting; markers come from newMarker().`)
   return languageSpec(language).printMarker(marker)
 }

@@ -46,7 +46,12 @@ export function memoryCgroups(root: boolean = process.getuid?.() === 0): MemoryC
 function detect(): MemoryCgroups | undefined {
   const v2 = existsSync(join(ROOT_V2, 'cgroup.controllers'))
   const base = v2 ? ROOT_V2 : ROOT_V1
-  if (v2 ? !readText(join(ROOT_V2, 'cgroup.controllers')).split(/\s+/).includes('memory') : !existsSync(join(ROOT_V1, 'cgroup.procs'))) return undefined
+  if (
+    v2
+      ? !readText(join(ROOT_V2, 'cgroup.controllers')).split(/\s+/).includes('memory')
+      : !existsSync(join(ROOT_V1, 'cgroup.procs'))
+  )
+    return undefined
   removeStale(base)
   const parent = join(base, `${PREFIX}${process.pid}`)
   try {
@@ -149,7 +154,9 @@ class RunGroup implements RunCgroup {
   }
 
   async usage(): Promise<number> {
-    return Number(readText(join(this.#dir, this.#version === 2 ? 'memory.current' : 'memory.usage_in_bytes')).trim()) || 0
+    return (
+      Number(readText(join(this.#dir, this.#version === 2 ? 'memory.current' : 'memory.usage_in_bytes')).trim()) || 0
+    )
   }
 
   setLimit(limitBytes: number): void {

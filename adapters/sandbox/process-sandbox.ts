@@ -66,7 +66,14 @@ export class ProcessSandbox implements Sandbox {
    * `unsandboxed` (SANDBOX=none) asks for programs to run without it: limits and a throwaway uid only.
    */
   constructor(
-    options: { env?: NodeJS.ProcessEnv; protections?: () => HostProtections; warmPython?: boolean; warmJava?: boolean; warmExec?: boolean; unsandboxed?: boolean } = {},
+    options: {
+      env?: NodeJS.ProcessEnv
+      protections?: () => HostProtections
+      warmPython?: boolean
+      warmJava?: boolean
+      warmExec?: boolean
+      unsandboxed?: boolean
+    } = {},
   ) {
     const env = options.env ?? process.env
     this.#toolchain = new HostToolchain(env)
@@ -125,12 +132,21 @@ export class ProcessSandbox implements Sandbox {
     return this.#javacServers
   }
 
-  #warmServers(protections: HostProtections, tools: Toolchain, preload: readonly string[], writableRoot: boolean): PythonForkServers | undefined {
+  #warmServers(
+    protections: HostProtections,
+    tools: Toolchain,
+    preload: readonly string[],
+    writableRoot: boolean,
+  ): PythonForkServers | undefined {
     if (!this.#warmPython || protections.bwrap === undefined) return undefined
     const key = `${writableRoot ? 'writable root' : 'read-only root'}:${preload.join(',')}`
     let servers = this.#forkServers.get(key)
     if (servers === undefined) {
-      servers = new PythonForkServers(tools.python, protections.bwrap, { root: protections.root, preload, writableRoot })
+      servers = new PythonForkServers(tools.python, protections.bwrap, {
+        root: protections.root,
+        preload,
+        writableRoot,
+      })
       this.#forkServers.set(key, servers)
     }
     return servers
@@ -149,13 +165,30 @@ export class ProcessSandbox implements Sandbox {
 
     const protections = this.#protections()
     const missing = this.tier === 'none' ? undefined : processTierProblem(protections)
-    if (missing !== undefined) return infraFailure(`No program runs without a sandbox: ${missing}, or SANDBOX=none to run them unsandboxed.`)
+    if (missing !== undefined)
+      return infraFailure(`No program runs without a sandbox: ${missing}, or SANDBOX=none to run them unsandboxed.`)
     const uid = UID_BASE + randomInt(UID_RANGE)
     const writableRoot = request.writableRoot ?? false
-    const warm = request.language === 'python' ? this.#warmServers(protections, found.tools, request.preload ?? [], writableRoot) : undefined
+    const warm =
+      request.language === 'python'
+        ? this.#warmServers(protections, found.tools, request.preload ?? [], writableRoot)
+        : undefined
     if (warm !== undefined) {
-      const ran = await warm.run({ files: files.files, main, stdin: request.stdin, limits: runLimits, uid, marker, collect: request.collect ?? [], reused: request.reusedFiles ?? [] })
-      if (ran !== undefined) return { ...stepResult(ran, spec, runLimits, marker, 'run'), ...(ran.files === undefined ? {} : { files: ran.files }) }
+      const ran = await warm.run({
+        files: files.files,
+        main,
+        stdin: request.stdin,
+        limits: runLimits,
+        uid,
+        marker,
+        collect: request.collect ?? [],
+        reused: request.reusedFiles ?? [],
+      })
+      if (ran !== undefined)
+        return {
+          ...stepResult(ran, spec, runLimits, marker, 'run'),
+          ...(ran.files === undefined ? {} : { files: ran.files }),
+        }
       // The server broke (and is gone): this run starts a fresh interpreter instead.
     }
     // The exec servers' steps have a read-only root: a run that writes to its root starts a bwrap of its own.
@@ -163,9 +196,29 @@ export class ProcessSandbox implements Sandbox {
     if (exec !== undefined) {
       const javac = request.language === 'java' ? this.#warmJavac(protections, found.tools) : undefined
       const env = sandboxEnvironment(SANDBOX_WORK_DIR, spec.env?.(SANDBOX_WORK_DIR))
-      const common = { servers: exec, spec, tools: found.tools, files: files.files, main, stdin: request.stdin, runLimits, compileLimits, uid, marker }
-      const ran = await runOnExecServers({ ...common, collect: request.collect, env, tmpfsBytes: this.#tmpfsBytes, javac }).catch((error: unknown) => {
-        warnOnce('exec-run', `a run on the warm exec server failed (${(error as Error).message}); it starts a bwrap of its own.`)
+      const common = {
+        servers: exec,
+        spec,
+        tools: found.tools,
+        files: files.files,
+        main,
+        stdin: request.stdin,
+        runLimits,
+        compileLimits,
+        uid,
+        marker,
+      }
+      const ran = await runOnExecServers({
+        ...common,
+        collect: request.collect,
+        env,
+        tmpfsBytes: this.#tmpfsBytes,
+        javac,
+      }).catch((error: unknown) => {
+        warnOnce(
+          'exec-run',
+          `a run on the warm exec server failed (${(error as Error).message}); it starts a bwrap of its own.`,
+        )
         return undefined
       })
       if (ran !== undefined) return ran
@@ -185,12 +238,19 @@ export class ProcessSandbox implements Sandbox {
       const home = protections.bwrap === undefined ? work : SANDBOX_WORK_DIR
       const env = sandboxEnvironment(home, spec.env?.(home))
       const context: StepContext = { protections, uid, root, work, env, tools: found.tools, writableRoot }
-      const step = (argv: string[], limits: Limits, phase: 'compile' | 'run', stepMarker?: string, copies?: OpenWorkFiles) =>
+      const step = (
+        argv: string[],
+        limits: Limits,
+        phase: 'compile' | 'run',
+        stepMarker?: string,
+        copies?: OpenWorkFiles,
+      ) =>
         this.#step(context, spec, argv, limits, phase, phase === 'run' ? request.stdin : undefined, stepMarker, copies)
 
       let compileOutput: string | undefined
       const javac = request.language === 'java' ? this.#warmJavac(protections, found.tools) : undefined
-      const warmCompile = javac === undefined ? undefined : await compileJavaWarm(javac, files.files, main, spec, compileLimits, marker)
+      const warmCompile =
+        javac === undefined ? undefined : await compileJavaWarm(javac, files.files, main, spec, compileLimits, marker)
       if (warmCompile !== undefined) {
         compileOutput = warmCompile.compileOutput
         if (warmCompile.failed !== undefined) return warmCompile.failed
@@ -210,14 +270,22 @@ export class ProcessSandbox implements Sandbox {
       }
       // The run gets copies of the work dir's files in its own size-capped /tmp, so that nothing it writes reaches the
       // host's disk; a request that collects files back gets the host dir (bound, as the compile step has it).
-      const copies = request.collect === undefined && protections.bwrap !== undefined ? await openWorkFiles(work, this.#tmpfsBytes, FIRST_FILE_FD) : undefined
+      const copies =
+        request.collect === undefined && protections.bwrap !== undefined
+          ? await openWorkFiles(work, this.#tmpfsBytes, FIRST_FILE_FD)
+          : undefined
       if (copies !== undefined && 'tooBig' in copies) return tooBigResult(copies.tooBig, compileOutput, marker)
-      const ran = await step(spec.run(found.tools, main, runLimits), runLimits, 'run', marker, copies).finally(() => copies?.handles.forEach((handle) => void handle.close()))
+      const ran = await step(spec.run(found.tools, main, runLimits), runLimits, 'run', marker, copies).finally(() =>
+        copies?.handles.forEach((handle) => void handle.close()),
+      )
       if (ran.infra !== undefined) return infraFailure(ran.infra, compileOutput)
-      const collected = request.collect === undefined ? undefined : await collectFiles(work, request.collect, runLimits.outputBytes)
+      const collected =
+        request.collect === undefined ? undefined : await collectFiles(work, request.collect, runLimits.outputBytes)
       return { ...toResult(ran, marker), compileOutput, ...(collected === undefined ? {} : { files: collected }) }
     } catch (error) {
-      return infraFailure(`The process sandbox failed around a ${request.language} program: ${(error as Error).message}`)
+      return infraFailure(
+        `The process sandbox failed around a ${request.language} program: ${(error as Error).message}`,
+      )
     } finally {
       await rm(root, { recursive: true, force: true }).catch(() => {})
     }
@@ -239,11 +307,25 @@ export class ProcessSandbox implements Sandbox {
     const addressSpace = phase === 'run' ? memoryLimit + spec.addressSpaceHeadroomBytes : undefined
     // GNU time runs innermost (outside, it would see only bwrap, which does not wait for the sandbox's init)
     // and reopens fd 4, a file of ours; the program could write there too, which only blurs its own stats.
-    const measured = protections.time === undefined ? argv : [protections.time, '-o', '/dev/fd/4', '-f', TIME_FORMAT, '--', ...argv]
-    const limited = protections.prlimit === undefined ? measured : [...prlimitArgs(protections, limits, memoryLimit, addressSpace), '--', ...measured]
+    const measured =
+      protections.time === undefined ? argv : [protections.time, '-o', '/dev/fd/4', '-f', TIME_FORMAT, '--', ...argv]
+    const limited =
+      protections.prlimit === undefined
+        ? measured
+        : [...prlimitArgs(protections, limits, memoryLimit, addressSpace), '--', ...measured]
     const asUser =
       protections.root && protections.setpriv !== undefined
-        ? [protections.setpriv, `--reuid=${context.uid}`, `--regid=${context.uid}`, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all', '--no-new-privs', '--', ...limited]
+        ? [
+            protections.setpriv,
+            `--reuid=${context.uid}`,
+            `--regid=${context.uid}`,
+            '--clear-groups',
+            '--inh-caps=-all',
+            '--bounding-set=-all',
+            '--no-new-privs',
+            '--',
+            ...limited,
+          ]
         : limited
     const tmpfs = phase === 'compile' ? Math.max(limits.fileBytes, this.#tmpfsBytes) : this.#tmpfsBytes
     const seccomp = protections.bwrap === undefined ? undefined : await openSeccompFilter()
@@ -258,7 +340,10 @@ export class ProcessSandbox implements Sandbox {
               tools: Object.values(context.tools).filter((tool) => tool !== ''),
               hidden: hiddenHostPaths(),
               writableRoot: context.writableRoot,
-              work: copies === undefined ? { host: context.work, inside: SANDBOX_WORK_DIR } : { inside: SANDBOX_WORK_DIR, files: copies.files },
+              work:
+                copies === undefined
+                  ? { host: context.work, inside: SANDBOX_WORK_DIR }
+                  : { inside: SANDBOX_WORK_DIR, files: copies.files },
               capabilities: protections.root && protections.setpriv !== undefined ? ['CAP_SETUID', 'CAP_SETGID'] : [],
               ...(seccomp === undefined ? {} : { seccompFd: 5 }),
             }),
@@ -270,7 +355,10 @@ export class ProcessSandbox implements Sandbox {
           ]
 
     // As root, a memory cgroup holds the whole run (all its processes, shared memory and tmpfs files) to one limit.
-    const cgroup = protections.root && protections.bwrap !== undefined ? runCgroup(memoryLimit + (context.writableRoot ? 3 : 2) * tmpfs) : undefined
+    const cgroup =
+      protections.root && protections.bwrap !== undefined
+        ? runCgroup(memoryLimit + (context.writableRoot ? 3 : 2) * tmpfs)
+        : undefined
     const statsFile = join(context.root, `${phase}.time`)
     const stats = protections.time === undefined ? undefined : await open(statsFile, 'w')
     await stats?.chmod(0o666)
@@ -288,7 +376,11 @@ export class ProcessSandbox implements Sandbox {
     }).finally(() => Promise.all([stats?.close(), seccomp?.close()]))
     if (protections.bwrap === undefined && protections.root && protections.setpriv !== undefined) {
       // No pid namespace to take the leftovers with it; the run's own uid finds them all.
-      spawnSync(protections.setpriv, [`--reuid=${context.uid}`, `--regid=${context.uid}`, '--clear-groups', '--', 'kill', '-KILL', '-1'], { stdio: 'ignore' })
+      spawnSync(
+        protections.setpriv,
+        [`--reuid=${context.uid}`, `--regid=${context.uid}`, '--clear-groups', '--', 'kill', '-KILL', '-1'],
+        { stdio: 'ignore' },
+      )
     }
     const oomKilled = (await cgroup?.oomKilled()) ?? false
     await cgroup?.remove()
@@ -318,7 +410,10 @@ function runCgroup(limitBytes: number): RunCgroup | undefined {
   try {
     return memoryCgroups()?.create(limitBytes)
   } catch (error) {
-    warnOnce('cgroup', `no memory cgroup for a run (${(error as Error).message}): its processes are held to the memory limit each, not together.`)
+    warnOnce(
+      'cgroup',
+      `no memory cgroup for a run (${(error as Error).message}): its processes are held to the memory limit each, not together.`,
+    )
     return undefined
   }
 }
@@ -375,7 +470,12 @@ function toResult(step: StepOutcome, marker: string | undefined): RunResult {
   }
 }
 
-function prlimitArgs(protections: HostProtections, limits: Limits, memoryBytes: number, addressSpaceBytes: number | undefined): string[] {
+function prlimitArgs(
+  protections: HostProtections,
+  limits: Limits,
+  memoryBytes: number,
+  addressSpaceBytes: number | undefined,
+): string[] {
   // RLIMIT_DATA holds the memory limit; RLIMIT_AS, with room for what runtimes reserve, also counts shared mappings.
   const args = [
     protections.prlimit ?? 'prlimit',

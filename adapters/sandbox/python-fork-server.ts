@@ -45,7 +45,9 @@ interface ServerEnd {
 }
 
 /** One program: the isolation pieces, then the server. */
-const SERVER_SOURCE = ['./python-fork-isolation.py', './python-fork-server.py'].map((file) => readFileSync(new URL(file, import.meta.url), 'utf8')).join('\n\n')
+const SERVER_SOURCE = ['./python-fork-isolation.py', './python-fork-server.py']
+  .map((file) => readFileSync(new URL(file, import.meta.url), 'utf8'))
+  .join('\n\n')
 const RUNS_DIR = '/tmp/runs'
 /** How long a server may take to start, without and with modules to preload for a request. */
 const READY_MS = 10_000
@@ -91,7 +93,17 @@ export class PythonForkServers {
    * `uid` isolation (root's servers keep a few capabilities, each child switches to a throwaway uid)
    * where that cannot start (e.g. a Python that only root can read). `isolation` forces one.
    */
-  constructor(python: string, bwrap: string, options: { root: boolean; isolation?: 'userns' | 'uid'; user?: User; preload?: readonly string[]; writableRoot?: boolean }) {
+  constructor(
+    python: string,
+    bwrap: string,
+    options: {
+      root: boolean
+      isolation?: 'userns' | 'uid'
+      user?: User
+      preload?: readonly string[]
+      writableRoot?: boolean
+    },
+  ) {
     this.#python = python
     this.#bwrap = bwrap
     this.#root = options.root
@@ -139,7 +151,10 @@ export class PythonForkServers {
       // (unless a server started at the same time has moved on already).
       if (this.#isolations[0] !== isolation) continue
       if (this.#isolations.length === 1) {
-        warnOnce('fork-server', `the warm Python server did not start (${server.diagnostics()}); Python programs start a fresh interpreter each.`)
+        warnOnce(
+          'fork-server',
+          `the warm Python server did not start (${server.diagnostics()}); Python programs start a fresh interpreter each.`,
+        )
       }
       this.#isolations.shift()
     }
@@ -149,17 +164,28 @@ export class PythonForkServers {
   #spawn(isolation: Isolation): ForkServer {
     const userns = isolation.kind === 'userns'
     // /tmp holds the one run's work dir, cleared after each run: a program gets what a cold run gets.
-    const sandbox = bwrapArgs(this.#bwrap, { root: !userns, tmpfsBytes: tmpfsBytes(), writableRoot: this.#writableRoot, tools: [this.#python], hidden: hiddenHostPaths(), capabilities: userns ? USERNS_CAPABILITIES : ROOT_CAPABILITIES })
+    const sandbox = bwrapArgs(this.#bwrap, {
+      root: !userns,
+      tmpfsBytes: tmpfsBytes(),
+      writableRoot: this.#writableRoot,
+      tools: [this.#python],
+      hidden: hiddenHostPaths(),
+      capabilities: userns ? USERNS_CAPABILITIES : ROOT_CAPABILITIES,
+    })
     // Sharing the children's uid, bwrap's init would be theirs to reach through /proc (its fds include our
     // control pipe): the server takes its place, and is not dumpable.
     if (userns) sandbox.push(...['--disable-userns', '--as-pid-1'].filter((flag) => !sandbox.includes(flag)))
     const argv = [
       ...sandbox,
       // Mounted so that the server can see, and remove, the message queues a run leaves.
-      '--mqueue', '/dev/mqueue',
-      '--chdir', '/tmp',
+      '--mqueue',
+      '/dev/mqueue',
+      '--chdir',
+      '/tmp',
       '--',
-      this.#python, '-c', SERVER_SOURCE,
+      this.#python,
+      '-c',
+      SERVER_SOURCE,
     ]
     // Importing heavy libraries (pandas, matplotlib, sklearn…) takes many seconds on a busy machine.
     const readyMs = this.#preload.length > 0 ? PRELOADED_READY_MS : READY_MS
@@ -194,9 +220,22 @@ class ForkServer {
   #keptBytes = 0
 
   /** As root, the server and its children sit in a memory cgroup whose limit each run sets. */
-  constructor(argv: string[], user: User | undefined, root: boolean, writableRoot: boolean, readyMs: number, env: Record<string, string>) {
+  constructor(
+    argv: string[],
+    user: User | undefined,
+    root: boolean,
+    writableRoot: boolean,
+    readyMs: number,
+    env: Record<string, string>,
+  ) {
     this.#writableRoot = writableRoot
-    this.#server = new FramedServer(argv, { user, cgroupBytes: root ? SERVER_MEMORY_BYTES : undefined, readyMs, env, name: 'warm Python server' })
+    this.#server = new FramedServer(argv, {
+      user,
+      cgroupBytes: root ? SERVER_MEMORY_BYTES : undefined,
+      readyMs,
+      env,
+      name: 'warm Python server',
+    })
     this.ready = this.#server.ready
   }
 
@@ -233,42 +272,59 @@ class ForkServer {
     }
     // The cgroup holds the server and the run: what the server holds now, plus the run's memory and its tmpfs (/tmp, /dev/shm, and a writable root).
     const cgroup = this.#server.cgroup
-    const oomKillsBefore = cgroup === undefined ? Promise.resolve(0) : cgroup.usage().then(async (usage) => {
-      cgroup.setLimit(usage + request.limits.memoryBytes + (this.#writableRoot ? 3 : 2) * tmpfsBytes())
-      return cgroup.oomKills()
-    })
-    return this.#server.exchange<WarmRun>(() => JSON.stringify(message) + '\n', oomKillsBefore, request.limits.wallMs + GRACE_MS, (kind, payload, settle) => {
-      if (kind === 'o') stdout.push(payload)
-      else if (kind === 'e') stderr.push(payload)
-      else {
-        const end = JSON.parse(payload.toString('utf8')) as ServerEnd
-        if (end.setup_error !== null) {
-          warnOnce('fork-server-setup', `the warm Python server could not prepare a run (${end.setup_error}); that run, and those after it, start a fresh interpreter.`)
-          this.setupFailed = true
-          settle(undefined)
-          return
+    const oomKillsBefore =
+      cgroup === undefined
+        ? Promise.resolve(0)
+        : cgroup.usage().then(async (usage) => {
+            cgroup.setLimit(usage + request.limits.memoryBytes + (this.#writableRoot ? 3 : 2) * tmpfsBytes())
+            return cgroup.oomKills()
+          })
+    return this.#server.exchange<WarmRun>(
+      () => JSON.stringify(message) + '\n',
+      oomKillsBefore,
+      request.limits.wallMs + GRACE_MS,
+      (kind, payload, settle) => {
+        if (kind === 'o') stdout.push(payload)
+        else if (kind === 'e') stderr.push(payload)
+        else {
+          const end = JSON.parse(payload.toString('utf8')) as ServerEnd
+          if (end.setup_error !== null) {
+            warnOnce(
+              'fork-server-setup',
+              `the warm Python server could not prepare a run (${end.setup_error}); that run, and those after it, start a fresh interpreter.`,
+            )
+            this.setupFailed = true
+            settle(undefined)
+            return
+          }
+          void Promise.all([oomKillsBefore, cgroup?.oomKills() ?? 0]).then(([before, after]) =>
+            settle({
+              stdout,
+              stderr,
+              exitCode: end.exit_code,
+              signal: end.signal ?? undefined,
+              wallLimitHit: end.timed_out,
+              oomKilled: after > before,
+              wallMs: end.wall_ms,
+              cpuMs: end.cpu_ms,
+              peakMemoryBytes: end.peak_memory_bytes,
+              files: request.collect.length === 0 ? undefined : end.files,
+            }),
+          )
         }
-        void Promise.all([oomKillsBefore, cgroup?.oomKills() ?? 0]).then(([before, after]) => settle({
-          stdout,
-          stderr,
-          exitCode: end.exit_code,
-          signal: end.signal ?? undefined,
-          wallLimitHit: end.timed_out,
-          oomKilled: after > before,
-          wallMs: end.wall_ms,
-          cpuMs: end.cpu_ms,
-          peakMemoryBytes: end.peak_memory_bytes,
-          files: request.collect.length === 0 ? undefined : end.files,
-        }))
-      }
-    })
+      },
+    )
   }
 
   /**
    * The request's files as the server takes them: reused files it keeps go by digest (`keptFiles`, name to
    * digest), those it does not keep yet go in full once more with the digest to keep them under (`keep`).
    */
-  #byDigest(request: WarmRequest): { files: Record<string, string>; keptFiles: Record<string, string>; keep: Record<string, string> } {
+  #byDigest(request: WarmRequest): {
+    files: Record<string, string>
+    keptFiles: Record<string, string>
+    keep: Record<string, string>
+  } {
     const files: Record<string, string> = {}
     const keptFiles: Record<string, string> = {}
     const keep: Record<string, string> = {}

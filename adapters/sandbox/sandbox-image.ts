@@ -40,7 +40,10 @@ export async function ensureSandboxImage(build: ImageBuild): Promise<void> {
   const lock = join(tmpdir(), `testbench-image-build-${wanted.slice(0, 16)}`)
   const deadline = Date.now() + BUILD_WAIT_MS
   while (!takeLock(lock)) {
-    if (Date.now() > deadline) throw new Error(`Gave up waiting for another process's build of ${build.image} (lock ${lock}); remove the lock if no build is running.`)
+    if (Date.now() > deadline)
+      throw new Error(
+        `Gave up waiting for another process's build of ${build.image} (lock ${lock}); remove the lock if no build is running.`,
+      )
     await new Promise((resolve) => setTimeout(resolve, 2_000))
     if ((await builtFrom(build)) !== 'other') return
   }
@@ -65,9 +68,15 @@ async function builtFrom({ docker, image }: ImageBuild): Promise<'this' | 'own' 
 }
 
 async function buildImage({ docker, image, base, log }: ImageBuild, hash: string): Promise<void> {
-  log(`sandbox image: building ${image} from adapters/sandbox/images/Dockerfile on ${base} (apt-get of every toolchain: a few minutes, once)`)
+  log(
+    `sandbox image: building ${image} from adapters/sandbox/images/Dockerfile on ${base} (apt-get of every toolchain: a few minutes, once)`,
+  )
   const context = packTar({ Dockerfile: readFileSync(DOCKERFILE_PATH) }, 0)
-  const stream = await docker.buildImage(Readable.from([context]), { t: image, buildargs: { BASE: base }, labels: { [DOCKERFILE_HASH_LABEL]: hash } })
+  const stream = await docker.buildImage(Readable.from([context]), {
+    t: image,
+    buildargs: { BASE: base },
+    labels: { [DOCKERFILE_HASH_LABEL]: hash },
+  })
   const lines: string[] = []
   const failure = await new Promise<string | undefined>((resolve) => {
     docker.modem.followProgress(
@@ -82,7 +91,16 @@ async function buildImage({ docker, image, base, log }: ImageBuild, hash: string
       },
     )
   })
-  if (failure !== undefined || !(await docker.getImage(image).inspect().then(() => true, () => false))) {
+  if (
+    failure !== undefined ||
+    !(await docker
+      .getImage(image)
+      .inspect()
+      .then(
+        () => true,
+        () => false,
+      ))
+  ) {
     throw new Error(
       `Building the sandbox image ${image} on ${base} failed: ${failure ?? lines.at(-1) ?? 'no image came out'}\nThe last lines of the build:\n${lines.slice(-15).join('\n')}\n` +
         `Check that the engine can pull ${base} (offline: import a Debian bookworm image and name it with TESTBENCH_SANDBOX_BASE_IMAGE), or build it with .ci/start-podman.sh.`,

@@ -20,15 +20,42 @@ const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx
  * gitconfig, environment, ssh, shadow, apt's auth) and everything else.
  */
 const ETC_ENTRIES = [
-  'alternatives', 'ld.so.cache', 'ld.so.conf', 'ld.so.conf.d', 'passwd', 'group', 'nsswitch.conf', 'hosts', 'host.conf',
-  'gai.conf', 'localtime', 'timezone', 'locale.alias', 'os-release', 'debian_version', 'ssl', 'ca-certificates',
-  'mime.types', 'magic', 'magic.mime', 'protocols', 'services', 'fonts', 'matplotlibrc', 'xml', 'sgml',
+  'alternatives',
+  'ld.so.cache',
+  'ld.so.conf',
+  'ld.so.conf.d',
+  'passwd',
+  'group',
+  'nsswitch.conf',
+  'hosts',
+  'host.conf',
+  'gai.conf',
+  'localtime',
+  'timezone',
+  'locale.alias',
+  'os-release',
+  'debian_version',
+  'ssl',
+  'ca-certificates',
+  'mime.types',
+  'magic',
+  'magic.mime',
+  'protocols',
+  'services',
+  'fonts',
+  'matplotlibrc',
+  'xml',
+  'sgml',
 ] as const
 /** Versioned config dirs: /etc/java-17-openjdk (the JDK's conf/ links into it), /etc/python3.11. */
 const ETC_PATTERNS = [/^java-\d+-openjdk$/, /^python3(\.\d+)?$/, /^ImageMagick-\d+$/]
 
 /** bwrap arguments that build the sandbox's root: system dirs, `/etc` entries and the tools' own install dirs. */
-export function rootMounts(tools: readonly string[], hidden: readonly string[], etcEntries: readonly string[] = listEtc()): string[] {
+export function rootMounts(
+  tools: readonly string[],
+  hidden: readonly string[],
+  etcEntries: readonly string[] = listEtc(),
+): string[] {
   const args: string[] = []
   const bound: string[] = []
   for (const dir of SYSTEM_DIRS) {
@@ -107,7 +134,16 @@ export function hiddenHostPaths(env: NodeJS.ProcessEnv = process.env): string[] 
   const named = [env['TESTBENCH_DATA_DIR'], env['TESTBENCH_CACHE_DIR'], env['TESTBENCH_REPORT_DIR']].filter(
     (path): path is string => path !== undefined && path !== '',
   )
-  const paths = [...named.map((path) => resolve(path)), projectDir(), homedir(), '/root', '/home', '/run', '/tmp', '/var/tmp']
+  const paths = [
+    ...named.map((path) => resolve(path)),
+    projectDir(),
+    homedir(),
+    '/root',
+    '/home',
+    '/run',
+    '/tmp',
+    '/var/tmp',
+  ]
   return [...new Set(paths.filter((path): path is string => path !== undefined && path !== '/'))]
 }
 

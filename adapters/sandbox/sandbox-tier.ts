@@ -16,7 +16,7 @@ export const UNSANDBOXED = 'none (unsandboxed)'
 export const UNSANDBOXED_BANNER = [
   '',
   '!!! SANDBOX=none: model-written programs run UNSANDBOXED, with your network, your files and your',
-  '!!! user\'s rights. Their verdicts can be forged and they can harm this machine. The reports of this',
+  "!!! user's rights. Their verdicts can be forged and they can harm this machine. The reports of this",
   '!!! run are marked "unsandboxed". Unset SANDBOX to use the process sandbox (bwrap), or SANDBOX=docker.',
   '',
 ].join('\n')
@@ -35,16 +35,24 @@ export function processTierDescription(protections: HostProtections = hostProtec
  * Whether the configured tier can run programs here: its description for the reports, or one
  * message that says what is missing and what to do (install it, or another SANDBOX).
  */
-export async function tierReadiness(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): Promise<{ description: string } | { problem: string }> {
+export async function tierReadiness(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): Promise<{ description: string } | { problem: string }> {
   const tier = configuredTier(env)
   if (tier === 'none') return { description: UNSANDBOXED }
   if (tier === 'process') {
     const protections = hostProtections()
     const problem = processTierProblem(protections, platform)
-    return problem === undefined ? { description: processTierDescription(protections) } : { problem: `SANDBOX=process: ${problem}.` }
+    return problem === undefined
+      ? { description: processTierDescription(protections) }
+      : { problem: `SANDBOX=process: ${problem}.` }
   }
   const docker = new DockerSandbox({ host: env['DOCKER_HOST'] })
   const unreachable = await docker.unreachable()
-  if (unreachable !== undefined) return { problem: `SANDBOX=docker: ${unreachable}. Or use the process sandbox (unset SANDBOX) on Linux with bwrap.` }
+  if (unreachable !== undefined)
+    return {
+      problem: `SANDBOX=docker: ${unreachable}. Or use the process sandbox (unset SANDBOX) on Linux with bwrap.`,
+    }
   return { description: docker.description() }
 }

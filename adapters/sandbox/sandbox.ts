@@ -3,7 +3,10 @@ import type { Language } from './languages.ts'
 import type { Limits } from './limits.ts'
 
 /** What the sandbox can say about a run; judging a wrong answer is the suite's job. */
-export type RunOutcome = Extract<Outcome, 'passed' | 'compile_error' | 'runtime_error' | 'timeout' | 'memory' | 'infra_error'>
+export type RunOutcome = Extract<
+  Outcome,
+  'passed' | 'compile_error' | 'runtime_error' | 'timeout' | 'memory' | 'infra_error'
+>
 
 /**
  * Source files by relative path. As a function, the run requires a success marker: the runner

@@ -54,15 +54,31 @@ if not escaped:
 
 export async function selfCheck(env: NodeJS.ProcessEnv = process.env): Promise<SelfCheck> {
   const tier = configuredTier(env)
-  if (tier === 'none') return { tier, description: 'SANDBOX=none runs programs unsandboxed: there is nothing to check.', engine: 'none', checks: [], passed: false }
+  if (tier === 'none')
+    return {
+      tier,
+      description: 'SANDBOX=none runs programs unsandboxed: there is nothing to check.',
+      engine: 'none',
+      checks: [],
+      passed: false,
+    }
   const docker = tier === 'docker' ? new DockerSandbox({ host: env['DOCKER_HOST'] }) : undefined
   const sandbox: Sandbox = docker ?? new ProcessSandbox()
   try {
     const readiness = await tierReadiness(env)
-    const engine = docker === undefined ? (sandbox.description().match(/\((.*)\)/)?.[1] ?? 'bwrap') : `${await docker.engine()} at ${docker.host}`
+    const engine =
+      docker === undefined
+        ? (sandbox.description().match(/\((.*)\)/)?.[1] ?? 'bwrap')
+        : `${await docker.engine()} at ${docker.host}`
     if ('problem' in readiness) return { tier, description: readiness.problem, engine, checks: [], passed: false }
-    const known = await sandbox.run({ language: 'python', files: (marker) => ({ 'main.py': `${KNOWN}${printMarker('python', marker)}\n` }) })
-    const hostile = await sandbox.run({ language: 'python', files: (marker) => ({ 'main.py': `${HOSTILE_CHECK_PROGRAM}${printMarker('python', marker)}\n` }) })
+    const known = await sandbox.run({
+      language: 'python',
+      files: (marker) => ({ 'main.py': `${KNOWN}${printMarker('python', marker)}\n` }),
+    })
+    const hostile = await sandbox.run({
+      language: 'python',
+      files: (marker) => ({ 'main.py': `${HOSTILE_CHECK_PROGRAM}${printMarker('python', marker)}\n` }),
+    })
     const checks = [knownCheck(known), hostileCheck(hostile)]
     return { tier, description: sandbox.description(), engine, checks, passed: checks.every((check) => check.passed) }
   } finally {
@@ -72,7 +88,13 @@ export async function selfCheck(env: NodeJS.ProcessEnv = process.env): Promise<S
 
 function knownCheck(result: RunResult): CheckLine {
   const passed = result.outcome === 'passed' && result.stdout.text.startsWith('45\n')
-  return { what: 'a known program (Python, prints 45)', passed, detail: passed ? `passed in ${result.wallMs} ms` : `${result.outcome}: ${result.reason} ${result.stderr.text.slice(0, 500)}` }
+  return {
+    what: 'a known program (Python, prints 45)',
+    passed,
+    detail: passed
+      ? `passed in ${result.wallMs} ms`
+      : `${result.outcome}: ${result.reason} ${result.stderr.text.slice(0, 500)}`,
+  }
 }
 
 export function hostileCheck(result: RunResult): CheckLine {
@@ -82,7 +104,11 @@ export function hostileCheck(result: RunResult): CheckLine {
   return {
     what: 'a known hostile program (network, writing the image, a user namespace, root, secrets)',
     passed,
-    detail: passed ? `held: ${result.outcome}, nothing escaped` : ran ? `FAILED: ${result.outcome}, escaped: ${escaped}` : `FAILED: it did not run (${result.outcome}: ${result.reason})`,
+    detail: passed
+      ? `held: ${result.outcome}, nothing escaped`
+      : ran
+        ? `FAILED: ${result.outcome}, escaped: ${escaped}`
+        : `FAILED: it did not run (${result.outcome}: ${result.reason})`,
   }
 }
 
@@ -92,6 +118,8 @@ export function formatSelfCheck(check: SelfCheck): string {
     `engine:  ${check.engine}`,
     `sandbox: ${check.description}`,
     ...check.checks.map((line) => `${line.passed ? 'pass' : 'FAIL'}    ${line.what}: ${line.detail}`),
-    check.passed ? `sandbox:check passed: SANDBOX=${check.tier} works here.` : `sandbox:check FAILED: SANDBOX=${check.tier} cannot run programs safely here.`,
+    check.passed
+      ? `sandbox:check passed: SANDBOX=${check.tier} works here.`
+      : `sandbox:check FAILED: SANDBOX=${check.tier} cannot run programs safely here.`,
   ].join('\n')
 }

@@ -11,10 +11,20 @@ export class ServerProcess {
   readonly #process: ChildProcess
   #stderr = ''
 
-  constructor(argv: readonly string[], options: { env?: Record<string, string>; user?: { uid: number; gid: number } | undefined; extraFd?: number } = {}) {
+  constructor(
+    argv: readonly string[],
+    options: { env?: Record<string, string>; user?: { uid: number; gid: number } | undefined; extraFd?: number } = {},
+  ) {
     const [file, ...args] = argv
-    const stdio: StdioOptions = options.extraFd === undefined ? ['pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe', options.extraFd]
-    this.#process = spawn(file ?? 'bwrap', args, { env: options.env ?? sandboxEnvironment('/tmp'), stdio, detached: true, cwd: '/', ...options.user })
+    const stdio: StdioOptions =
+      options.extraFd === undefined ? ['pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe', options.extraFd]
+    this.#process = spawn(file ?? 'bwrap', args, {
+      env: options.env ?? sandboxEnvironment('/tmp'),
+      stdio,
+      detached: true,
+      cwd: '/',
+      ...options.user,
+    })
     this.#process.stderr?.on('data', (chunk: Buffer) => {
       this.#stderr = (this.#stderr + chunk.toString('utf8')).slice(-2000)
     })

@@ -11,7 +11,8 @@ export function sourceFiles(
   const entries = Object.entries(given)
   if (entries.length === 0) return { invalid: 'The run request has no files; give at least the main source file.' }
   for (const name of [...entries.map(([name]) => name), ...collect]) {
-    if (leavesWorkDir(name)) return { invalid: `File name "${name}" leaves the work dir; use a relative path like "main.py".` }
+    if (leavesWorkDir(name))
+      return { invalid: `File name "${name}" leaves the work dir; use a relative path like "main.py".` }
   }
   return { files: Object.fromEntries(entries) }
 }

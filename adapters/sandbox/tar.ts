@@ -81,7 +81,10 @@ function octal(block: Buffer, offset: number, length: number, value: number): vo
 function text(block: Buffer, offset: number, length: number): string {
   const field = block.subarray(offset, offset + length)
   const end = field.indexOf(0)
-  return field.subarray(0, end < 0 ? length : end).toString('utf8').trim()
+  return field
+    .subarray(0, end < 0 ? length : end)
+    .toString('utf8')
+    .trim()
 }
 
 function padding(size: number): number {

@@ -5,6 +5,7 @@ export const TIME_FORMAT = '%e %U %S %M'
 export function parseTimeReport(text: string): { cpuMs: number; peakMemoryBytes: number } | undefined {
   const last = text.trim().split('\n').at(-1) ?? ''
   const [, user, system, maxKb] = last.split(' ').map(Number)
-  if (user === undefined || system === undefined || maxKb === undefined || [user, system, maxKb].some(Number.isNaN)) return undefined
+  if (user === undefined || system === undefined || maxKb === undefined || [user, system, maxKb].some(Number.isNaN))
+    return undefined
   return { cpuMs: Math.round((user + system) * 1000), peakMemoryBytes: maxKb * 1024 }
 }

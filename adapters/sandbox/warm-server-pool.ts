@@ -20,7 +20,10 @@ export class WarmServerPool<Server extends { kill(): void }> {
     return this.#all.size
   }
 
-  async use<Result>(work: (server: Server) => Promise<Result | undefined>, onDropped?: (server: Server) => void): Promise<Result | undefined> {
+  async use<Result>(
+    work: (server: Server) => Promise<Result | undefined>,
+    onDropped?: (server: Server) => void,
+  ): Promise<Result | undefined> {
     const server = this.#idle.pop() ?? (await (this.#starting.shift() ?? this.#started()))
     if (server === undefined) return undefined
     const result = await work(server)

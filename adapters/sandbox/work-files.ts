@@ -16,7 +16,11 @@ export interface OpenWorkFiles {
  * copies in its size-capped /tmp, not the host's dir. Undefined, with the reason, when they would not fit:
  * more than MAX_WORK_FILES files or `maxBytes` in all, which the program's own source or compile made so.
  */
-export async function openWorkFiles(work: string, maxBytes: number, firstFd: number): Promise<OpenWorkFiles | { tooBig: string }> {
+export async function openWorkFiles(
+  work: string,
+  maxBytes: number,
+  firstFd: number,
+): Promise<OpenWorkFiles | { tooBig: string }> {
   const found: Array<{ path: string; executable: boolean }> = []
   let bytes = 0
   const visit = async (dir: string): Promise<string | undefined> => {
@@ -30,7 +34,8 @@ export async function openWorkFiles(work: string, maxBytes: number, firstFd: num
         bytes += stat.size
         found.push({ path, executable: (stat.mode & 0o111) !== 0 })
         if (found.length > MAX_WORK_FILES) return `more than ${MAX_WORK_FILES} files`
-        if (bytes > maxBytes) return `more than ${maxBytes} bytes, the size of the sandbox's /tmp (TESTBENCH_SANDBOX_TMPFS_MB)`
+        if (bytes > maxBytes)
+          return `more than ${maxBytes} bytes, the size of the sandbox's /tmp (TESTBENCH_SANDBOX_TMPFS_MB)`
       }
     }
     return undefined
@@ -46,6 +51,10 @@ export async function openWorkFiles(work: string, maxBytes: number, firstFd: num
   }
   return {
     handles,
-    files: found.map((file, index) => ({ fd: firstFd + index, path: relative(work, file.path), executable: file.executable })),
+    files: found.map((file, index) => ({
+      fd: firstFd + index,
+      path: relative(work, file.path),
+      executable: file.executable,
+    })),
   }
 }

@@ -1,4 +1,11 @@
-import type { ChatMessage, ChatParams, ChatReply, ToolCall, ToolDefinition, TokenUsage } from '../../adapters/models/model-adapter.ts'
+import type {
+  ChatMessage,
+  ChatParams,
+  ChatReply,
+  ToolCall,
+  ToolDefinition,
+  TokenUsage,
+} from '../../adapters/models/model-adapter.ts'
 import { capped, costOf, DEFAULT_OUTPUT_CHARS, type ConversationLimits, type TokenPrice } from './limits.ts'
 import type { ConversationTool, ToolAnswer } from './tool.ts'
 import { parseToolArguments } from './tool-arguments.ts'
@@ -31,7 +38,12 @@ export interface ConversationResult {
 }
 
 /** Asks the model for one turn (through the reply cache, in the harness): the conversation so far and the tools it is offered. */
-export type TurnAsker = (messages: ChatMessage[], tools: ToolDefinition[], params: ChatParams, signal: AbortSignal | undefined) => Promise<ChatReply>
+export type TurnAsker = (
+  messages: ChatMessage[],
+  tools: ToolDefinition[],
+  params: ChatParams,
+  signal: AbortSignal | undefined,
+) => Promise<ChatReply>
 
 /**
  * Converses with the model until a tool ends it, a turn makes no tool call, or a limit is reached. The
@@ -40,7 +52,12 @@ export type TurnAsker = (messages: ChatMessage[], tools: ToolDefinition[], param
  * (the model could not be asked, a tool's sandbox broke) are thrown, never made the model's fault.
  * `trajectory` is filled turn by turn, so that a conversation cut by such an error keeps what it did.
  */
-export async function converse(ask: TurnAsker, request: ConversationRequest, signal?: AbortSignal, trajectory: TrajectoryTurn[] = []): Promise<ConversationResult> {
+export async function converse(
+  ask: TurnAsker,
+  request: ConversationRequest,
+  signal?: AbortSignal,
+  trajectory: TrajectoryTurn[] = [],
+): Promise<ConversationResult> {
   const { limits } = request
   const messages = [...request.messages]
   const calls = new Map<string, number>()
@@ -59,10 +76,17 @@ export async function converse(ask: TurnAsker, request: ConversationRequest, sig
   })
 
   for (let turn = 1; ; turn++) {
-    if (turn > limits.turns) return result({ kind: 'limit', limit: 'turns', reason: `Reached the limit of ${limits.turns} model turns before finishing.` })
+    if (turn > limits.turns)
+      return result({
+        kind: 'limit',
+        limit: 'turns',
+        reason: `Reached the limit of ${limits.turns} model turns before finishing.`,
+      })
     const wallLeft = limits.wallMs === undefined ? undefined : limits.wallMs - (performance.now() - started)
     if (wallLeft !== undefined && wallLeft <= 0) return result(wallLimit(limits))
-    const offered = request.tools.filter((tool) => (calls.get(tool.definition.name) ?? 0) < limits.callsPerTool).map((tool) => tool.definition)
+    const offered = request.tools
+      .filter((tool) => (calls.get(tool.definition.name) ?? 0) < limits.callsPerTool)
+      .map((tool) => tool.definition)
     const wall = wallLeft === undefined ? undefined : AbortSignal.timeout(Math.ceil(wallLeft))
     let reply: ChatReply
     try {
@@ -102,22 +126,47 @@ export async function converse(ask: TurnAsker, request: ConversationRequest, sig
       const answer = await answerCall(call, request.tools, calls, limits.callsPerTool)
       const shown = { ...answer, output: capped(answer.output, outputChars), error: capped(answer.error, outputChars) }
       const content = format(call.name, shown)
-      messages.push({ role: 'tool', callId: call.id, toolName: call.name, content, ...(answer.ok ? {} : { isError: true }) })
+      messages.push({
+        role: 'tool',
+        callId: call.id,
+        toolName: call.name,
+        content,
+        ...(answer.ok ? {} : { isError: true }),
+      })
       record.calls.push(callRecord(call, { result: content, ...(answer.ok ? {} : { isError: true }) }))
       if (answer.ends && endedBy === undefined) endedBy = call.name
     }
-    for (const call of made.slice(run.length)) record.calls.push(callRecord(call, { ignored: 'only the first tool call of a turn is run' }))
-    if (endedBy !== undefined) return result({ kind: 'tool', tool: endedBy, reason: `Turn ${turn} called ${endedBy}, which ended the conversation.` })
+    for (const call of made.slice(run.length))
+      record.calls.push(callRecord(call, { ignored: 'only the first tool call of a turn is run' }))
+    if (endedBy !== undefined)
+      return result({
+        kind: 'tool',
+        tool: endedBy,
+        reason: `Turn ${turn} called ${endedBy}, which ended the conversation.`,
+      })
     if (limits.tokens !== undefined && tokens.prompt + tokens.completion > limits.tokens) {
-      return result({ kind: 'limit', limit: 'tokens', reason: `Used ${tokens.prompt + tokens.completion} tokens in ${turn} turns, over the limit of ${limits.tokens}.` })
+      return result({
+        kind: 'limit',
+        limit: 'tokens',
+        reason: `Used ${tokens.prompt + tokens.completion} tokens in ${turn} turns, over the limit of ${limits.tokens}.`,
+      })
     }
     if (limits.cost !== undefined && request.price !== undefined && costOf(tokens, request.price) > limits.cost) {
-      return result({ kind: 'limit', limit: 'cost', reason: `Cost ${costOf(tokens, request.price).toFixed(4)} in ${turn} turns, over the limit of ${limits.cost}.` })
+      return result({
+        kind: 'limit',
+        limit: 'cost',
+        reason: `Cost ${costOf(tokens, request.price).toFixed(4)} in ${turn} turns, over the limit of ${limits.cost}.`,
+      })
     }
   }
 }
 
-async function answerCall(call: ToolCall, tools: readonly ConversationTool[], calls: Map<string, number>, perTool: number): Promise<ToolAnswer> {
+async function answerCall(
+  call: ToolCall,
+  tools: readonly ConversationTool[],
+  calls: Map<string, number>,
+  perTool: number,
+): Promise<ToolAnswer> {
   const tool = tools.find((candidate) => candidate.definition.name === call.name)
   if (tool === undefined) return failed(`Unsupported tool: ${call.name}`)
   const parsed = parseToolArguments(call.arguments, tool.definition)
@@ -141,7 +190,11 @@ function defaultFormat(_tool: string, answer: ToolAnswer): string {
 }
 
 function wallLimit(limits: ConversationLimits): ConversationEnd {
-  return { kind: 'limit', limit: 'wallMs', reason: `Reached the wall-time limit of ${((limits.wallMs ?? 0) / 1000).toFixed(1)} s before finishing.` }
+  return {
+    kind: 'limit',
+    limit: 'wallMs',
+    reason: `Reached the wall-time limit of ${((limits.wallMs ?? 0) / 1000).toFixed(1)} s before finishing.`,
+  }
 }
 
 function combined(signal: AbortSignal | undefined, wall: AbortSignal | undefined): AbortSignal | undefined {

@@ -8,7 +8,10 @@ import type { ToolArguments } from './tool.ts'
  * what it needs, as upstream agents do). Empty arguments are `{}`: some servers send none for a call
  * without parameters.
  */
-export function parseToolArguments(text: string, definition: ToolDefinition): { args: ToolArguments } | { error: string } {
+export function parseToolArguments(
+  text: string,
+  definition: ToolDefinition,
+): { args: ToolArguments } | { error: string } {
   let parsed: unknown
   try {
     parsed = text.trim() === '' ? {} : JSON.parse(text)

@@ -33,7 +33,11 @@ export type ConversationEnd =
 /** The trajectory as a person reads it, in the UI and the html report: each turn, its calls and their results. */
 export function renderTrajectory(turns: readonly TrajectoryTurn[], end?: ConversationEnd): string {
   const blocks = turns.map((turn) => {
-    const facts = [`${turn.latencyMs} ms`, ...(turn.tokens ? [`${turn.tokens.prompt} + ${turn.tokens.completion} tokens`] : []), ...(turn.finishReason ? [turn.finishReason] : [])]
+    const facts = [
+      `${turn.latencyMs} ms`,
+      ...(turn.tokens ? [`${turn.tokens.prompt} + ${turn.tokens.completion} tokens`] : []),
+      ...(turn.finishReason ? [turn.finishReason] : []),
+    ]
     const lines = [`── turn ${turn.turn} (${facts.join(', ')})`]
     if (turn.reasoning) lines.push(`[reasoning]\n${turn.reasoning}`)
     if (turn.text) lines.push(turn.text)

@@ -11,13 +11,23 @@ import type { ItemRecord } from '../item-record.ts'
  * record of the variant `baseVariant(variant)` that passed exactly when they did.
  * A provider or infra error stays one, so it stays out of both columns.
  */
-export function withBaseRecords(records: readonly ItemRecord[], baseVariant: (variant: string | undefined) => string | undefined): ItemRecord[] {
+export function withBaseRecords(
+  records: readonly ItemRecord[],
+  baseVariant: (variant: string | undefined) => string | undefined,
+): ItemRecord[] {
   const derived: ItemRecord[] = []
   for (const record of records) {
     const variant = baseVariant(record.variant)
     const basePassed = record.scoring?.['basePassed']
     if (variant === undefined || typeof basePassed !== 'boolean') continue
-    const outcome = record.outcome === 'provider_error' || record.outcome === 'infra_error' ? record.outcome : basePassed ? 'passed' : record.outcome === 'passed' ? 'wrong_answer' : record.outcome
+    const outcome =
+      record.outcome === 'provider_error' || record.outcome === 'infra_error'
+        ? record.outcome
+        : basePassed
+          ? 'passed'
+          : record.outcome === 'passed'
+            ? 'wrong_answer'
+            : record.outcome
     derived.push({ ...record, variant, ...(outcome === undefined ? {} : { outcome }) })
   }
   return [...records, ...derived]

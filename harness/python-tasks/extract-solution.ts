@@ -21,7 +21,11 @@ export interface ExtractedSolution {
  * fenced block that defines the entry point, as an instruction model's may;
  * a chat reply goes through `extractSolution`.
  */
-export function solutionFrom(task: PythonTask, reply: Pick<ChatReply, 'text' | 'form'>, mode: PromptMode): ExtractedSolution | undefined {
+export function solutionFrom(
+  task: PythonTask,
+  reply: Pick<ChatReply, 'text' | 'form'>,
+  mode: PromptMode,
+): ExtractedSolution | undefined {
   if (reply.text.trim() === '') return undefined
   if (reply.form === 'solution') return { code: reply.text, from: 'whole program' }
   if (reply.form === 'completion' || mode === 'completion') {

@@ -23,7 +23,11 @@ export interface CodeSuiteOptions<Variant extends string> {
 }
 
 /** Reads a suite's `TESTBENCH_<SUITE>_*` knobs. */
-export function codeSuiteOptions<Variant extends string>(knobs: CodeSuiteKnobs<Variant>, samples: number, env: NodeJS.ProcessEnv = process.env): CodeSuiteOptions<Variant> {
+export function codeSuiteOptions<Variant extends string>(
+  knobs: CodeSuiteKnobs<Variant>,
+  samples: number,
+  env: NodeJS.ProcessEnv = process.env,
+): CodeSuiteOptions<Variant> {
   return {
     variants: [...knobs.variants.read(env)],
     mode: readPromptMode(knobs.promptMode, env),
@@ -38,6 +42,13 @@ export function codeSuiteOptions<Variant extends string>(knobs: CodeSuiteKnobs<V
 /** The limits of a suite's runs: the whole check's (upstream checks) and each input's (inputs and outputs). */
 export type TimeLimitPolicy = CheckPolicy & IoPolicy
 
-export function timeLimitPolicy(options: Pick<CodeSuiteOptions<string>, 'timeFloorMs' | 'inputTimeFloorMs' | 'timeFactor' | 'memoryBytes'>): TimeLimitPolicy {
-  return { floorMs: options.timeFloorMs, inputFloorMs: options.inputTimeFloorMs, factor: options.timeFactor, memoryBytes: options.memoryBytes }
+export function timeLimitPolicy(
+  options: Pick<CodeSuiteOptions<string>, 'timeFloorMs' | 'inputTimeFloorMs' | 'timeFactor' | 'memoryBytes'>,
+): TimeLimitPolicy {
+  return {
+    floorMs: options.timeFloorMs,
+    inputFloorMs: options.inputTimeFloorMs,
+    factor: options.timeFactor,
+    memoryBytes: options.memoryBytes,
+  }
 }

@@ -22,7 +22,10 @@ export interface LineServerOptions {
 export class PythonLineServer {
   readonly #options: LineServerOptions
   #child: ChildProcessWithoutNullStreams | undefined
-  readonly #pending = new Map<number, { resolve: (reply: Record<string, unknown>) => void; reject: (error: Error) => void }>()
+  readonly #pending = new Map<
+    number,
+    { resolve: (reply: Record<string, unknown>) => void; reject: (error: Error) => void }
+  >()
   #next = 0
   #stderr = ''
 
@@ -54,7 +57,10 @@ export class PythonLineServer {
     if (this.#child !== undefined) return this.#child
     const python = new HostToolchain().resolve('python')
     if ('missing' in python) throw new Error(`${this.#options.name} needs Python: ${python.missing}.`)
-    const child = spawn(python.path, [...this.#options.flags, this.#options.script.pathname], { stdio: ['pipe', 'pipe', 'pipe'], ...(this.#options.env ? { env: this.#options.env } : {}) })
+    const child = spawn(python.path, [...this.#options.flags, this.#options.script.pathname], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      ...(this.#options.env ? { env: this.#options.env } : {}),
+    })
     this.#child = child
     this.#stderr = ''
     child.stderr.on('data', (chunk: Buffer) => {
@@ -63,7 +69,9 @@ export class PythonLineServer {
     createInterface({ input: child.stdout }).on('line', (line) => this.#answer(child, line))
     child.on('exit', (code, signal) => {
       this.#child = undefined
-      const error = new Error(`${this.#options.name} stopped (${signal ?? `exit ${code}`}): ${this.#stderr.trim() || 'no message'}`)
+      const error = new Error(
+        `${this.#options.name} stopped (${signal ?? `exit ${code}`}): ${this.#stderr.trim() || 'no message'}`,
+      )
       for (const waiting of this.#pending.values()) waiting.reject(error)
       this.#pending.clear()
     })
@@ -90,7 +98,8 @@ export class PythonLineServer {
     this.#pending.delete(reply.id)
     if (this.#pending.size === 0) this.#holdProcess(child, false)
     const { id: _, ...answer } = reply
-    if (typeof answer.error === 'string') waiting.reject(new Error(`${this.#options.name} could not answer: ${answer.error}`))
+    if (typeof answer.error === 'string')
+      waiting.reject(new Error(`${this.#options.name} could not answer: ${answer.error}`))
     else waiting.resolve(answer)
   }
 }

@@ -30,14 +30,27 @@ function checkProgram(task: PythonTask, solution: ExtractedSolution): string {
   return withImports(solution.code, task.preamble)
 }
 
-export async function runItem(task: PythonTask, bench: ItemContext<PythonTaskFacts>, options: CodeSuiteOptions<string>, policy: TimeLimitPolicy): Promise<void> {
+export async function runItem(
+  task: PythonTask,
+  bench: ItemContext<PythonTaskFacts>,
+  options: CodeSuiteOptions<string>,
+  policy: TimeLimitPolicy,
+): Promise<void> {
   const reply =
     options.mode === 'chat'
       ? await bench.ask(task.chatPrompt, { temperature: options.temperature })
-      : await bench.ask(task.completionPrompt, { temperature: options.temperature, stop: task.stop }, { mode: 'completion' })
+      : await bench.ask(
+          task.completionPrompt,
+          { temperature: options.temperature, stop: task.stop },
+          { mode: 'completion' },
+        )
   const solution = solutionFrom(task, reply, options.mode)
   if (solution === undefined) {
-    bench.record({ outcome: 'no_answer', reason: 'The reply holds no code.', scoring: { mode: options.mode, ...('io' in task.judge ? { basePassed: false } : {}) } })
+    bench.record({
+      outcome: 'no_answer',
+      reason: 'The reply holds no code.',
+      scoring: { mode: options.mode, ...('io' in task.judge ? { basePassed: false } : {}) },
+    })
     bench.expect.fail(`${task.id}: the reply holds no code to run.`)
     return
   }
@@ -51,7 +64,14 @@ export async function runItem(task: PythonTask, bench: ItemContext<PythonTaskFac
     reason: run.reason,
     extracted: solution.code,
     output: run.output,
-    scoring: { mode: options.mode, solutionFrom: solution.from, limitMs: run.limitMs, wallMs: run.wallMs, ...(run.cpuMs === undefined ? {} : { cpuMs: run.cpuMs }), ...basePassed },
+    scoring: {
+      mode: options.mode,
+      solutionFrom: solution.from,
+      limitMs: run.limitMs,
+      wallMs: run.wallMs,
+      ...(run.cpuMs === undefined ? {} : { cpuMs: run.cpuMs }),
+      ...basePassed,
+    },
   })
   bench.expect(run.outcome, `${task.id}: ${run.output}`).toBe('passed')
 }

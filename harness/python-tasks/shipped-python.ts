@@ -57,7 +57,10 @@ const compiled = new Map<string, Promise<string | undefined>>()
  * where the code cannot be compiled for the sandbox's interpreter, the sources (`__main__.py`, `<module>.py`).
  */
 export async function shippedProgram(main: string, modules: readonly PythonSource[]): Promise<Record<string, string>> {
-  const sources: Record<string, string> = { __main__: main, ...Object.fromEntries(modules.map((module) => [module.name, module.source])) }
+  const sources: Record<string, string> = {
+    __main__: main,
+    ...Object.fromEntries(modules.map((module) => [module.name, module.source])),
+  }
   const key = JSON.stringify(sources)
   let blob = compiled.get(key)
   if (blob === undefined) {
@@ -69,7 +72,10 @@ export async function shippedProgram(main: string, modules: readonly PythonSourc
 }
 
 /** The loader with the compiled code, or with the sources where there is none. */
-export function programFiles(sources: Readonly<Record<string, string>>, compiledCode: string | undefined): Record<string, string> {
+export function programFiles(
+  sources: Readonly<Record<string, string>>,
+  compiledCode: string | undefined,
+): Record<string, string> {
   if (compiledCode !== undefined) return { 'main.py': LOADER, 'compiled.b64': compiledCode }
   const files: Record<string, string> = { 'main.py': LOADER, 'compiled.b64': 'none\n' }
   for (const [name, source] of Object.entries(sources)) files[`${name}.py`] = source

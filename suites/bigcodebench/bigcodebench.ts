@@ -25,15 +25,25 @@ const options = bigCodeBenchOptions(sampleCount())
 export function declareBigCodeBench(part: Part): Promise<void> {
   return declarePart('bigcodebench', part, async () => {
     const selected = options.tasks
-    const tasks = (await loadBigCodeBench(options.subset)).filter((task) => selected === undefined || selected.has(taskNumber(task.id)))
+    const tasks = (await loadBigCodeBench(options.subset)).filter(
+      (task) => selected === undefined || selected.has(taskNumber(task.id)),
+    )
     const startAt = Math.floor(((part.index - 1) * tasks.length) / part.count)
     const calibration = await calibrate(tasks, options, startAt)
-    const excluded = formatExclusions(exclusionsByCategory(calibration.entries, tasks.map((task) => task.id)))
+    const excluded = formatExclusions(
+      exclusionsByCategory(
+        calibration.entries,
+        tasks.map((task) => task.id),
+      ),
+    )
     const canonical = new Map<string, { canonicalMs: number; rawMemory: RawMemoryAccess }>()
-    for (const [id, entry] of calibration.entries) if (entry.status === 'scored') canonical.set(id, { canonicalMs: entry.canonicalMs, rawMemory: entry.rawMemory })
+    for (const [id, entry] of calibration.entries)
+      if (entry.status === 'scored') canonical.set(id, { canonicalMs: entry.canonicalMs, rawMemory: entry.rawMemory })
     const scored = tasks.filter((task) => canonical.has(task.id))
     if (part.index === 1 && scored.length < tasks.length) {
-      process.stderr.write(`BigCodeBench ${options.subset}: ${scored.length} of ${tasks.length} tasks scored here; excluded: ${excluded}\n`)
+      process.stderr.write(
+        `BigCodeBench ${options.subset}: ${scored.length} of ${tasks.length} tasks scored here; excluded: ${excluded}\n`,
+      )
     }
     for (const split of options.splits) {
       benchmark({
@@ -45,7 +55,13 @@ export function declareBigCodeBench(part: Part): Promise<void> {
         ...(selected === undefined ? {} : { narrowedBy: `${TASKS.name}=${TASKS.raw()}` }),
         concurrent: true,
         run: (task, bench) =>
-          runItem(task, bench, { split, options, ...(canonical.get(task.id) ?? { canonicalMs: 0, rawMemory: 'blocked' }), preload: calibration.preload, excluded }),
+          runItem(task, bench, {
+            split,
+            options,
+            ...(canonical.get(task.id) ?? { canonicalMs: 0, rawMemory: 'blocked' }),
+            preload: calibration.preload,
+            excluded,
+          }),
       })
     }
   })

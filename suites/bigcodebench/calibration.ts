@@ -21,7 +21,9 @@ import { claim } from './calibration-claim.ts'
 import { RUNNER_VERSION, runChecks, wallBackstopSeconds, type RawMemoryAccess } from './run-checks.ts'
 import type { TaskRun } from './task-run.ts'
 
-export type CalibrationEntry = { status: 'scored'; canonicalMs: number; canonicalCpuMs: number; rawMemory: RawMemoryAccess } | ({ status: 'excluded' } & Exclusion)
+export type CalibrationEntry =
+  | { status: 'scored'; canonicalMs: number; canonicalCpuMs: number; rawMemory: RawMemoryAccess }
+  | ({ status: 'excluded' } & Exclusion)
 
 export interface CalibrationOptions {
   /** The dataset release: its tests differ between versions, so each has its own files. */
@@ -49,8 +51,19 @@ export interface Calibration {
  * workers of a run share the work through claims (calibration-claim.ts): each runs what no other
  * has claimed, then waits for the rest.
  */
-export function calibrate(tasks: readonly BigCodeBenchTask[], options: CalibrationOptions, startAt = 0): Promise<Calibration> {
-  const key = JSON.stringify([tasks.map((task) => task.id), options.version, options.memoryBytes, options.timeLimitSeconds, cacheDir(options.env), options.fresh])
+export function calibrate(
+  tasks: readonly BigCodeBenchTask[],
+  options: CalibrationOptions,
+  startAt = 0,
+): Promise<Calibration> {
+  const key = JSON.stringify([
+    tasks.map((task) => task.id),
+    options.version,
+    options.memoryBytes,
+    options.timeLimitSeconds,
+    cacheDir(options.env),
+    options.fresh,
+  ])
   let calibration = calibrations.get(key)
   if (calibration === undefined) {
     calibration = calibrateAll(tasks, options, startAt)
@@ -61,21 +74,30 @@ export function calibrate(tasks: readonly BigCodeBenchTask[], options: Calibrati
 }
 const calibrations = new Map<string, Promise<Calibration>>()
 
-async function calibrateAll(tasks: readonly BigCodeBenchTask[], options: CalibrationOptions, startAt: number): Promise<Calibration> {
+async function calibrateAll(
+  tasks: readonly BigCodeBenchTask[],
+  options: CalibrationOptions,
+  startAt: number,
+): Promise<Calibration> {
   const progress = options.progress ?? ((line: string) => process.stderr.write(`${line}\n`))
   const environment = await pythonEnvironment(tasks.flatMap((task) => task.libs))
   const dir = join(cacheDir(options.env), 'bigcodebench', `calibration-${options.version}`)
-  const files = new Map(tasks.map((task) => [task.id, join(dir, `${taskNumber(task.id)}-${taskKey(task, environment, options)}.json`)]))
+  const files = new Map(
+    tasks.map((task) => [task.id, join(dir, `${taskNumber(task.id)}-${taskKey(task, environment, options)}.json`)]),
+  )
   const file = (task: BigCodeBenchTask): string => files.get(task.id) ?? ''
   const entries = new Map<string, CalibrationEntry>()
-  const cached = async (task: BigCodeBenchTask): Promise<CalibrationEntry | undefined> => (options.fresh ? undefined : readEntry(file(task)))
+  const cached = async (task: BigCodeBenchTask): Promise<CalibrationEntry | undefined> =>
+    options.fresh ? undefined : readEntry(file(task))
   for (const task of tasks) {
     const entry = await cached(task)
     if (entry !== undefined) entries.set(task.id, entry)
   }
   const ordered = [...tasks.slice(startAt), ...tasks.slice(0, startAt)].filter((task) => !entries.has(task.id))
   if (ordered.length === 0) return { entries, preload: environment.preload, dir }
-  progress(`BigCodeBench calibration: ${ordered.length} canonical solutions to run (${tasks.length - ordered.length} cached in ${dir})…`)
+  progress(
+    `BigCodeBench calibration: ${ordered.length} canonical solutions to run (${tasks.length - ordered.length} cached in ${dir})…`,
+  )
   await mkdir(dir, { recursive: true })
   const staleMs = 2 * (wallBackstopSeconds(options.timeLimitSeconds + 1) + 60) * 1000
   const tried = new Set<string>()
@@ -131,7 +153,11 @@ async function calibrateAll(tasks: readonly BigCodeBenchTask[], options: Calibra
  * only when its canonical solution needs it. A failure both ways is told apart from flaky tests by
  * the two runs (or a third, when the first failed for what it was refused). An infra failure is not kept.
  */
-async function calibrateTask(task: BigCodeBenchTask, options: CalibrationOptions, preload: readonly string[]): Promise<CalibrationEntry | undefined> {
+async function calibrateTask(
+  task: BigCodeBenchTask,
+  options: CalibrationOptions,
+  preload: readonly string[],
+): Promise<CalibrationEntry | undefined> {
   const run = (rawMemory: RawMemoryAccess) =>
     runChecks({
       id: task.id,
@@ -143,7 +169,12 @@ async function calibrateTask(task: BigCodeBenchTask, options: CalibrationOptions
       preload,
       rawMemory,
     })
-  const scored = (passed: TaskRun, rawMemory: RawMemoryAccess): CalibrationEntry => ({ status: 'scored', canonicalMs: passed.idleWallMs ?? passed.wallMs, canonicalCpuMs: passed.cpuMs, rawMemory })
+  const scored = (passed: TaskRun, rawMemory: RawMemoryAccess): CalibrationEntry => ({
+    status: 'scored',
+    canonicalMs: passed.idleWallMs ?? passed.wallMs,
+    canonicalCpuMs: passed.cpuMs,
+    rawMemory,
+  })
   const blocked: TaskRun = await run('blocked')
   if (blocked.outcome === 'passed') return scored(blocked, 'blocked')
   const allowed: TaskRun = await run('allowed')
@@ -154,10 +185,24 @@ async function calibrateTask(task: BigCodeBenchTask, options: CalibrationOptions
 }
 
 /** What a task's canonical result depends on, hashed. */
-export function taskKey(task: BigCodeBenchTask, environment: PythonEnvironment, options: Pick<CalibrationOptions, 'memoryBytes' | 'timeLimitSeconds'>): string {
-  const libraries = [...new Set(task.libs)].sort().map((library) => `${library}: ${environment.libraries.get(library) ?? 'unknown'}`)
+export function taskKey(
+  task: BigCodeBenchTask,
+  environment: PythonEnvironment,
+  options: Pick<CalibrationOptions, 'memoryBytes' | 'timeLimitSeconds'>,
+): string {
+  const libraries = [...new Set(task.libs)]
+    .sort()
+    .map((library) => `${library}: ${environment.libraries.get(library) ?? 'unknown'}`)
   return createHash('sha256')
-    .update([environment.interpreter, `runner ${RUNNER_VERSION}`, String(options.memoryBytes), String(options.timeLimitSeconds), ...libraries].join('\0'))
+    .update(
+      [
+        environment.interpreter,
+        `runner ${RUNNER_VERSION}`,
+        String(options.memoryBytes),
+        String(options.timeLimitSeconds),
+        ...libraries,
+      ].join('\0'),
+    )
     .update('\0')
     .update([task.completePrompt, task.canonicalSolution, task.test, task.entryPoint].join('\0'))
     .digest('hex')
@@ -172,16 +217,30 @@ async function readEntry(file: string): Promise<CalibrationEntry | undefined> {
     return undefined
   }
   if (!isRecord(value)) return undefined
-  if (value.status === 'scored' && typeof value.canonicalMs === 'number' && typeof value.canonicalCpuMs === 'number' && (value.rawMemory === 'blocked' || value.rawMemory === 'allowed')) {
-    return { status: 'scored', canonicalMs: value.canonicalMs, canonicalCpuMs: value.canonicalCpuMs, rawMemory: value.rawMemory }
+  if (
+    value.status === 'scored' &&
+    typeof value.canonicalMs === 'number' &&
+    typeof value.canonicalCpuMs === 'number' &&
+    (value.rawMemory === 'blocked' || value.rawMemory === 'allowed')
+  ) {
+    return {
+      status: 'scored',
+      canonicalMs: value.canonicalMs,
+      canonicalCpuMs: value.canonicalCpuMs,
+      rawMemory: value.rawMemory,
+    }
   }
   const category = EXCLUSION_CATEGORIES.find((known) => known === value.category)
-  if (value.status === 'excluded' && category !== undefined && typeof value.reason === 'string') return { status: 'excluded', category, reason: value.reason }
+  if (value.status === 'excluded' && category !== undefined && typeof value.reason === 'string')
+    return { status: 'excluded', category, reason: value.reason }
   return undefined
 }
 
 /** Excluded task ids by category, in a stable order; a task calibration could not run (the sandbox failed) counts as `infra`. */
-export function exclusionsByCategory(entries: ReadonlyMap<string, CalibrationEntry>, ids?: readonly string[]): Map<ExclusionCategory, string[]> {
+export function exclusionsByCategory(
+  entries: ReadonlyMap<string, CalibrationEntry>,
+  ids?: readonly string[],
+): Map<ExclusionCategory, string[]> {
   const groups = new Map<ExclusionCategory, string[]>(EXCLUSION_CATEGORIES.map((category) => [category, []]))
   for (const id of ids ?? [...entries.keys()]) {
     const entry = entries.get(id)

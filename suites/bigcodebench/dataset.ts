@@ -3,7 +3,14 @@
  * releases (v0.1.4, the leaderboard's) from the parquet files on the Hugging Face hub, and the
  * mapping of their rows.
  */
-import { isRecord, readDatasetJson, readDatasetJsonLines, stringField, type DatasetFile, type JsonRecord } from '../../harness/dataset-file.ts'
+import {
+  isRecord,
+  readDatasetJson,
+  readDatasetJsonLines,
+  stringField,
+  type DatasetFile,
+  type JsonRecord,
+} from '../../harness/dataset-file.ts'
 import { hubFileUrl, readDatasetParquet } from '../../harness/parquet-file.ts'
 import type { BenchItem } from '../../harness/benchmark.ts'
 import { fencedPython } from '../../harness/python-tasks/python-task.ts'
@@ -42,7 +49,9 @@ export const BIGCODEBENCH_FILES: Readonly<Record<Subset, DatasetFile>> = {
  * at a commit that has v0.1.4. sha256 as found pinned in public code that downloads these files
  * (full: 2,362,110 bytes, 1140 rows; hard: 148 rows); other versions are pinned by the user.
  */
-const HUB_RELEASES: Readonly<Record<Subset, { repo: string; revision: string; file: string; sha256: Readonly<Record<string, string>> }>> = {
+const HUB_RELEASES: Readonly<
+  Record<Subset, { repo: string; revision: string; file: string; sha256: Readonly<Record<string, string>> }>
+> = {
   full: {
     repo: 'bigcode/bigcodebench',
     revision: 'b74c0d0bf70d2c0bc459be537895cca163007f1a',

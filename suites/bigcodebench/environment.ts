@@ -100,8 +100,15 @@ async function probeEnvironment(libraries: readonly string[]): Promise<PythonEnv
     limits: { wallMs: 180_000, cpuSeconds: 120, memoryBytes: 4096 * 1024 * 1024 },
   })
   const parsed: unknown = ran.outcome === 'passed' ? JSON.parse(ran.stdout.text) : undefined
-  if (!isRecord(parsed) || typeof parsed.interpreter !== 'string' || !isRecord(parsed.libraries) || !Array.isArray(parsed.preload)) {
-    throw new Error(`BigCodeBench could not ask the sandbox's Python which libraries it has (${ran.outcome}: ${ran.reason}). ${ran.stderr.text.slice(-500)}`)
+  if (
+    !isRecord(parsed) ||
+    typeof parsed.interpreter !== 'string' ||
+    !isRecord(parsed.libraries) ||
+    !Array.isArray(parsed.preload)
+  ) {
+    throw new Error(
+      `BigCodeBench could not ask the sandbox's Python which libraries it has (${ran.outcome}: ${ran.reason}). ${ran.stderr.text.slice(-500)}`,
+    )
   }
   return {
     interpreter: `${sandbox().tier} ${parsed.interpreter}`,

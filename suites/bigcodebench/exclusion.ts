@@ -2,7 +2,15 @@
 import type { TaskRun } from './task-run.ts'
 import { lastLine } from './task-run.ts'
 
-export const EXCLUSION_CATEGORIES = ['missing library', 'missing data', 'network', 'timeout', 'flaky', 'fails here', 'infra'] as const
+export const EXCLUSION_CATEGORIES = [
+  'missing library',
+  'missing data',
+  'network',
+  'timeout',
+  'flaky',
+  'fails here',
+  'infra',
+] as const
 export type ExclusionCategory = (typeof EXCLUSION_CATEGORIES)[number]
 
 export interface Exclusion {
@@ -19,14 +27,22 @@ const NETWORK_ERROR =
  * methods, makes the task flaky; otherwise the first failure names the reason.
  */
 export function exclusionOf(first: TaskRun, rerun: TaskRun): Exclusion {
-  if (first.outcome === 'infra_error' || rerun.outcome === 'infra_error') return { category: 'infra', reason: first.outcome === 'infra_error' ? first.reason : rerun.reason }
+  if (first.outcome === 'infra_error' || rerun.outcome === 'infra_error')
+    return { category: 'infra', reason: first.outcome === 'infra_error' ? first.reason : rerun.reason }
   const missing = missingModule(first)
   if (missing !== undefined) return { category: 'missing library', reason: `No module named '${missing}'` }
   const data = missingNltkData(first)
-  if (data !== undefined) return { category: 'missing data', reason: `NLTK data '${data}' is not installed (nltk.download('${data}') needs the network)` }
-  if (rerun.outcome === 'passed') return { category: 'flaky', reason: `Failed once (${first.reason}), passed when run again.` }
-  if (failureSignature(first) !== failureSignature(rerun)) return { category: 'flaky', reason: `Failed differently when run again: ${first.reason} / ${rerun.reason}` }
-  if (errorTexts(first).some((text) => NETWORK_ERROR.test(text))) return { category: 'network', reason: `Needs the network: ${firstError(first)}` }
+  if (data !== undefined)
+    return {
+      category: 'missing data',
+      reason: `NLTK data '${data}' is not installed (nltk.download('${data}') needs the network)`,
+    }
+  if (rerun.outcome === 'passed')
+    return { category: 'flaky', reason: `Failed once (${first.reason}), passed when run again.` }
+  if (failureSignature(first) !== failureSignature(rerun))
+    return { category: 'flaky', reason: `Failed differently when run again: ${first.reason} / ${rerun.reason}` }
+  if (errorTexts(first).some((text) => NETWORK_ERROR.test(text)))
+    return { category: 'network', reason: `Needs the network: ${firstError(first)}` }
   if (first.outcome === 'timeout') return { category: 'timeout', reason: first.reason }
   return { category: 'fails here', reason: `${first.reason} ${firstError(first)}`.trim() }
 }
@@ -51,12 +67,16 @@ export function missingNltkData(run: TaskRun): string | undefined {
 
 /** What failed and how, to compare two runs. */
 export function failureSignature(run: TaskRun): string {
-  const failing = run.methods.filter((method) => method.status === 'failed' || method.status === 'error').map((method) => method.name)
+  const failing = run.methods
+    .filter((method) => method.status === 'failed' || method.status === 'error')
+    .map((method) => method.name)
   return [run.outcome, run.load?.stage ?? '', ...failing.sort()].join(' ')
 }
 
 function errorTexts(run: TaskRun): string[] {
-  return [run.load?.error ?? '', ...run.methods.map((method) => method.detail ?? ''), run.output].filter((text) => text !== '')
+  return [run.load?.error ?? '', ...run.methods.map((method) => method.detail ?? ''), run.output].filter(
+    (text) => text !== '',
+  )
 }
 
 function firstError(run: TaskRun): string {

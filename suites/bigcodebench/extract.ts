@@ -18,10 +18,15 @@ const PYTHON_TAGS = ['python', 'python3', 'py']
  * starts with an indented body gets the complete prompt put back in front of it. Otherwise the
  * block that defines the entry point (else the largest block) is the program, as in HumanEval.
  */
-export function solutionFrom(task: BigCodeBenchTask, reply: Pick<ChatReply, 'text' | 'form'>, mode: PromptMode): BigCodeBenchSolution | undefined {
+export function solutionFrom(
+  task: BigCodeBenchTask,
+  reply: Pick<ChatReply, 'text' | 'form'>,
+  mode: PromptMode,
+): BigCodeBenchSolution | undefined {
   if (reply.text.trim() === '') return undefined
   if (reply.form === 'solution') return { code: reply.text, from: 'whole program' }
-  if (reply.form === 'completion' || mode === 'completion') return { code: `${task.completePrompt}${reply.text}`, from: 'prompt + completion' }
+  if (reply.form === 'completion' || mode === 'completion')
+    return { code: `${task.completePrompt}${reply.text}`, from: 'prompt + completion' }
   const body = indentedBody(reply.text)
   if (body !== undefined) return { code: `${task.completePrompt}${body}`, from: 'complete prompt + indented body' }
   return extractSolution(reply.text, task.entryPoint)
@@ -29,7 +34,9 @@ export function solutionFrom(task: BigCodeBenchTask, reply: Pick<ChatReply, 'tex
 
 /** The first Python fenced block, when its first line of code is indented: a function body on its own. */
 export function indentedBody(reply: string): string | undefined {
-  const block = fencedBlocks(stripReasoning(reply)).find((candidate) => candidate.language === '' || PYTHON_TAGS.includes(candidate.language))
+  const block = fencedBlocks(stripReasoning(reply)).find(
+    (candidate) => candidate.language === '' || PYTHON_TAGS.includes(candidate.language),
+  )
   if (block === undefined) return undefined
   const code = dropLanguageTagLine(block.code, PYTHON_TAGS)
   const firstLine = code.split('\n').find((line) => line.trim() !== '')

@@ -1,7 +1,19 @@
 /** The BigCodeBench suite's options, from its knobs (knobs.ts). */
 import { readPromptMode, samplingTemperature } from '../../harness/python-tasks/knobs.ts'
 import type { PromptMode } from '../../harness/python-tasks/options.ts'
-import { CALIBRATED, MEMORY_MB, PROMPT_MODE, SPLIT, SUBSET, TASKS, TEMPERATURE, TIME_LIMIT, VERSION, type Split, type Subset } from './knobs.ts'
+import {
+  CALIBRATED,
+  MEMORY_MB,
+  PROMPT_MODE,
+  SPLIT,
+  SUBSET,
+  TASKS,
+  TEMPERATURE,
+  TIME_LIMIT,
+  VERSION,
+  type Split,
+  type Subset,
+} from './knobs.ts'
 
 export { SPLITS, type Split } from './knobs.ts'
 

@@ -9,6 +9,10 @@ import type { BigCodeBenchTask } from './dataset.ts'
  * `sanitized_calibrated`), the form the leaderboard's samples were published in; `--calibrated
  * False` (TESTBENCH_BIGCODEBENCH_CALIBRATED=off) evaluates the solution alone.
  */
-export function evaluatedProgram(task: Pick<BigCodeBenchTask, 'codePrompt'>, solution: string, calibrated: boolean): string {
+export function evaluatedProgram(
+  task: Pick<BigCodeBenchTask, 'codePrompt'>,
+  solution: string,
+  calibrated: boolean,
+): string {
   return calibrated ? `${task.codePrompt}\n    pass\n${solution}` : solution
 }

@@ -2,7 +2,8 @@
 import type { BigCodeBenchTask } from './dataset.ts'
 import type { Split } from './options.ts'
 
-export const INSTRUCTION_PREFIX = 'Please provide a self-contained Python script that solves the following problem in a markdown code block:'
+export const INSTRUCTION_PREFIX =
+  'Please provide a self-contained Python script that solves the following problem in a markdown code block:'
 
 /** Complete: the prefix and the complete prompt in a fence; Instruct: the prefix and the instruction. */
 export function chatPrompt(task: BigCodeBenchTask, split: Split): string {

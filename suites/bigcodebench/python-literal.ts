@@ -108,6 +108,8 @@ class LiteralReader {
   }
 
   error(expected: string): Error {
-    return new SyntaxError(`Python list literal ${JSON.stringify(this.#text.slice(0, 80))}: ${expected} at character ${this.#at}.`)
+    return new SyntaxError(
+      `Python list literal ${JSON.stringify(this.#text.slice(0, 80))}: ${expected} at character ${this.#at}.`,
+    )
   }
 }

@@ -15,7 +15,15 @@ import { judgeVerdict, type MethodResult, type RunnerVerdict, type TaskRun } fro
  */
 export const RUNNER_VERSION = 5
 
-const RUNNER_FILES = ['checks_child.py', 'memory_access.py', 'memory_digest.py', 'report_judge.py', 'tamper_guard.py', 'test_plan.py', 'upstream_environment.py']
+const RUNNER_FILES = [
+  'checks_child.py',
+  'memory_access.py',
+  'memory_digest.py',
+  'report_judge.py',
+  'tamper_guard.py',
+  'test_plan.py',
+  'upstream_environment.py',
+]
 const RUNNER_SOURCES: Readonly<Record<string, string>> = Object.fromEntries([
   ['main.py', readFileSync(new URL('./runner/checks_parent.py', import.meta.url), 'utf8')],
   ...RUNNER_FILES.map((file) => [file, readFileSync(new URL(`./runner/${file}`, import.meta.url), 'utf8')]),
@@ -98,22 +106,32 @@ function asVerdict(value: unknown): RunnerVerdict | undefined {
   if (!isRecord(value) || !Array.isArray(value.methods)) return undefined
   const methods: MethodResult[] = value.methods.filter(isRecord).map((method) => ({
     name: String(method.name),
-    status: method.status === 'passed' || method.status === 'failed' || method.status === 'skipped' ? method.status : 'error',
+    status:
+      method.status === 'passed' || method.status === 'failed' || method.status === 'skipped' ? method.status : 'error',
     ms: typeof method.ms === 'number' ? method.ms : 0,
     ...(typeof method.detail === 'string' ? { detail: method.detail } : {}),
   }))
   const strings = (field: unknown): string[] => (Array.isArray(field) ? field.map(String) : [])
-  const load = isRecord(value.load) && typeof value.load.error === 'string' ? { stage: loadStage(value.load.stage), error: value.load.error } : undefined
+  const load =
+    isRecord(value.load) && typeof value.load.error === 'string'
+      ? { stage: loadStage(value.load.stage), error: value.load.error }
+      : undefined
   return {
     methods,
     expected: strings(value.expected),
     tamper: strings(value.tamper),
-    fixtureErrors: Array.isArray(value.fixtureErrors) ? value.fixtureErrors.filter(isRecord).map((entry) => ({ name: String(entry.name), detail: String(entry.detail) })) : [],
+    fixtureErrors: Array.isArray(value.fixtureErrors)
+      ? value.fixtureErrors
+          .filter(isRecord)
+          .map((entry) => ({ name: String(entry.name), detail: String(entry.detail) }))
+      : [],
     ...(load === undefined ? {} : { load }),
     ...(typeof value.running === 'string' ? { running: value.running } : {}),
     finished: value.finished === true,
     timedOut: value.timedOut === true,
-    ...(value.stoppedBy === 'time' || value.stoppedBy === 'cpu' || value.stoppedBy === 'wall' ? { stoppedBy: value.stoppedBy } : {}),
+    ...(value.stoppedBy === 'time' || value.stoppedBy === 'cpu' || value.stoppedBy === 'wall'
+      ? { stoppedBy: value.stoppedBy }
+      : {}),
     ...(typeof value.idleWallMs === 'number' ? { idleWallMs: value.idleWallMs } : {}),
     childFailed: value.childFailed === true,
     ...(typeof value.signal === 'string' ? { signal: value.signal } : {}),
@@ -146,7 +164,13 @@ function withoutVerdict(request: ChecksRequest, sandboxed: RunResult): TaskRun {
     output: sandboxed.stderr.text.trim().split('\n').slice(-5).join('\n'),
     timeLimitMs: request.timeLimitSeconds * 1000,
   }
-  if (sandboxed.outcome === 'infra_error') return { ...base, outcome: 'infra_error', reason: `The sandbox failed: ${sandboxed.reason}` }
-  if (sandboxed.outcome === 'timeout') return { ...base, timedOut: true, stoppedBy: 'wall', outcome: 'timeout', reason: sandboxed.reason }
-  return { ...base, outcome: 'runtime_error', reason: `The checks ended without a verdict: the program stopped the process that judges it (${sandboxed.reason})` }
+  if (sandboxed.outcome === 'infra_error')
+    return { ...base, outcome: 'infra_error', reason: `The sandbox failed: ${sandboxed.reason}` }
+  if (sandboxed.outcome === 'timeout')
+    return { ...base, timedOut: true, stoppedBy: 'wall', outcome: 'timeout', reason: sandboxed.reason }
+  return {
+    ...base,
+    outcome: 'runtime_error',
+    reason: `The checks ended without a verdict: the program stopped the process that judges it (${sandboxed.reason})`,
+  }
 }

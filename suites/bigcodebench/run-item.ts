@@ -52,12 +52,20 @@ export function timeLimitSeconds(canonicalMs: number, options: Pick<BigCodeBench
   return Math.max(options.timeLimitSeconds, Math.ceil(canonicalMs / 1000)) + 1
 }
 
-export async function runItem(task: BigCodeBenchTask, bench: ItemContext<BigCodeBenchFacts>, setting: ItemSetting): Promise<void> {
+export async function runItem(
+  task: BigCodeBenchTask,
+  bench: ItemContext<BigCodeBenchFacts>,
+  setting: ItemSetting,
+): Promise<void> {
   const { options, split } = setting
   const reply =
     options.mode === 'chat'
       ? await bench.ask(chatPrompt(task, split), { temperature: options.temperature })
-      : await bench.ask(task.completePrompt, { temperature: options.temperature, stop: COMPLETION_STOP }, { mode: 'completion' })
+      : await bench.ask(
+          task.completePrompt,
+          { temperature: options.temperature, stop: COMPLETION_STOP },
+          { mode: 'completion' },
+        )
   const scoring: BigCodeBenchFacts = {
     split,
     subset: options.subset,

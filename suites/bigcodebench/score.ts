@@ -25,10 +25,17 @@ export const scoreBigCodeBench: Scorer = (records) => {
     if (first === undefined || version === undefined) continue
     const name = scoreName(first.variant, version)
     const excludedById = new Map<string, string>()
-    for (const { excluded: exclusions } of facts) for (const { itemId, reason } of parseExclusions(exclusions)) excludedById.set(itemId, reason)
+    for (const { excluded: exclusions } of facts)
+      for (const { itemId, reason } of parseExclusions(exclusions)) excludedById.set(itemId, reason)
     const excluded = [...excludedById].map(([itemId, reason]) => ({ itemId, reason }))
     const answered = group.filter((record) => record.outcome !== undefined && !NOT_THE_MODELS_FAULT.has(record.outcome))
-    const counts = [...countSamples(answered, (record) => record.itemId, (record) => record.outcome === 'passed').values()]
+    const counts = [
+      ...countSamples(
+        answered,
+        (record) => record.itemId,
+        (record) => record.outcome === 'passed',
+      ).values(),
+    ]
     const columns: Record<string, string> = { Model: first.model }
     const solved = counts.filter(({ c }) => c > 0).length
     for (const result of passAtEveryK(counts)) {
@@ -40,8 +47,21 @@ export const scoreBigCodeBench: Scorer = (records) => {
       columns[allName] = formatPassAtK(overAll)
       const common = { suite: first.suite, model: first.model }
       scores.push(
-        { ...common, name: scoredName, value: result.value, display: formatPassAtK(result), counted: { solved, total: counts.length }, ...(excluded.length > 0 ? { excluded } : {}) },
-        { ...common, name: allName, value: overAll.value, display: formatPassAtK(overAll), counted: { solved, total: counts.length + excluded.length } },
+        {
+          ...common,
+          name: scoredName,
+          value: result.value,
+          display: formatPassAtK(result),
+          counted: { solved, total: counts.length },
+          ...(excluded.length > 0 ? { excluded } : {}),
+        },
+        {
+          ...common,
+          name: allName,
+          value: overAll.value,
+          display: formatPassAtK(overAll),
+          counted: { solved, total: counts.length + excluded.length },
+        },
       )
     }
     columns[`${name} outcomes`] = outcomeSummary(group)

@@ -54,7 +54,10 @@ function outcomeOf(run: RunnerVerdict, timeLimitSeconds: number): Verdict {
   const where = run.running === undefined ? '' : ` in ${run.running}`
   if (run.childFailed) return { outcome: 'infra_error', reason: 'The checks could not start (before the program ran).' }
   if (run.tamper.length > 0) {
-    return { outcome: 'wrong_answer', reason: `The program tampered with its checks: ${run.tamper.slice(0, 3).join('; ')}${run.tamper.length > 3 ? ` (and ${run.tamper.length - 3} more)` : ''}.` }
+    return {
+      outcome: 'wrong_answer',
+      reason: `The program tampered with its checks: ${run.tamper.slice(0, 3).join('; ')}${run.tamper.length > 3 ? ` (and ${run.tamper.length - 3} more)` : ''}.`,
+    }
   }
   if (run.timedOut) {
     const limit =
@@ -65,11 +68,14 @@ function outcomeOf(run: RunnerVerdict, timeLimitSeconds: number): Verdict {
           : `its time limit of ${timeLimitSeconds} s (not counting the time it waited for a CPU)`
     return { outcome: 'timeout', reason: `Stopped by ${limit}${where}.` }
   }
-  if (run.load?.stage === 'compile') return { outcome: 'compile_error', reason: `Does not compile: ${lastLine(run.load.error)}` }
-  if (run.load?.stage === 'tests') return { outcome: 'runtime_error', reason: `The task's tests cannot be run: ${run.load.error}` }
+  if (run.load?.stage === 'compile')
+    return { outcome: 'compile_error', reason: `Does not compile: ${lastLine(run.load.error)}` }
+  if (run.load?.stage === 'tests')
+    return { outcome: 'runtime_error', reason: `The task's tests cannot be run: ${run.load.error}` }
   if (run.load !== undefined) {
     const outcome = isMemoryError(run.load.error) ? 'memory' : 'runtime_error'
-    const when = run.methods.length === 0 && run.running === undefined ? 'before any test ran' : `while the tests ran${where}`
+    const when =
+      run.methods.length === 0 && run.running === undefined ? 'before any test ran' : `while the tests ran${where}`
     return { outcome, reason: `Raised ${when}: ${lastLine(run.load.error)}` }
   }
   if (run.signal !== undefined) {
@@ -77,10 +83,18 @@ function outcomeOf(run: RunnerVerdict, timeLimitSeconds: number): Verdict {
     return { outcome, reason: `Killed by ${run.signal}${where}.` }
   }
   const failing = run.methods.filter((method) => method.status === 'failed' || method.status === 'error')
-  if (run.fixtureErrors.length > 0) return { outcome: 'runtime_error', reason: `${run.fixtureErrors[0]?.name} failed: ${lastLine(run.fixtureErrors[0]?.detail ?? '')}` }
+  if (run.fixtureErrors.length > 0)
+    return {
+      outcome: 'runtime_error',
+      reason: `${run.fixtureErrors[0]?.name} failed: ${lastLine(run.fixtureErrors[0]?.detail ?? '')}`,
+    }
   if (!run.finished) {
     const missing = run.expected.filter((name) => !run.methods.some((method) => method.name === name))
-    if (failing.length === 0) return { outcome: 'runtime_error', reason: `The program ended before its tests finished${where}: ${missing.length} of ${run.expected.length} test methods never reported.` }
+    if (failing.length === 0)
+      return {
+        outcome: 'runtime_error',
+        reason: `The program ended before its tests finished${where}: ${missing.length} of ${run.expected.length} test methods never reported.`,
+      }
   }
   if (run.expected.length === 0) return { outcome: 'runtime_error', reason: 'TestCases has no test methods.' }
   if (failing.length === 0) return { outcome: 'passed', reason: `All ${run.methods.length} test methods passed.` }
@@ -109,13 +123,21 @@ export function describeTaskRun(run: TaskRun): string {
   const idle = run.idleWallMs === undefined ? '' : `, ${run.idleWallMs} ms on an idle machine's clock`
   const lines = [run.reason, `time limit ${run.timeLimitMs} ms; CPU ${run.cpuMs} ms, wall ${run.wallMs} ms${idle}`]
   for (const tampered of run.tamper.slice(0, 10)) lines.push(`tampered: ${tampered}`)
-  for (const method of run.methods) lines.push(`${STATUS_MARK[method.status]} ${method.name} ${method.status} (${method.ms} ms)`)
-  for (const name of run.expected) if (!run.methods.some((method) => method.name === name)) lines.push(`… ${name} ${name === run.running ? 'did not finish' : 'did not run'}`)
+  for (const method of run.methods)
+    lines.push(`${STATUS_MARK[method.status]} ${method.name} ${method.status} (${method.ms} ms)`)
+  for (const name of run.expected)
+    if (!run.methods.some((method) => method.name === name))
+      lines.push(`… ${name} ${name === run.running ? 'did not finish' : 'did not run'}`)
   if (run.load !== undefined) lines.push('', run.load.error.trimEnd())
-  for (const fixture of run.fixtureErrors.slice(0, DETAILS_KEPT)) lines.push('', `${fixture.name}:`, fixture.detail.trimEnd())
-  const failing = run.methods.filter((method) => method.detail !== undefined && (method.status === 'failed' || method.status === 'error'))
-  for (const method of failing.slice(0, DETAILS_KEPT)) lines.push('', `${method.name}:`, (method.detail ?? '').trimEnd())
-  if (failing.length > DETAILS_KEPT) lines.push('', `(${failing.length - DETAILS_KEPT} more failing methods' tracebacks left out)`)
+  for (const fixture of run.fixtureErrors.slice(0, DETAILS_KEPT))
+    lines.push('', `${fixture.name}:`, fixture.detail.trimEnd())
+  const failing = run.methods.filter(
+    (method) => method.detail !== undefined && (method.status === 'failed' || method.status === 'error'),
+  )
+  for (const method of failing.slice(0, DETAILS_KEPT))
+    lines.push('', `${method.name}:`, (method.detail ?? '').trimEnd())
+  if (failing.length > DETAILS_KEPT)
+    lines.push('', `(${failing.length - DETAILS_KEPT} more failing methods' tracebacks left out)`)
   if (run.output.trim() !== '') lines.push('', 'program output:', run.output.trimEnd())
   return lines.join('\n')
 }

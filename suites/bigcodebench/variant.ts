@@ -31,7 +31,8 @@ export function parseExclusions(text: string): Array<{ itemId: string; reason: s
     if (match === null) continue
     const category = EXCLUSION_CATEGORIES.find((known) => known === match[1]?.trim())
     if (category === undefined) continue
-    for (const number of (match[2] ?? '').trim().split(/\s+/)) if (number !== '') excluded.push({ itemId: `BigCodeBench/${number}`, reason: category })
+    for (const number of (match[2] ?? '').trim().split(/\s+/))
+      if (number !== '') excluded.push({ itemId: `BigCodeBench/${number}`, reason: category })
   }
   return excluded
 }

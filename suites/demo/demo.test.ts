@@ -33,7 +33,10 @@ benchmark({
       extracted: answer ?? '',
       ...(answer === undefined
         ? { outcome: 'no_answer', reason: 'The reply has no <ANSWER> tag with a number.' }
-        : { outcome: answer === correct ? 'passed' : 'wrong_answer', reason: `Answered ${answer}; the sum is ${correct}.` }),
+        : {
+            outcome: answer === correct ? 'passed' : 'wrong_answer',
+            reason: `Answered ${answer}; the sum is ${correct}.`,
+          }),
     })
     bench.expect(answer, 'the number in <ANSWER>').toBe(correct)
   },

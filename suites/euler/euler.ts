@@ -33,7 +33,10 @@ const options = eulerOptions()
 const results = new ResultsFile(resultsFile(reportDir()))
 const think = thinkSetting()
 const thinking = thinkingOf(think)
-const statedSize = { ...(options.parameters === undefined ? {} : { parameters: options.parameters }), ...(options.bits === undefined ? {} : { bits: options.bits }) }
+const statedSize = {
+  ...(options.parameters === undefined ? {} : { parameters: options.parameters }),
+  ...(options.bits === undefined ? {} : { bits: options.bits }),
+}
 
 /** Declares part `part` of the items of every language (the part files `euler-<k>.test.ts` split them for --shard). */
 export function declareEuler(part: Part): Promise<void> {
@@ -42,7 +45,9 @@ export function declareEuler(part: Part): Promise<void> {
     for (const language of options.languages.map((id) => LANGUAGES[id])) {
       const unavailable = await sandbox().unavailable(language.id)
       if (unavailable !== undefined) {
-        throw new Error(`PE-Bench: ${unavailable} Install it, or leave ${language.id} out with TESTBENCH_EULER_LANGUAGES (now ${options.languages.join(',')}).`)
+        throw new Error(
+          `PE-Bench: ${unavailable} Install it, or leave ${language.id} out with TESTBENCH_EULER_LANGUAGES (now ${options.languages.join(',')}).`,
+        )
       }
       if (part.index === 1) announceStoredResults(language, problems)
       declareLanguage(language, problems, part)
@@ -67,13 +72,25 @@ function declareLanguage(language: Language, problems: readonly EulerProblem[], 
       problem,
     })),
     async run({ problem }, bench) {
-      const modeFacts = { ...(options.mode === 'tool' ? { mode: 'tool' as const } : {}), ...(thinking === undefined ? {} : { thinking }) }
-      bench.record({ scoring: { points: problem.points, problem: problem.number, era: options.era, ...statedSize, ...modeFacts } })
-      const messages = options.mode === 'tool' ? toolMessages(problem, language) : promptMessages(buildPrompt(problem, language, options.era), problem)
+      const modeFacts = {
+        ...(options.mode === 'tool' ? { mode: 'tool' as const } : {}),
+        ...(thinking === undefined ? {} : { thinking }),
+      }
+      bench.record({
+        scoring: { points: problem.points, problem: problem.number, era: options.era, ...statedSize, ...modeFacts },
+      })
+      const messages =
+        options.mode === 'tool'
+          ? toolMessages(problem, language)
+          : promptMessages(buildPrompt(problem, language, options.era), problem)
       const key = resultKey(bench.model, language, problem.id, bench.sample)
       const kept = isStoredProvider(bench.model.provider)
       const stored = kept && !options.overwrite ? results.reusable(key)?.record : undefined
-      const result = stored ?? (options.mode === 'tool' ? await solveWithTools(messages, language, problem, bench) : await solve(messages, language, problem, bench))
+      const result =
+        stored ??
+        (options.mode === 'tool'
+          ? await solveWithTools(messages, language, problem, bench)
+          : await solve(messages, language, problem, bench))
       bench.record(stored ? { prompt: renderMessages(messages), ...stored } : result)
       if (kept && !stored && result.outcome !== 'infra_error') await results.save(key, result)
       bench.expect(result.outcome, result.output).toBe('passed')
@@ -82,7 +99,12 @@ function declareLanguage(language: Language, problems: readonly EulerProblem[], 
 }
 
 /** Asks the model, takes the program out of its reply, and judges it. */
-async function solve(messages: ChatMessage[], language: Language, problem: EulerProblem, bench: ItemContext): Promise<StoredFields> {
+async function solve(
+  messages: ChatMessage[],
+  language: Language,
+  problem: EulerProblem,
+  bench: ItemContext,
+): Promise<StoredFields> {
   const reply = await bench.ask(messages, withThink(REQUEST_PARAMS))
   const program = extractProgram(reply.text, language)
   return {
@@ -96,14 +118,28 @@ async function solve(messages: ChatMessage[], language: Language, problem: Euler
 }
 
 /** Lets the agent work through its tools, and judges the file it delivered as a one-shot program is judged. */
-async function solveWithTools(messages: ChatMessage[], language: Language, problem: EulerProblem, bench: ItemContext): Promise<StoredFields> {
+async function solveWithTools(
+  messages: ChatMessage[],
+  language: Language,
+  problem: EulerProblem,
+  bench: ItemContext,
+): Promise<StoredFields> {
   const { conversation, delivery } = await runToolAgent(messages, withThink(TOOL_PARAMS), bench)
-  const told = { trajectory: conversation.trajectory, conversationEnd: conversation.end, latencyMs: Math.round(conversation.latencyMs), tokens: conversation.tokens }
+  const told = {
+    trajectory: conversation.trajectory,
+    conversationEnd: conversation.end,
+    latencyMs: Math.round(conversation.latencyMs),
+    tokens: conversation.tokens,
+  }
   if (delivery === undefined) {
     const reason = `${conversation.end.reason} Nothing was delivered.`
     return { outcome: 'no_answer', reason, output: reason, extracted: '', ...told }
   }
-  return { ...(await judgeProgram(delivery.content === '' ? undefined : delivery.content, language, problem)), extracted: delivery.content, ...told }
+  return {
+    ...(await judgeProgram(delivery.content === '' ? undefined : delivery.content, language, problem)),
+    extracted: delivery.content,
+    ...told,
+  }
 }
 
 function withThink(params: ChatParams): ChatParams {
@@ -114,16 +150,27 @@ function promptMessages(prompt: string, problem: EulerProblem): ChatMessage[] {
   return [{ role: 'system', content: SYSTEM_MESSAGE }, userMessage(prompt, problem)]
 }
 
-async function judgeProgram(program: string | undefined, language: Language, problem: EulerProblem): Promise<Judgement> {
-  if (program === undefined) return { outcome: 'no_answer', reason: 'The reply holds no program.', output: 'The reply holds no program.' }
+async function judgeProgram(
+  program: string | undefined,
+  language: Language,
+  problem: EulerProblem,
+): Promise<Judgement> {
+  if (program === undefined)
+    return { outcome: 'no_answer', reason: 'The reply holds no program.', output: 'The reply holds no program.' }
   if (options.answerInCode && answerInCode(program, problem.answer)) {
-    const reason = 'The answer appears in the code (TESTBENCH_EULER_ANSWER_IN_CODE=1): counted as solved without running it.'
+    const reason =
+      'The answer appears in the code (TESTBENCH_EULER_ANSWER_IN_CODE=1): counted as solved without running it.'
     return { outcome: 'passed', reason, output: reason }
   }
   return runSolution(program, language, problem.answer, options)
 }
 
-function resultKey(model: { label: string; details: Record<string, string | number> }, language: Language, itemId: string, sample: number): ResultKey {
+function resultKey(
+  model: { label: string; details: Record<string, string | number> },
+  language: Language,
+  itemId: string,
+  sample: number,
+): ResultKey {
   const digest = model.details.digest
   return {
     model: model.label,
@@ -142,10 +189,14 @@ function resultKey(model: { label: string; details: Record<string, string | numb
 function announceStoredResults(language: Language, problems: readonly EulerProblem[]): void {
   if (options.overwrite) return
   for (const model of inject('benchModels').filter((model) => isStoredProvider(model.provider))) {
-    const keys = problems.flatMap((problem) => Array.from({ length: sampleCount() }, (_, sample) => resultKey(model, language, problem.id, sample)))
+    const keys = problems.flatMap((problem) =>
+      Array.from({ length: sampleCount() }, (_, sample) => resultKey(model, language, problem.id, sample)),
+    )
     const stored = keys.filter((key) => results.reusable(key)).length
     if (stored === 0) continue
     const what = stored === keys.length ? `all ${stored} results are` : `${stored} of ${keys.length} results are`
-    console.info(`PE-Bench ${model.label} × ${language.id}: ${what} stored in ${results.path} and reused (TESTBENCH_EULER_OVERWRITE=1 runs them again).`)
+    console.info(
+      `PE-Bench ${model.label} × ${language.id}: ${what} stored in ${results.path} and reused (TESTBENCH_EULER_OVERWRITE=1 runs them again).`,
+    )
   }
 }

@@ -1,4 +1,12 @@
-import { booleanKnob, choiceKnob, listKnob, numberKnob, textKnob, wholeNumberKnob, type KnobGroup } from '../../adapters/knob.ts'
+import {
+  booleanKnob,
+  choiceKnob,
+  listKnob,
+  numberKnob,
+  textKnob,
+  wholeNumberKnob,
+  type KnobGroup,
+} from '../../adapters/knob.ts'
 import { numberRangesKnob } from '../../harness/number-ranges.ts'
 import { LANGUAGE_IDS } from './languages.ts'
 
@@ -17,19 +25,38 @@ export const MODE = choiceKnob({
   name: 'TESTBENCH_EULER_MODE',
   choices: MODES,
   default: 'oneshot',
-  readme: "`tool` runs upstream's tool agent (`inference-with-tools.py`): the model works in a virtual workspace through tools and delivers a file",
+  readme:
+    "`tool` runs upstream's tool agent (`inference-with-tools.py`): the model works in a virtual workspace through tools and delivers a file",
 })
-export const LANGUAGES = listKnob({ name: 'TESTBENCH_EULER_LANGUAGES', choices: LANGUAGE_IDS, default: ['python', 'java', 'rust', 'clojure'], readme: 'one variant per language' })
-export const PROBLEMS = numberRangesKnob({ name: 'TESTBENCH_EULER_PROBLEMS', defaultText: '1-100 (tool mode: 101-200)', smallest: 1, readme: 'which problems run' })
+export const LANGUAGES = listKnob({
+  name: 'TESTBENCH_EULER_LANGUAGES',
+  choices: LANGUAGE_IDS,
+  default: ['python', 'java', 'rust', 'clojure'],
+  readme: 'one variant per language',
+})
+export const PROBLEMS = numberRangesKnob({
+  name: 'TESTBENCH_EULER_PROBLEMS',
+  defaultText: '1-100 (tool mode: 101-200)',
+  smallest: 1,
+  readme: 'which problems run',
+})
 export const ERA = choiceKnob({
   name: 'TESTBENCH_EULER_ERA',
   choices: ERAS,
   default: 'current',
   readme: "the prompt and the combined score's estimate of the PE-100 era (see Upstream and deviations)",
 })
-export const OVERWRITE = booleanKnob({ name: 'TESTBENCH_EULER_OVERWRITE', default: false, readme: 'run stored model × language results again instead of reusing them' })
+export const OVERWRITE = booleanKnob({
+  name: 'TESTBENCH_EULER_OVERWRITE',
+  default: false,
+  readme: 'run stored model × language results again instead of reusing them',
+})
 /** The original's rule that counts a problem solved when its answer appears anywhere in the code, without running it: a known false positive (problem 35's answer is 55). */
-export const ANSWER_IN_CODE = booleanKnob({ name: 'TESTBENCH_EULER_ANSWER_IN_CODE', default: false, readme: "the original's answer-in-code rule, a known false positive" })
+export const ANSWER_IN_CODE = booleanKnob({
+  name: 'TESTBENCH_EULER_ANSWER_IN_CODE',
+  default: false,
+  readme: "the original's answer-in-code rule, a known false positive",
+})
 export const RUN_TIMEOUT_MS = wholeNumberKnob({
   name: 'TESTBENCH_EULER_RUN_TIMEOUT_MS',
   default: 10_000,
@@ -37,7 +64,12 @@ export const RUN_TIMEOUT_MS = wholeNumberKnob({
   unit: 'milliseconds',
   readme: 'wall time of one program run, compilation not counted',
 })
-export const SCRAPE_DELAY_MS = wholeNumberKnob({ name: 'TESTBENCH_EULER_SCRAPE_DELAY_MS', default: 1000, unit: 'milliseconds', readme: 'pause between two requests to projecteuler.net' })
+export const SCRAPE_DELAY_MS = wholeNumberKnob({
+  name: 'TESTBENCH_EULER_SCRAPE_DELAY_MS',
+  default: 1000,
+  unit: 'milliseconds',
+  readme: 'pause between two requests to projecteuler.net',
+})
 export const PARAMETERS = numberKnob({
   name: 'TESTBENCH_EULER_PARAMETERS',
   above: true,
@@ -45,7 +77,13 @@ export const PARAMETERS = numberKnob({
   defaultText: "Ollama's details, else the name",
   readme: "the model's size for Mem-Score and Best Model for Size",
 })
-export const BITS = wholeNumberKnob({ name: 'TESTBENCH_EULER_BITS', min: 1, unit: 'bits per weight', defaultText: "Ollama's details, else the name", readme: "the model's quantization for Mem-Score" })
+export const BITS = wholeNumberKnob({
+  name: 'TESTBENCH_EULER_BITS',
+  min: 1,
+  unit: 'bits per weight',
+  defaultText: "Ollama's details, else the name",
+  readme: "the model's quantization for Mem-Score",
+})
 export const SHA256 = textKnob({
   name: 'TESTBENCH_EULER_SHA256',
   defaultText: 'the pinned snapshot',
@@ -55,5 +93,17 @@ export const SHA256 = textKnob({
 
 export const eulerKnobs: KnobGroup = {
   title: 'euler',
-  knobs: [LANGUAGES, MODE, PROBLEMS, ERA, OVERWRITE, ANSWER_IN_CODE, RUN_TIMEOUT_MS, SCRAPE_DELAY_MS, PARAMETERS, BITS, SHA256],
+  knobs: [
+    LANGUAGES,
+    MODE,
+    PROBLEMS,
+    ERA,
+    OVERWRITE,
+    ANSWER_IN_CODE,
+    RUN_TIMEOUT_MS,
+    SCRAPE_DELAY_MS,
+    PARAMETERS,
+    BITS,
+    SHA256,
+  ],
 }

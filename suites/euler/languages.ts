@@ -33,7 +33,8 @@ export const LANGUAGES: Record<LanguageId, Language> = {
     id: 'java',
     name: 'Java',
     tags: ['java'],
-    howItRuns: 'Your program is compiled with `javac` and run with `java`: write one `public` class (for example `Main`) with a `public static void main(String[] args)` method, and put everything inside that class.',
+    howItRuns:
+      'Your program is compiled with `javac` and run with `java`: write one `public` class (for example `Main`) with a `public static void main(String[] args)` method, and put everything inside that class.',
     printWith: '`System.out.println(...)`',
     example: [
       'public class Main {',
@@ -45,13 +46,20 @@ export const LANGUAGES: Record<LanguageId, Language> = {
       '}',
     ].join('\n'),
     printing: (answer) =>
-      ['public class Main {', '    public static void main(String[] args) {', `        System.out.println(${JSON.stringify(answer)});`, '    }', '}'].join('\n'),
+      [
+        'public class Main {',
+        '    public static void main(String[] args) {',
+        `        System.out.println(${JSON.stringify(answer)});`,
+        '    }',
+        '}',
+      ].join('\n'),
   },
   rust: {
     id: 'rust',
     name: 'Rust',
     tags: ['rust', 'rs'],
-    howItRuns: 'Your program is compiled with `rustc` as a single file with a `fn main()` and only the standard library (no external crates).',
+    howItRuns:
+      'Your program is compiled with `rustc` as a single file with a `fn main()` and only the standard library (no external crates).',
     printWith: '`println!("{}", value)`',
     example: ['fn main() {', '    let sum: i64 = (1..=100).sum();', '    println!("{}", sum);', '}'].join('\n'),
     printing: (answer) => ['fn main() {', `    println!("{}", ${JSON.stringify(answer)});`, '}'].join('\n'),
@@ -60,7 +68,8 @@ export const LANGUAGES: Record<LanguageId, Language> = {
     id: 'clojure',
     name: 'Clojure',
     tags: ['clojure', 'clj'],
-    howItRuns: 'Your program is run as a script with `clojure main.clj`: no `(ns ...)` declaration and no `-main` function; define helpers with `defn` if you like, and call them at the top level.',
+    howItRuns:
+      'Your program is run as a script with `clojure main.clj`: no `(ns ...)` declaration and no `-main` function; define helpers with `defn` if you like, and call them at the top level.',
     printWith: '`(println ...)`',
     example: '(println (reduce + (range 1 101)))',
     printing: (answer) => `(println ${JSON.stringify(answer)})`,
@@ -78,27 +87,68 @@ export const LANGUAGES: Record<LanguageId, Language> = {
     id: 'go',
     name: 'Go',
     tags: ['go', 'golang'],
-    howItRuns: 'Your program is built with `go build` as a single file in `package main` with a `func main()`, using only the standard library.',
+    howItRuns:
+      'Your program is built with `go build` as a single file in `package main` with a `func main()`, using only the standard library.',
     printWith: '`fmt.Println(...)`',
-    example: ['package main', '', 'import "fmt"', '', 'func main() {', '\tsum := 0', '\tfor i := 1; i <= 100; i++ {', '\t\tsum += i', '\t}', '\tfmt.Println(sum)', '}'].join('\n'),
-    printing: (answer) => ['package main', '', 'import "fmt"', '', 'func main() {', `\tfmt.Println(${JSON.stringify(answer)})`, '}'].join('\n'),
+    example: [
+      'package main',
+      '',
+      'import "fmt"',
+      '',
+      'func main() {',
+      '\tsum := 0',
+      '\tfor i := 1; i <= 100; i++ {',
+      '\t\tsum += i',
+      '\t}',
+      '\tfmt.Println(sum)',
+      '}',
+    ].join('\n'),
+    printing: (answer) =>
+      ['package main', '', 'import "fmt"', '', 'func main() {', `\tfmt.Println(${JSON.stringify(answer)})`, '}'].join(
+        '\n',
+      ),
   },
   c: {
     id: 'c',
     name: 'C',
     tags: ['c'],
-    howItRuns: 'Your program is compiled with `gcc -O2` as a single file with an `int main(void)`, using only the C standard library (the math library is linked).',
+    howItRuns:
+      'Your program is compiled with `gcc -O2` as a single file with an `int main(void)`, using only the C standard library (the math library is linked).',
     printWith: '`printf("...\\n", ...)`',
-    example: ['#include <stdio.h>', '', 'int main(void) {', '    long sum = 0;', '    for (int i = 1; i <= 100; i++) sum += i;', '    printf("%ld\\n", sum);', '    return 0;', '}'].join('\n'),
-    printing: (answer) => ['#include <stdio.h>', '', 'int main(void) {', `    puts(${JSON.stringify(answer)});`, '    return 0;', '}'].join('\n'),
+    example: [
+      '#include <stdio.h>',
+      '',
+      'int main(void) {',
+      '    long sum = 0;',
+      '    for (int i = 1; i <= 100; i++) sum += i;',
+      '    printf("%ld\\n", sum);',
+      '    return 0;',
+      '}',
+    ].join('\n'),
+    printing: (answer) =>
+      ['#include <stdio.h>', '', 'int main(void) {', `    puts(${JSON.stringify(answer)});`, '    return 0;', '}'].join(
+        '\n',
+      ),
   },
   cpp: {
     id: 'cpp',
     name: 'C++',
     tags: ['cpp', 'c++', 'cxx'],
-    howItRuns: 'Your program is compiled with `g++ -O2` as a single file with an `int main()`, using only the C++ standard library.',
+    howItRuns:
+      'Your program is compiled with `g++ -O2` as a single file with an `int main()`, using only the C++ standard library.',
     printWith: '`std::cout << ... << std::endl`',
-    example: ['#include <iostream>', '', 'int main() {', '    long sum = 0;', '    for (int i = 1; i <= 100; i++) sum += i;', '    std::cout << sum << std::endl;', '}'].join('\n'),
-    printing: (answer) => ['#include <iostream>', '', 'int main() {', `    std::cout << ${JSON.stringify(answer)} << std::endl;`, '}'].join('\n'),
+    example: [
+      '#include <iostream>',
+      '',
+      'int main() {',
+      '    long sum = 0;',
+      '    for (int i = 1; i <= 100; i++) sum += i;',
+      '    std::cout << sum << std::endl;',
+      '}',
+    ].join('\n'),
+    printing: (answer) =>
+      ['#include <iostream>', '', 'int main() {', `    std::cout << ${JSON.stringify(answer)} << std::endl;`, '}'].join(
+        '\n',
+      ),
   },
 }

@@ -23,7 +23,11 @@ export function memoryGB(size: ModelSize): number | undefined {
   return parameters * 2.0
 }
 
-export function modelSize(model: string, details: Readonly<Record<string, string | number>>, stated: ModelSize): ModelSize {
+export function modelSize(
+  model: string,
+  details: Readonly<Record<string, string | number>>,
+  stated: ModelSize,
+): ModelSize {
   const parameters = stated.parameters ?? parseBillions(details.parameterSize) ?? billionsInName(model)
   const bits = stated.bits ?? parseBits(details.quantization) ?? bitsInName(model)
   return { ...(parameters === undefined ? {} : { parameters }), ...(bits === undefined ? {} : { bits }) }

@@ -1,5 +1,19 @@
 /** The PE-Bench options, from its knobs (knobs.ts). */
-import { ANSWER_IN_CODE, BITS, DEFAULT_PROBLEMS, ERA, LANGUAGES, MODE, OVERWRITE, PARAMETERS, PROBLEMS, RUN_TIMEOUT_MS, SCRAPE_DELAY_MS, type Era, type Mode } from './knobs.ts'
+import {
+  ANSWER_IN_CODE,
+  BITS,
+  DEFAULT_PROBLEMS,
+  ERA,
+  LANGUAGES,
+  MODE,
+  OVERWRITE,
+  PARAMETERS,
+  PROBLEMS,
+  RUN_TIMEOUT_MS,
+  SCRAPE_DELAY_MS,
+  type Era,
+  type Mode,
+} from './knobs.ts'
 import { parseNumberRanges } from '../../harness/number-ranges.ts'
 import type { LanguageId } from './languages.ts'
 

@@ -17,7 +17,22 @@ export interface ArchiveRow {
 }
 
 /** Elements that stand apart as paragraphs, and elements that take a line of their own. */
-const PARAGRAPH = new Set(['p', 'div', 'pre', 'table', 'ul', 'ol', 'blockquote', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'dl'])
+const PARAGRAPH = new Set([
+  'p',
+  'div',
+  'pre',
+  'table',
+  'ul',
+  'ol',
+  'blockquote',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'dl',
+])
 const LINE = new Set(['tr', 'li', 'dt', 'dd'])
 const DATA_FILE = /^(?:project\/)?resources\/.*\.(?:txt|csv|dat|lst)$/i
 const SAVE_LINK_HINT = /^\s*\(right click[^)]*\)/i

@@ -74,11 +74,15 @@ export async function loadProblems(dir: string, numbers: readonly number[]): Pro
     const id = problemId(number)
     const solution = solutions[id]
     if (solution?.solution === undefined || !(solution.solved_by > 0)) {
-      throw new Error(`${join(dir, 'solutions.json')} has no answer and solved_by count for problem ${id}; choose other problems with TESTBENCH_EULER_PROBLEMS.`)
+      throw new Error(
+        `${join(dir, 'solutions.json')} has no answer and solved_by count for problem ${id}; choose other problems with TESTBENCH_EULER_PROBLEMS.`,
+      )
     }
     const textFile = join(dir, 'problems', `${id}.txt`)
     const text = await readFile(textFile, 'utf8').catch((error: unknown) => {
-      throw new Error(`Problem ${id}: cannot read ${textFile} (${describe(error)}). Point TESTBENCH_DATA_DIR at a directory with euler/problems/${id}.txt, or choose other problems with TESTBENCH_EULER_PROBLEMS.`)
+      throw new Error(
+        `Problem ${id}: cannot read ${textFile} (${describe(error)}). Point TESTBENCH_DATA_DIR at a directory with euler/problems/${id}.txt, or choose other problems with TESTBENCH_EULER_PROBLEMS.`,
+      )
     })
     const attachments: Attachment[] = []
     const missingAttachments: string[] = []
@@ -89,7 +93,10 @@ export async function loadProblems(dir: string, numbers: readonly number[]): Pro
       else missingAttachments.push(`${file} does not exist`)
     }
     for (const name of new Set(text.match(MENTIONED_FILE) ?? [])) {
-      if (!listed.includes(name)) missingAttachments.push(`${name} is named in the text but not listed for problem ${number} in ${join(resourceDir, 'resources.json')}`)
+      if (!listed.includes(name))
+        missingAttachments.push(
+          `${name} is named in the text but not listed for problem ${number} in ${join(resourceDir, 'resources.json')}`,
+        )
     }
     const image = await firstImage(dir, id)
     problems.push({
@@ -126,7 +133,9 @@ async function firstImage(dir: string, id: string): Promise<ImageInput | undefin
 async function readSolutions(dir: string): Promise<Record<string, SolutionEntry | undefined>> {
   const file = join(dir, 'solutions.json')
   const text = await readFile(file, 'utf8').catch((error: unknown) => {
-    throw new Error(`Cannot read the PE-Bench answers ${file} (${describe(error)}). Point TESTBENCH_DATA_DIR at the datasets directory (the one holding euler/), or leave it unset to download the problems.`)
+    throw new Error(
+      `Cannot read the PE-Bench answers ${file} (${describe(error)}). Point TESTBENCH_DATA_DIR at the datasets directory (the one holding euler/), or leave it unset to download the problems.`,
+    )
   })
   return JSON.parse(text) as Record<string, SolutionEntry | undefined>
 }
@@ -136,7 +145,9 @@ async function readResourceMap(dir: string): Promise<Record<string, string[]>> {
   const file = join(dir, 'resources.json')
   if (!existsSync(file)) return {}
   const raw = JSON.parse(await readFile(file, 'utf8')) as Record<string, string | string[]>
-  return Object.fromEntries(Object.entries(raw).map(([number, names]) => [String(Number(number)), Array.isArray(names) ? names : [names]]))
+  return Object.fromEntries(
+    Object.entries(raw).map(([number, names]) => [String(Number(number)), Array.isArray(names) ? names : [names]]),
+  )
 }
 
 function describe(error: unknown): string {

@@ -12,7 +12,14 @@ export function referenceTrajectory(language: Language, program: string): { turn
   return {
     turns: [
       { content: 'Writing the program.', tool_calls: [{ name: 'write_file', arguments: { path, content: program } }] },
-      ...(check ? [{ content: 'Checking its syntax.', tool_calls: [{ name: 'syntax_check', arguments: { language: language.id, path } }] }] : []),
+      ...(check
+        ? [
+            {
+              content: 'Checking its syntax.',
+              tool_calls: [{ name: 'syntax_check', arguments: { language: language.id, path } }],
+            },
+          ]
+        : []),
       { content: 'Delivering it.', tool_calls: [{ name: 'deliver_code', arguments: { path } }] },
     ],
   }

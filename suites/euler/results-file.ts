@@ -30,7 +30,8 @@ export interface ResultKey {
 }
 
 /** The judged item as the test recorded it; prompt and points are left out, they come from the data. */
-export type StoredFields = Required<Pick<ItemRecord, 'outcome' | 'output' | 'extracted'>> & Pick<ItemRecord, 'reason' | 'reply' | 'reasoning' | 'tokens' | 'latencyMs' | 'trajectory' | 'conversationEnd'>
+export type StoredFields = Required<Pick<ItemRecord, 'outcome' | 'output' | 'extracted'>> &
+  Pick<ItemRecord, 'reason' | 'reply' | 'reasoning' | 'tokens' | 'latencyMs' | 'trajectory' | 'conversationEnd'>
 
 export interface StoredResult extends ResultKey {
   savedAt: string
@@ -78,7 +79,8 @@ export class ResultsFile {
 function keyOf(key: ResultKey): string {
   const fields: unknown[] = [key.model, key.digest, key.language, key.itemId, key.sample, key.era, key.answerInCode]
   // Only when set, so that the keys of results stored before tool mode and the thinking switch still hold.
-  if ((key.mode ?? 'oneshot') !== 'oneshot' || key.think !== undefined) fields.push(key.mode ?? 'oneshot', key.think ?? null)
+  if ((key.mode ?? 'oneshot') !== 'oneshot' || key.think !== undefined)
+    fields.push(key.mode ?? 'oneshot', key.think ?? null)
   return JSON.stringify(fields)
 }
 

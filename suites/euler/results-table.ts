@@ -20,16 +20,36 @@ import { LANGUAGES, type LanguageId } from './languages.ts'
 import { memoryGB } from './model-size.ts'
 import { pythonFixed } from '../../harness/python-round.ts'
 import type { Mode } from './options.ts'
-import { BEST_FOR_SIZE_COLUMN, BITS_COLUMN, COMBINED_WEIGHTS, combinedScoreName, combinedValue, ERA_COLUMN, languageScoreName, MEM_SCORE_COLUMN, SECTION_COLUMN, sectionOf, SIZE_COLUMN } from './score.ts'
+import {
+  BEST_FOR_SIZE_COLUMN,
+  BITS_COLUMN,
+  COMBINED_WEIGHTS,
+  combinedScoreName,
+  combinedValue,
+  ERA_COLUMN,
+  languageScoreName,
+  MEM_SCORE_COLUMN,
+  SECTION_COLUMN,
+  sectionOf,
+  SIZE_COLUMN,
+} from './score.ts'
 
 export const ESTIMATED_COLUMN = 'Estimated from Python'
 
 type Row = Record<string, string>
 
-const SECTION_ORDER = ['', sectionOf('oneshot', undefined), sectionOf('oneshot', 'think'), sectionOf('tool', undefined), sectionOf('tool', 'think')]
+const SECTION_ORDER = [
+  '',
+  sectionOf('oneshot', undefined),
+  sectionOf('oneshot', 'think'),
+  sectionOf('tool', undefined),
+  sectionOf('tool', 'think'),
+]
 
 export function eulerResultsTable(rows: readonly Row[]): Row[] {
-  const sections = [...new Set(rows.map((row) => row[SECTION_COLUMN] ?? ''))].sort((a, b) => sectionRank(a) - sectionRank(b))
+  const sections = [...new Set(rows.map((row) => row[SECTION_COLUMN] ?? ''))].sort(
+    (a, b) => sectionRank(a) - sectionRank(b),
+  )
   return sections.flatMap((section) => rankedSection(rows.filter((row) => (row[SECTION_COLUMN] ?? '') === section)))
 }
 
@@ -48,7 +68,10 @@ function rankedSection(rows: readonly Row[]): Row[] {
     const memory = memoryOfRow(row) ?? Infinity
     const best = memory <= lowest
     if (best) lowest = memory
-    return { ...row, [BEST_FOR_SIZE_COLUMN]: best && Number.isFinite(memory) ? pythonFixed(memory, memory >= 100 ? 0 : 2) : '' }
+    return {
+      ...row,
+      [BEST_FOR_SIZE_COLUMN]: best && Number.isFinite(memory) ? pythonFixed(memory, memory >= 100 ? 0 : 2) : '',
+    }
   })
 }
 
@@ -69,13 +92,20 @@ function withSortKeys(rows: readonly Row[]): KeyedRow[] {
   return rows.map((row) => {
     const problems = problemsOfRow(row)
     const mode = modeOfRow(row)
-    const key = problems === undefined ? undefined : combinedValue((language) => languageValue(row, language, problems, mode))
+    const key =
+      problems === undefined ? undefined : combinedValue((language) => languageValue(row, language, problems, mode))
     if (key === undefined || !era.includes(row)) return { row, key }
-    const missing = COMBINED_WEIGHTS.map(([language]) => language).filter((language) => languageValue(row, language, 100) === undefined)
+    const missing = COMBINED_WEIGHTS.map(([language]) => language).filter(
+      (language) => languageValue(row, language, 100) === undefined,
+    )
     if (missing.length === 0) return { row, key }
     const estimate = pe100Estimate(row, coefficients)
     const memory = memoryOfRow(row)
-    const estimated: Row = { ...row, [combinedScoreName(100)]: pythonFixed(estimate, 2), [ESTIMATED_COLUMN]: missing.map((language) => LANGUAGES[language].name).join(', ') }
+    const estimated: Row = {
+      ...row,
+      [combinedScoreName(100)]: pythonFixed(estimate, 2),
+      [ESTIMATED_COLUMN]: missing.map((language) => LANGUAGES[language].name).join(', '),
+    }
     if (memory !== undefined) estimated[MEM_SCORE_COLUMN] = pythonFixed((100 * estimate) / memory, 0)
     return { row: estimated, key: estimate }
   })
@@ -101,7 +131,10 @@ function languageValue(row: Row, language: LanguageId, problems: number, mode: M
 function memoryOfRow(row: Row): number | undefined {
   const parameters = Number(row[SIZE_COLUMN] || Number.NaN)
   const bits = Number(row[BITS_COLUMN] || Number.NaN)
-  return memoryGB({ ...(Number.isFinite(parameters) ? { parameters } : {}), ...(Number.isFinite(bits) ? { bits } : {}) })
+  return memoryGB({
+    ...(Number.isFinite(parameters) ? { parameters } : {}),
+    ...(Number.isFinite(bits) ? { bits } : {}),
+  })
 }
 
 type Coefficients = Partial<Record<LanguageId, number>>

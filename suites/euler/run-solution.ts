@@ -17,7 +17,12 @@ export interface RunLimits {
 const GiB = 1024 * 1024 * 1024
 const SHOWN_CHARS = 2000
 
-export async function runSolution(program: string, language: Language, answer: string, limits: RunLimits): Promise<Judgement> {
+export async function runSolution(
+  program: string,
+  language: Language,
+  answer: string,
+  limits: RunLimits,
+): Promise<Judgement> {
   const main = mainFile(program, language)
   const result = await runProgram({
     language: language.id,
@@ -38,10 +43,21 @@ export function judge(result: RunResult, answer: string): Judgement {
   const printed = lastLine(result.stdout.text)
   if (result.outcome !== 'passed') return judgement(result, result.outcome, result.reason)
   if (result.stdout.truncated) {
-    return judgement(result, 'wrong_answer', `The program printed ${result.stdout.bytes} bytes, more than the sandbox keeps; its last line is lost.`)
+    return judgement(
+      result,
+      'wrong_answer',
+      `The program printed ${result.stdout.bytes} bytes, more than the sandbox keeps; its last line is lost.`,
+    )
   }
-  if (isAnswer(result.stdout.text, answer)) return judgement(result, 'passed', `Printed the answer as its last line: ${printed}`)
-  return judgement(result, 'wrong_answer', printed === '' ? 'The program printed nothing.' : `The last line printed, ${JSON.stringify(printed)}, is not the answer.`)
+  if (isAnswer(result.stdout.text, answer))
+    return judgement(result, 'passed', `Printed the answer as its last line: ${printed}`)
+  return judgement(
+    result,
+    'wrong_answer',
+    printed === ''
+      ? 'The program printed nothing.'
+      : `The last line printed, ${JSON.stringify(printed)}, is not the answer.`,
+  )
 }
 
 function judgement(result: RunResult, outcome: Verdict['outcome'], reason: string): Judgement {
@@ -68,11 +84,16 @@ export function mainFile(program: string, language: Language): string {
 }
 
 function describe(result: RunResult, verdict: string): string {
-  const sections = [verdict === result.reason ? `${verdict} (${result.wallMs} ms)` : `${verdict}\n${result.reason} (${result.wallMs} ms)`]
+  const sections = [
+    verdict === result.reason
+      ? `${verdict} (${result.wallMs} ms)`
+      : `${verdict}\n${result.reason} (${result.wallMs} ms)`,
+  ]
   const compiler = result.compileOutput?.trim() ?? ''
   if (compiler !== '') sections.push(`--- compiler ---\n${tail(compiler)}`)
   if (result.stdout.text.trim() !== '') sections.push(`--- stdout ---\n${tail(result.stdout.text)}`)
-  if (result.stderr.text.trim() !== '' && result.stderr.text.trim() !== compiler) sections.push(`--- stderr ---\n${tail(result.stderr.text)}`)
+  if (result.stderr.text.trim() !== '' && result.stderr.text.trim() !== compiler)
+    sections.push(`--- stderr ---\n${tail(result.stderr.text)}`)
   return sections.join('\n')
 }
 

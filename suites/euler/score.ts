@@ -81,7 +81,10 @@ interface LanguageScore {
 
 export const scoreEuler: Scorer = (records) => {
   const scores: Score[] = []
-  for (const [model, modelRecords] of groupBy(records.filter((record) => record.suite === SUITE), (record) => record.model)) {
+  for (const [model, modelRecords] of groupBy(
+    records.filter((record) => record.suite === SUITE),
+    (record) => record.model,
+  )) {
     for (const runRecords of runsOf(modelRecords)) {
       const facts = runRecords.map((record) => eulerFacts.readIfRecorded(record)).find((each) => each !== undefined)
       const mode = facts?.mode ?? 'oneshot'
@@ -157,15 +160,26 @@ function languageScore(language: string, records: readonly ItemRecord[], mode: M
   for (const samples of byProblem.values()) {
     // A sample that broke before it recorded its facts did not pass; when none of the problem's samples has
     // them, the problem still counts as asked and unsolved, as a problem whose samples broke later does.
-    const problemPoints = samples.map((record) => eulerFacts.readIfRecorded(record)?.points).find((points) => points !== undefined) ?? 0
+    const problemPoints =
+      samples.map((record) => eulerFacts.readIfRecorded(record)?.points).find((points) => points !== undefined) ?? 0
     const share = samples.filter((record) => record.outcome === 'passed').length / samples.length
     points += problemPoints * share
     solved += share
   }
   const problems = byProblem.size
-  const highest = Math.max(0, ...records.map((record) => eulerFacts.readIfRecorded(record)?.problem ?? (Number(record.itemId) || 0)))
+  const highest = Math.max(
+    0,
+    ...records.map((record) => eulerFacts.readIfRecorded(record)?.problem ?? (Number(record.itemId) || 0)),
+  )
   // Over every problem asked, solved or not: upstream's tool mode divides by the problems recorded so far (see the README).
-  return { language, mode, named: mode === 'tool' ? highest : problems, problems, solved, value: problems === 0 ? 0 : pythonRound(points / problems, 2) }
+  return {
+    language,
+    mode,
+    named: mode === 'tool' ? highest : problems,
+    problems,
+    solved,
+    value: problems === 0 ? 0 : pythonRound(points / problems, 2),
+  }
 }
 
 function toScore(model: string, score: LanguageScore): Score {
@@ -183,7 +197,10 @@ function toScore(model: string, score: LanguageScore): Score {
 function combinedOf(scores: readonly LanguageScore[], mode: Mode): CombinedValue | undefined {
   const problems = scores.find((score) => score.language === 'python')?.named
   if (problems === undefined) return undefined
-  const value = combinedValue((language) => scores.find((score) => score.language === language && score.named === problems && score.mode === mode)?.value)
+  const value = combinedValue(
+    (language) =>
+      scores.find((score) => score.language === language && score.named === problems && score.mode === mode)?.value,
+  )
   return value === undefined ? undefined : { problems, value }
 }
 
@@ -204,7 +221,10 @@ function tableRow(
   const [first] = records
   const details = first?.modelDetails ?? {}
   const facts = records.map((record) => eulerFacts.readIfRecorded(record)).find((each) => each !== undefined)
-  const size = modelSize(model, details, { ...(facts?.parameters === undefined ? {} : { parameters: facts.parameters }), ...(facts?.bits === undefined ? {} : { bits: facts.bits }) })
+  const size = modelSize(model, details, {
+    ...(facts?.parameters === undefined ? {} : { parameters: facts.parameters }),
+    ...(facts?.bits === undefined ? {} : { bits: facts.bits }),
+  })
   const row: Record<string, string> = { Model: storeName(model, thinking), [BEST_FOR_SIZE_COLUMN]: '' }
   if (combined) {
     const memory = memoryGB(size)
@@ -216,7 +236,8 @@ function tableRow(
   row[SIZE_COLUMN] = size.parameters === undefined ? '' : String(size.parameters)
   row[BITS_COLUMN] = size.bits === undefined ? '' : String(size.bits)
   row['Context (K)'] = contextKilo(details.contextLength)
-  for (const score of scores) row[languageScoreName(score.language, score.named, score.mode)] = pythonFixed(score.value, 2)
+  for (const score of scores)
+    row[languageScoreName(score.language, score.named, score.mode)] = pythonFixed(score.value, 2)
   if (facts?.era === 'pe100') row[ERA_COLUMN] = 'pe100'
   if (mode === 'tool' || thinking !== undefined) row[SECTION_COLUMN] = sectionOf(mode, thinking)
   return row
@@ -225,7 +246,9 @@ function tableRow(
 /** Context length in tokens → thousands of tokens as the original writes them (32768 → 32, 131072 → 128). */
 export function contextKilo(length: string | number | undefined): string {
   const tokens = Number(length)
-  return length === undefined || length === '' || !Number.isFinite(tokens) || tokens <= 0 ? '' : String(Math.round(tokens / 1024))
+  return length === undefined || length === '' || !Number.isFinite(tokens) || tokens <= 0
+    ? ''
+    : String(Math.round(tokens / 1024))
 }
 
 function languageName(language: string): string {

@@ -87,7 +87,8 @@ export async function scrapeProblems(options: ScrapeOptions): Promise<void> {
     log(`PE-Bench: downloading solved-by counts, archives page ${page} (${index + 1} of ${pages.length})`)
     for (const row of await parseArchivePage(await fetchText(`${baseUrl}archives;page=${page}`))) {
       const answer = answers.get(row.number)
-      if (answer !== undefined) solutions[problemId(row.number)] = { title: row.title, solved_by: row.solvedBy, solution: answer }
+      if (answer !== undefined)
+        solutions[problemId(row.number)] = { title: row.title, solved_by: row.solvedBy, solution: answer }
     }
   }
   await writeFileAtomically(solutionsFile, JSON.stringify(solutions, null, 2))
@@ -126,9 +127,14 @@ async function responseOf(url: string): Promise<Response> {
   try {
     response = await fetch(url, { headers: { 'user-agent': 'llm-testbench PE-Bench (one request at a time)' } })
   } catch (error) {
-    throw new Error(`Cannot download ${url} (${error instanceof Error ? error.message : String(error)}). Without network, point TESTBENCH_DATA_DIR at a datasets directory holding euler/.`)
+    throw new Error(
+      `Cannot download ${url} (${error instanceof Error ? error.message : String(error)}). Without network, point TESTBENCH_DATA_DIR at a datasets directory holding euler/.`,
+    )
   }
-  if (response.status !== 200) throw new Error(`${url} answered HTTP ${response.status}; try again later, or point TESTBENCH_DATA_DIR at a datasets directory holding euler/.`)
+  if (response.status !== 200)
+    throw new Error(
+      `${url} answered HTTP ${response.status}; try again later, or point TESTBENCH_DATA_DIR at a datasets directory holding euler/.`,
+    )
   return response
 }
 

@@ -37,10 +37,7 @@ export const TOOL_LIMITS: ConversationLimits = { turns: 4 * TOOL_CALLS_PER_TOOL,
 export const TOOL_PARAMS: ChatParams = { temperature: 0 }
 
 export function toolMessages(problem: EulerProblem, language: Language): ChatMessage[] {
-  return [
-    { role: 'system', content: TOOL_SYSTEM_PROMPT },
-    userMessage(toolPrompt(problem, language), problem),
-  ]
+  return [{ role: 'system', content: TOOL_SYSTEM_PROMPT }, userMessage(toolPrompt(problem, language), problem)]
 }
 
 export interface ToolRun {

@@ -20,7 +20,8 @@ export type Parse = (typeof PARSES)[number]
  */
 export function parseAnswer(reply: string, parse: Parse = 'tag'): string | undefined {
   const text = stripReasoning(reply)
-  if (parse === 'tag-or-boxed') return lastNumber(text, /<ANSWER>\s*(\d+)\s*<\/ANSWER>/g) ?? lastNumber(text, /\\boxed\{\s*(\d+)\s*\}/g)
+  if (parse === 'tag-or-boxed')
+    return lastNumber(text, /<ANSWER>\s*(\d+)\s*<\/ANSWER>/g) ?? lastNumber(text, /\\boxed\{\s*(\d+)\s*\}/g)
   // `[^\n]`, not `.`: Python's `.` stops only at \n, JavaScript's also at \r, \u2028 and \u2029.
   const match = /<ANSWER>([^\n]*?)<\/ANSWER>/.exec(text)
   return match?.[1]?.trim()

@@ -40,7 +40,8 @@ export const MAX_LENGTH = 12
 
 /** The trees of lengths 1…maxLength, each grown from the previous one. */
 export function familyTrees(maxLength: number): FamilyTree[] {
-  if (!Number.isInteger(maxLength) || maxLength < 1) throw new Error(`A FaRel length is a whole number of at least 1, not ${maxLength}.`)
+  if (!Number.isInteger(maxLength) || maxLength < 1)
+    throw new Error(`A FaRel length is a whole number of at least 1, not ${maxLength}.`)
   const statements: Array<readonly [number, number]> = [
     [0, 1],
     [2, 0],
@@ -114,6 +115,7 @@ function grand(level: number, relation: string): string {
 
 function ordinal(n: number): string {
   const tens = n % 100
-  const suffix = tens >= 11 && tens <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th'
+  const suffix =
+    tens >= 11 && tens <= 13 ? 'th' : (({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th')
   return `${n}${suffix}`
 }

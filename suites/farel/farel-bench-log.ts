@@ -50,7 +50,10 @@ export function readFarelBenchLog(text: string, quizzes: readonly Quiz[], system
       if (current) replies.push({ id: current.id, reply: current.lines.join('\n') })
       current = { id, lines: [] }
     } else if (current) current.lines.push(line)
-    else throw new Error(`farel-bench log, line ${index + 1}: "${line.slice(0, 80)}" is not the messages of a quiz of this set. Is it a log of this set (TESTBENCH_FAREL_LENGTH, _PER_CLASS, _SEED, _TEMPLATE, _SYSTEM as when it was run)?`)
+    else
+      throw new Error(
+        `farel-bench log, line ${index + 1}: "${line.slice(0, 80)}" is not the messages of a quiz of this set. Is it a log of this set (TESTBENCH_FAREL_LENGTH, _PER_CLASS, _SEED, _TEMPLATE, _SYSTEM as when it was run)?`,
+      )
   }
   if (current) replies.push({ id: current.id, reply: current.lines.join('\n') })
   return { replies, classes }
@@ -63,6 +66,14 @@ export function messagesLine(prompt: string, system?: string): string {
 }
 
 function parseClassLine(line: string): LoggedClass {
-  const [, relation = '', accuracy = '', correct = '', incorrect = '', missing = '', all = ''] = CLASS_LINE.exec(line) ?? []
-  return { relation, accuracy: Number(accuracy), correct: Number(correct), incorrect: Number(incorrect), missing: Number(missing), all: Number(all) }
+  const [, relation = '', accuracy = '', correct = '', incorrect = '', missing = '', all = ''] =
+    CLASS_LINE.exec(line) ?? []
+  return {
+    relation,
+    accuracy: Number(accuracy),
+    correct: Number(correct),
+    incorrect: Number(incorrect),
+    missing: Number(missing),
+    all: Number(all),
+  }
 }

@@ -55,8 +55,17 @@ export function declareFarel(part: Part): void {
       bench.record({
         extracted: answer ?? '',
         ...(answer === undefined
-          ? { outcome: 'no_answer', reason: options.parse === 'tag' ? 'The reply has no <ANSWER> tag.' : 'The reply has no <ANSWER>N</ANSWER> and no \\boxed{N} with an option number.' }
-          : { outcome: answer === correct ? 'passed' : 'wrong_answer', reason: `Answered ${answer}; the correct option is ${correct} (${quiz.relation}).` }),
+          ? {
+              outcome: 'no_answer',
+              reason:
+                options.parse === 'tag'
+                  ? 'The reply has no <ANSWER> tag.'
+                  : 'The reply has no <ANSWER>N</ANSWER> and no \\boxed{N} with an option number.',
+            }
+          : {
+              outcome: answer === correct ? 'passed' : 'wrong_answer',
+              reason: `Answered ${answer}; the correct option is ${correct} (${quiz.relation}).`,
+            }),
       })
       bench.expect(answer, `the option number in <ANSWER> (correct: ${correct}. ${quiz.relation})`).toBe(correct)
     },

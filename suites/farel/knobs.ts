@@ -15,9 +15,18 @@ export const LENGTH = wholeNumberKnob({
   // A tree of length 12 has 91 people, and there are 100 names per gender.
   readme: 'the longest relationship (FaRel-L)',
 })
-export const PER_CLASS = wholeNumberKnob({ name: 'TESTBENCH_FAREL_PER_CLASS', default: PUBLISHED_SET.perClass, min: 1, max: 100_000, readme: 'quizzes per relationship class' })
-export const SEED = defineKnob<bigint>('integer', { name: 'TESTBENCH_FAREL_SEED', default: PUBLISHED_SET.seed, readme: 'the quiz generator seed' }, 'a whole number', (raw) =>
-  /^-?\d+$/.test(raw) ? BigInt(raw) : undefined,
+export const PER_CLASS = wholeNumberKnob({
+  name: 'TESTBENCH_FAREL_PER_CLASS',
+  default: PUBLISHED_SET.perClass,
+  min: 1,
+  max: 100_000,
+  readme: 'quizzes per relationship class',
+})
+export const SEED = defineKnob<bigint>(
+  'integer',
+  { name: 'TESTBENCH_FAREL_SEED', default: PUBLISHED_SET.seed, readme: 'the quiz generator seed' },
+  'a whole number',
+  (raw) => (/^-?\d+$/.test(raw) ? BigInt(raw) : undefined),
 )
 export const MODE = choiceKnob({
   name: 'TESTBENCH_FAREL_MODE',
@@ -26,7 +35,11 @@ export const MODE = choiceKnob({
   accepted: 'python-compat (the published set byte for byte) or seedrandom',
   readme: 'the random generator',
 })
-export const SHUFFLE = booleanKnob({ name: 'TESTBENCH_FAREL_SHUFFLE', default: PUBLISHED_SET.shuffle, readme: 'random order of statements and options' })
+export const SHUFFLE = booleanKnob({
+  name: 'TESTBENCH_FAREL_SHUFFLE',
+  default: PUBLISHED_SET.shuffle,
+  readme: 'random order of statements and options',
+})
 /** The template's text, read and checked when the knob is read. */
 export const TEMPLATE = defineKnob<string>(
   'path',
@@ -34,7 +47,11 @@ export const TEMPLATE = defineKnob<string>(
   `a file with ${TEMPLATE_PLACEHOLDERS.map((placeholder) => `\`${placeholder}\``).join(', ')}`,
   (file) => readTemplate(file),
 )
-export const SYSTEM = booleanKnob({ name: 'TESTBENCH_FAREL_SYSTEM', defaultText: 'off', readme: "the original's system prompt, and `-sys` in the score's name" })
+export const SYSTEM = booleanKnob({
+  name: 'TESTBENCH_FAREL_SYSTEM',
+  defaultText: 'off',
+  readme: "the original's system prompt, and `-sys` in the score's name",
+})
 /** The system prompt's text, read and checked when the knob is read. */
 export const SYSTEM_FILE = defineKnob<string>(
   'path',
@@ -63,7 +80,9 @@ export class FarelOptionError extends Error {
 export function farelRules(env: NodeJS.ProcessEnv): void {
   const file = SYSTEM_FILE.raw(env)
   if (file !== undefined && SYSTEM.read(env) === false) {
-    throw new FarelOptionError(`${SYSTEM.name}=${SYSTEM.raw(env)} turns the system prompt off, but ${SYSTEM_FILE.name}=${file} gives one: drop one of the two.`)
+    throw new FarelOptionError(
+      `${SYSTEM.name}=${SYSTEM.raw(env)} turns the system prompt off, but ${SYSTEM_FILE.name}=${file} gives one: drop one of the two.`,
+    )
   }
 }
 
@@ -80,7 +99,10 @@ function readTemplate(file: string): string {
 
 function readSystemPrompt(file: string): string {
   const text = readPromptFile(SYSTEM_FILE.name, file)
-  if (text.trim() === '') throw new FarelOptionError(`${SYSTEM_FILE.name}=${file} is empty: write the system prompt in it, or unset the variable.`)
+  if (text.trim() === '')
+    throw new FarelOptionError(
+      `${SYSTEM_FILE.name}=${file} is empty: write the system prompt in it, or unset the variable.`,
+    )
   return text
 }
 
@@ -91,7 +113,9 @@ function readPromptFile(name: string, file: string): string {
     text = readFileSync(resolve(file), 'utf8')
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error)
-    throw new FarelOptionError(`${name}=${file} cannot be read (${reason}): give the path of a UTF-8 text file, relative to ${process.cwd()} or absolute.`)
+    throw new FarelOptionError(
+      `${name}=${file} cannot be read (${reason}): give the path of a UTF-8 text file, relative to ${process.cwd()} or absolute.`,
+    )
   }
   return text.replace(/\r?\n$/, '')
 }

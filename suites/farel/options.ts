@@ -44,5 +44,7 @@ export function describeSet(options: QuizSetOptions): string {
 function systemPrompt(env: NodeJS.ProcessEnv): Pick<FarelOptions, 'system' | 'systemSource'> {
   const custom = SYSTEM_FILE.read(env)
   if (custom !== undefined) return { system: custom, systemSource: 'custom' }
-  return SYSTEM.read(env) === true ? { system: DEFAULT_SYSTEM_PROMPT, systemSource: 'default' } : { systemSource: 'none' }
+  return SYSTEM.read(env) === true
+    ? { system: DEFAULT_SYSTEM_PROMPT, systemSource: 'default' }
+    : { systemSource: 'none' }
 }

@@ -72,7 +72,8 @@ export class PythonRandom extends Sampler {
 
   /** `random.seed(a)` for an int: init_by_array over |a| split in 32-bit words, least significant first. */
   seed(a: number | bigint): void {
-    if (typeof a === 'number' && !Number.isSafeInteger(a)) throw new Error(`A python-compat seed must be a whole number, not ${a}.`)
+    if (typeof a === 'number' && !Number.isSafeInteger(a))
+      throw new Error(`A python-compat seed must be a whole number, not ${a}.`)
     let rest = BigInt(a)
     if (rest < 0n) rest = -rest
     const key: number[] = []
@@ -100,7 +101,8 @@ export class PythonRandom extends Sampler {
 
   /** `random.getrandbits(k)` for any k ≥ 0: 32-bit words filled least significant first, the last one cut to size. */
   getrandbits(k: number): bigint {
-    if (!Number.isInteger(k) || k < 0) throw new Error(`getrandbits takes a non-negative whole number of bits, not ${k}.`)
+    if (!Number.isInteger(k) || k < 0)
+      throw new Error(`getrandbits takes a non-negative whole number of bits, not ${k}.`)
     if (k <= 32) return BigInt(this.getrandbits32(k))
     let result = 0n
     let shift = 0n

@@ -78,7 +78,15 @@ export function generateQuizzes(options: QuizSetOptions): Quiz[] {
         const order = options.shuffle ? random.sample(names, names.length) : [...names]
         const correct = order.indexOf(relation.name) + 1
         const prompt = quizPrompt(tree, relation.person, order, random, options)
-        quizzes.push({ length: tree.length, relation: relation.name, rank: relation.rank, index, options: order, correct, prompt })
+        quizzes.push({
+          length: tree.length,
+          relation: relation.name,
+          rank: relation.rank,
+          index,
+          options: order,
+          correct,
+          prompt,
+        })
       }
     }
   }
@@ -104,7 +112,13 @@ class SeedrandomSampler extends Sampler {
   }
 }
 
-function quizPrompt(tree: FamilyTree, person: number, options: readonly string[], random: Sampler, set: QuizSetOptions): string {
+function quizPrompt(
+  tree: FamilyTree,
+  person: number,
+  options: readonly string[],
+  random: Sampler,
+  set: QuizSetOptions,
+): string {
   const statements = [...tree.statements]
   if (set.shuffle) random.shuffle(statements)
   const genders = Array.from({ length: tree.people }, () => random.choice(['male', 'female'] as const))
@@ -117,10 +131,17 @@ function quizPrompt(tree: FamilyTree, person: number, options: readonly string[]
   })
   const asked = names[person]!
   const about = names[0]!
-  const relations = statements.map(([parent, child]) => `* ${names[parent]} is ${possessive(names[child]!)} parent.`).join('\n')
+  const relations = statements
+    .map(([parent, child]) => `* ${names[parent]} is ${possessive(names[child]!)} parent.`)
+    .join('\n')
   const question = `What is ${possessive(asked)} relationship to ${about}?`
   const answers = options.map((option, i) => `${i + 1}. ${asked} is ${possessive(about)} ${option}.`).join('\n')
-  return fillTemplate(set.template, { $QUIZ_RELATIONS: relations, $QUIZ_GENDERS: '', $QUIZ_QUESTION: question, $QUIZ_ANSWERS: answers })
+  return fillTemplate(set.template, {
+    $QUIZ_RELATIONS: relations,
+    $QUIZ_GENDERS: '',
+    $QUIZ_QUESTION: question,
+    $QUIZ_ANSWERS: answers,
+  })
 }
 
 /** `Ralph's`, but `Charles'`. */

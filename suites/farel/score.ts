@@ -97,7 +97,15 @@ export function farelRuns(records: readonly ItemRecord[]): FarelRun[] {
     }
     let tally = run.tallies.get(scoring.relation)
     if (tally === undefined) {
-      tally = { relation: scoring.relation, length: scoring.length, rank: scoring.rank, correct: 0, incorrect: 0, missing: 0, accuracy: 0 }
+      tally = {
+        relation: scoring.relation,
+        length: scoring.length,
+        rank: scoring.rank,
+        correct: 0,
+        incorrect: 0,
+        missing: 0,
+        accuracy: 0,
+      }
       run.tallies.set(scoring.relation, tally)
     }
     if (outcome === 'passed') tally.correct++
@@ -107,12 +115,17 @@ export function farelRuns(records: readonly ItemRecord[]): FarelRun[] {
   // An item that broke before it recorded its facts has no class to count in: each of its model's runs leaves it out.
   for (const record of withoutFacts) {
     const sample = record.sample > 0 ? ` (sample ${record.sample})` : ''
-    for (const run of runs.values()) if (run.model === record.model) run.excluded.push({ itemId: `${record.itemId}${sample}`, reason: record.outcome ?? 'unfinished' })
+    for (const run of runs.values())
+      if (run.model === record.model)
+        run.excluded.push({ itemId: `${record.itemId}${sample}`, reason: record.outcome ?? 'unfinished' })
   }
   return [...runs.values()].map(({ tallies, ...run }) => ({
     ...run,
     classes: [...tallies.values()]
-      .map((tally) => ({ ...tally, accuracy: pythonRound((100 * tally.correct) / (tally.correct + tally.incorrect + tally.missing), 2) }))
+      .map((tally) => ({
+        ...tally,
+        accuracy: pythonRound((100 * tally.correct) / (tally.correct + tally.incorrect + tally.missing), 2),
+      }))
       .sort((a, b) => a.length - b.length || a.rank - b.rank || a.relation.localeCompare(b.relation)),
   }))
 }
@@ -139,7 +152,8 @@ export const scoreFarel: Scorer = (records) => {
     const custom = run.system === 'custom' || run.template === 'custom' ? '-custom' : ''
     const columns: Record<string, string> = { Model: `${run.model}${sys}`, [headline]: pythonFixed(mean, 2) }
     for (const tally of run.classes) columns[tally.relation] = pythonFixed(tally.accuracy, 2)
-    for (const tally of run.classes) columns[`${tally.relation} C/I/M`] = `${tally.correct}/${tally.incorrect}/${tally.missing}`
+    for (const tally of run.classes)
+      columns[`${tally.relation} C/I/M`] = `${tally.correct}/${tally.incorrect}/${tally.missing}`
     const solved = run.classes.reduce((sum, tally) => sum + tally.correct, 0)
     const total = run.classes.reduce((sum, tally) => sum + tally.correct + tally.incorrect + tally.missing, 0)
     const score: Score = {

@@ -54,12 +54,16 @@ export function isHumanEvalVariant(value: string): value is HumanEvalVariant {
 /** Where the human-eval samples and the Codex paper stop a completion: at the next top-level statement. */
 export const HUMANEVAL_STOP = ['\nclass', '\ndef', '\n#', '\nif', '\nprint']
 
-export async function loadHumanEval(variant: HumanEvalVariant, env: NodeJS.ProcessEnv = process.env): Promise<PythonTask[]> {
+export async function loadHumanEval(
+  variant: HumanEvalVariant,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<PythonTask[]> {
   const file = HUMANEVAL_FILES[variant]
   const rows = await readDatasetJsonLines(file, { env })
   const tasks = rows.map((row, index) => humanEvalTask(row, `${file.dataset}/${file.file} row ${index + 1}`))
   // HumanEval+ is judged by inputs and outputs, as EvalPlus judges it; HumanEval by openai/human-eval's own check(candidate), replayed in the judge.
-  if (variant === 'humaneval+') for (const task of tasks) task.judge = { io: { kind: 'humaneval', file: HUMANEVAL_PLUS_NATIVE } }
+  if (variant === 'humaneval+')
+    for (const task of tasks) task.judge = { io: { kind: 'humaneval', file: HUMANEVAL_PLUS_NATIVE } }
   return tasks.filter((task) => EXCLUDED[variant][task.id] === undefined)
 }
 
@@ -78,6 +82,13 @@ export function humanEvalTask(row: JsonRecord, where: string): PythonTask {
     preamble: importLines(prompt).join('\n'),
     reference: fencedPython(prompt + stringField(row, 'canonical_solution', where)),
     // As human-eval builds its check program: prompt + completion, test, check(entry_point); the check's helpers (poly, encode_cyclic) are the prompt's.
-    judge: { check: { prelude: prompt + stringField(row, 'canonical_solution', where), setup: '', test: `${stringField(row, 'test', where)}\n\ncheck(${entryPoint})`, functions: [entryPoint] } },
+    judge: {
+      check: {
+        prelude: prompt + stringField(row, 'canonical_solution', where),
+        setup: '',
+        test: `${stringField(row, 'test', where)}\n\ncheck(${entryPoint})`,
+        functions: [entryPoint],
+      },
+    },
   }
 }

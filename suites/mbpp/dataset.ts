@@ -82,7 +82,9 @@ export async function loadMbpp(variant: MbppVariant, env: NodeJS.ProcessEnv = pr
 
 async function loadAllMbpp(variant: MbppVariant, env: NodeJS.ProcessEnv): Promise<PythonTask[]> {
   if (variant === 'mbpp') {
-    const rows = (await readDatasetJsonLines(MBPP_FILES.full, { env })).map((row, index) => mbppRow(row, `mbpp/mbpp.jsonl row ${index + 1}`))
+    const rows = (await readDatasetJsonLines(MBPP_FILES.full, { env })).map((row, index) =>
+      mbppRow(row, `mbpp/mbpp.jsonl row ${index + 1}`),
+    )
     const shots = FEW_SHOT_IDS.map((id) => rows.find((row) => row.taskId === id) ?? missing(id, 'mbpp/mbpp.jsonl'))
     return rows.filter(inTestSplit).map((row) => mbppTask(row, shots))
   }
@@ -90,7 +92,9 @@ async function loadAllMbpp(variant: MbppVariant, env: NodeJS.ProcessEnv): Promis
     const data = await readDatasetJson(MBPP_FILES.sanitized, { env })
     if (!Array.isArray(data)) throw new Error('mbpp/sanitized-mbpp.json should hold a JSON list of tasks.')
     const rows = data.map((row, index) => sanitizedRow(row, `mbpp/sanitized-mbpp.json task ${index + 1}`))
-    const shots = FEW_SHOT_IDS.map((id) => rows.find((row) => row.taskId === id) ?? missing(id, 'mbpp/sanitized-mbpp.json'))
+    const shots = FEW_SHOT_IDS.map(
+      (id) => rows.find((row) => row.taskId === id) ?? missing(id, 'mbpp/sanitized-mbpp.json'),
+    )
     return rows.filter(inTestSplit).map((row) => mbppTask(row, shots))
   }
   // MBPP+ is judged as EvalPlus judges it: by its inputs, against the canonical solution's outputs, outside the program.
@@ -141,13 +145,22 @@ export function mbppTask(row: MbppRow, shots: readonly MbppRow[]): PythonTask {
     title: entryPoint,
     entryPoint,
     chatPrompt: `${mbppTaskText(row)}\n\nAnswer with the complete Python code in one \`\`\`python block.`,
-    completionPrompt: [...shots.map((shot) => `${mbppTaskText(shot)}\n[BEGIN]\n${shot.code}\n[DONE]`), `${mbppTaskText(row)}\n[BEGIN]\n`].join('\n'),
+    completionPrompt: [
+      ...shots.map((shot) => `${mbppTaskText(shot)}\n[BEGIN]\n${shot.code}\n[DONE]`),
+      `${mbppTaskText(row)}\n[BEGIN]\n`,
+    ].join('\n'),
     stop: MBPP_STOP,
     completionPrefix: '',
     preamble: imports,
     reference: fencedPython(row.code),
     // The program, then (in its namespace) the test imports, the setup code and the asserts, as in upstream's one program.
-    judge: { check: { prelude: row.code, setup: row.testSetup.trim() === '' ? '' : joinCode([imports, row.testSetup]), test: joinCode([imports, ...row.tests]) } },
+    judge: {
+      check: {
+        prelude: row.code,
+        setup: row.testSetup.trim() === '' ? '' : joinCode([imports, row.testSetup]),
+        test: joinCode([imports, ...row.tests]),
+      },
+    },
   }
 }
 
@@ -165,7 +178,10 @@ export function mbppEntryPoint(row: MbppRow): string {
   const defined = [...row.code.matchAll(/^def\s+(\w+)\s*\(/gm)].map((match) => match[1] ?? '')
   const tests = row.tests.join('\n')
   const called = defined.find((name) => new RegExp(`\\b${name}\\s*\\(`).test(tests))
-  if (called === undefined) throw new Error(`Mbpp/${row.taskId}: none of the functions its reference defines (${defined.join(', ') || 'none'}) is called by its tests.`)
+  if (called === undefined)
+    throw new Error(
+      `Mbpp/${row.taskId}: none of the functions its reference defines (${defined.join(', ') || 'none'}) is called by its tests.`,
+    )
   return called
 }
 

@@ -21,7 +21,13 @@ export function parseActions(form: ActionForm, reply: Pick<ChatReply, 'text' | '
 
 function toolCallActions(calls: NonNullable<ChatReply['toolCalls']>): ParsedReply {
   if (calls.length === 0) {
-    return { problem: { error: 'No tool calls found in the response. Every response MUST include at least one tool call.', actionsFound: 0, hadToolCalls: false } }
+    return {
+      problem: {
+        error: 'No tool calls found in the response. Every response MUST include at least one tool call.',
+        actionsFound: 0,
+        hadToolCalls: false,
+      },
+    }
   }
   const actions: Action[] = []
   for (const call of calls) {
@@ -33,9 +39,11 @@ function toolCallActions(calls: NonNullable<ChatReply['toolCalls']>): ParsedRepl
       error = `Error parsing tool call arguments: ${(parseError as Error).message}.`
     }
     if (call.name !== 'bash') error += `Unknown tool '${call.name}'.`
-    const command = typeof args === 'object' && args !== null && !Array.isArray(args) && 'command' in args ? args.command : undefined
+    const command =
+      typeof args === 'object' && args !== null && !Array.isArray(args) && 'command' in args ? args.command : undefined
     if (typeof command !== 'string') error += "Missing 'command' argument in bash tool call."
-    if (error !== '' || typeof command !== 'string') return { problem: { error: error.trim(), actionsFound: 0, hadToolCalls: true } }
+    if (error !== '' || typeof command !== 'string')
+      return { problem: { error: error.trim(), actionsFound: 0, hadToolCalls: true } }
     actions.push({ command, callId: call.id })
   }
   return { actions }
@@ -43,7 +51,14 @@ function toolCallActions(calls: NonNullable<ChatReply['toolCalls']>): ParsedRepl
 
 function textActions(text: string): ParsedReply {
   const found = [...text.matchAll(TEXT_ACTION_PATTERN)].map((match) => pythonStrip(match[1] ?? ''))
-  if (found.length !== 1) return { problem: { error: `Expected exactly 1 action, found ${found.length}.`, actionsFound: found.length, hadToolCalls: false } }
+  if (found.length !== 1)
+    return {
+      problem: {
+        error: `Expected exactly 1 action, found ${found.length}.`,
+        actionsFound: found.length,
+        hadToolCalls: false,
+      },
+    }
   return { actions: found.map((command) => ({ command })) }
 }
 

@@ -25,13 +25,21 @@ export interface EpisodeSetup extends Omit<AgentSetup, 'execute'> {
 }
 
 export async function runEpisode(docker: Docker, setup: EpisodeSetup): Promise<AgentRun> {
-  const container = await EpisodeContainer.start(docker, { image: setup.image, limits: setup.limits, ...(setup.onPulled ? { onPulled: setup.onPulled } : {}) })
+  const container = await EpisodeContainer.start(docker, {
+    image: setup.image,
+    limits: setup.limits,
+    ...(setup.onPulled ? { onPulled: setup.onPulled } : {}),
+  })
   setup.onContainer?.(container.id)
   const { config } = setup
   try {
     return await runAgent({
       ...setup,
-      execute: (command) => container.run({ command, cwd: config.cwd, env: config.env, timeoutSeconds: config.timeoutSeconds }, setup.signal),
+      execute: (command) =>
+        container.run(
+          { command, cwd: config.cwd, env: config.env, timeoutSeconds: config.timeoutSeconds },
+          setup.signal,
+        ),
       environmentExceeded: () => container.diskExceeded(),
     })
   } finally {

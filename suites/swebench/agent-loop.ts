@@ -62,8 +62,20 @@ export async function runAgent(setup: AgentSetup): Promise<AgentRun> {
   let formatErrorsInARow = 0
   let environmentCheck: Promise<string | undefined> = Promise.resolve(undefined)
   const end = (exitStatus: ExitStatus, submission = '', limitReason?: string): AgentRun => {
-    messages.push({ role: 'exit', content: exitStatus === 'Submitted' ? submission : exitStatus, extra: { exit_status: exitStatus, submission } })
-    return { exitStatus, submission, messages, modelCalls: state.modelCalls, cost: state.cost, tokens: state.tokens, ...(limitReason ? { limitReason } : {}) }
+    messages.push({
+      role: 'exit',
+      content: exitStatus === 'Submitted' ? submission : exitStatus,
+      extra: { exit_status: exitStatus, submission },
+    })
+    return {
+      exitStatus,
+      submission,
+      messages,
+      modelCalls: state.modelCalls,
+      cost: state.cost,
+      tokens: state.tokens,
+      ...(limitReason ? { limitReason } : {}),
+    }
   }
   for (;;) {
     const limit = limitReached(config, setup.tokenLimit, state)
@@ -83,8 +95,13 @@ export async function runAgent(setup: AgentSetup): Promise<AgentRun> {
     const parsed = parseActions(config.form, reply)
     if ('problem' in parsed) {
       formatErrorsInARow++
-      messages.push({ role: 'user', content: formatErrorMessage(config, parsed.problem, openaiFinishReason(reply.finishReason)), extra: { interrupt_type: 'FormatError', ...replyFacts } })
-      if (config.maxConsecutiveFormatErrors > 0 && formatErrorsInARow >= config.maxConsecutiveFormatErrors) return end('RepeatedFormatError')
+      messages.push({
+        role: 'user',
+        content: formatErrorMessage(config, parsed.problem, openaiFinishReason(reply.finishReason)),
+        extra: { interrupt_type: 'FormatError', ...replyFacts },
+      })
+      if (config.maxConsecutiveFormatErrors > 0 && formatErrorsInARow >= config.maxConsecutiveFormatErrors)
+        return end('RepeatedFormatError')
       continue
     }
     formatErrorsInARow = 0
@@ -110,11 +127,18 @@ function conversation(messages: readonly AgentMessage[]): ChatMessage[] {
   return sent
 }
 
-function limitReached(config: AgentConfig, tokenLimit: number, state: { modelCalls: number; cost: number; priced: boolean; tokens: { prompt: number; completion: number } }): string | undefined {
-  if (config.stepLimit > 0 && state.modelCalls >= config.stepLimit) return `the step limit: ${state.modelCalls} model calls of ${config.stepLimit}`
-  if (state.priced && config.costLimit > 0 && state.cost >= config.costLimit) return `the cost limit: $${state.cost.toFixed(4)} of $${config.costLimit}`
+function limitReached(
+  config: AgentConfig,
+  tokenLimit: number,
+  state: { modelCalls: number; cost: number; priced: boolean; tokens: { prompt: number; completion: number } },
+): string | undefined {
+  if (config.stepLimit > 0 && state.modelCalls >= config.stepLimit)
+    return `the step limit: ${state.modelCalls} model calls of ${config.stepLimit}`
+  if (state.priced && config.costLimit > 0 && state.cost >= config.costLimit)
+    return `the cost limit: $${state.cost.toFixed(4)} of $${config.costLimit}`
   const tokens = state.tokens.prompt + state.tokens.completion
-  if (!state.priced && tokenLimit > 0 && tokens >= tokenLimit) return `the token limit (no price for the model): ${tokens} tokens of ${tokenLimit}`
+  if (!state.priced && tokenLimit > 0 && tokens >= tokenLimit)
+    return `the token limit (no price for the model): ${tokens} tokens of ${tokenLimit}`
   return undefined
 }
 
@@ -128,7 +152,11 @@ export function submitted(result: Pick<CommandResult, 'output' | 'returncode'>):
 
 /** Python's str.splitlines(keepends=True): lines end at \n, \r\n, \r and the other separators Python knows. */
 function pythonSplitLines(text: string): string[] {
-  return text.match(/[^\n\r\v\f\x1c-\x1e\x85\u2028\u2029]*(?:\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]|$)/g)?.filter((line) => line !== '') ?? []
+  return (
+    text
+      .match(/[^\n\r\v\f\x1c-\x1e\x85\u2028\u2029]*(?:\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]|$)/g)
+      ?.filter((line) => line !== '') ?? []
+  )
 }
 
 function assistantMessage(reply: ChatReply): ChatMessage {
@@ -143,22 +171,33 @@ function assistantMessage(reply: ChatReply): ChatMessage {
 
 function observation(action: Action, result: CommandResult): AgentMessage {
   const content = observationMessage(result)
-  const extra = { raw_output: result.output, returncode: result.returncode, exception_info: result.exceptionInfo, ...(result.droppedChars > 0 ? { dropped_chars: result.droppedChars } : {}) }
+  const extra = {
+    raw_output: result.output,
+    returncode: result.returncode,
+    exception_info: result.exceptionInfo,
+    ...(result.droppedChars > 0 ? { dropped_chars: result.droppedChars } : {}),
+  }
   if (action.callId === undefined) return { role: 'user', content, extra }
   return { role: 'tool', callId: action.callId, toolName: 'bash', content, extra }
 }
 
 function actionJson(action: Action): { [key: string]: JsonValue } {
-  return action.callId === undefined ? { command: action.command } : { command: action.command, tool_call_id: action.callId }
+  return action.callId === undefined
+    ? { command: action.command }
+    : { command: action.command, tool_call_id: action.callId }
 }
 
 function replyExtra(reply: ChatReply, cost: number | undefined): { [key: string]: JsonValue } {
   return {
     response: {
       text: reply.text,
-      ...(reply.toolCalls ? { tool_calls: reply.toolCalls.map((call) => ({ id: call.id, name: call.name, arguments: call.arguments })) } : {}),
+      ...(reply.toolCalls
+        ? { tool_calls: reply.toolCalls.map((call) => ({ id: call.id, name: call.name, arguments: call.arguments })) }
+        : {}),
       ...(reply.finishReason ? { finish_reason: reply.finishReason } : {}),
-      ...(reply.tokens ? { usage: { prompt_tokens: reply.tokens.prompt, completion_tokens: reply.tokens.completion } } : {}),
+      ...(reply.tokens
+        ? { usage: { prompt_tokens: reply.tokens.prompt, completion_tokens: reply.tokens.completion } }
+        : {}),
     },
     cost: cost ?? 0,
   }

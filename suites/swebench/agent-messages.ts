@@ -47,7 +47,11 @@ export interface FormatProblem {
  * The format-error template: a reply cut by the length limit gets a message of its own (in the `tools`
  * form: `length`, or `tool_calls` without any call; in the `text` form: either reason), anything else the error and the guidance.
  */
-export function formatErrorMessage(config: AgentConfig, problem: FormatProblem, finishReason: string | undefined): string {
+export function formatErrorMessage(
+  config: AgentConfig,
+  problem: FormatProblem,
+  finishReason: string | undefined,
+): string {
   if (finishReason !== undefined && wasCut(config, finishReason, problem.hadToolCalls)) {
     return config.truncatedReply.replace('{{ finish_reason }}', finishReason)
   }

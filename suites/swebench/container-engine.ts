@@ -16,7 +16,9 @@ export function connectEngine(env: NodeJS.ProcessEnv = process.env): Docker {
 
 /** Why the engine cannot be used (one line for a skip message), or undefined when it answers. */
 export async function engineUnavailable(docker: Docker, timeoutMs = 3000): Promise<string | undefined> {
-  const where = process.env.DOCKER_HOST ? `DOCKER_HOST=${process.env.DOCKER_HOST}` : `no DOCKER_HOST, tried ${LOCAL_SOCKETS.join(' and ')}`
+  const where = process.env.DOCKER_HOST
+    ? `DOCKER_HOST=${process.env.DOCKER_HOST}`
+    : `no DOCKER_HOST, tried ${LOCAL_SOCKETS.join(' and ')}`
   let timer: NodeJS.Timeout | undefined
   try {
     await Promise.race([

@@ -56,12 +56,21 @@ export async function runInContainer(docker: Docker, request: ContainerRunReques
   }
   const started = performance.now()
   try {
-    await step(`copy files into the container of ${request.image}`, () => container.putArchive(packTar(request.files, 0), { path: '/' }))
+    await step(`copy files into the container of ${request.image}`, () =>
+      container.putArchive(packTar(request.files, 0), { path: '/' }),
+    )
     await step(`start the container of ${request.image}`, () => container.start())
     const timedOut = await waitOrKill(container, request.timeoutMs, request.signal)
     const state = await step('inspect the container', () => container.inspect())
-    const log = demultiplex(await step('read the container log', () => container.logs({ stdout: true, stderr: true, follow: false })))
-    return { exitCode: timedOut ? null : state.State.ExitCode, timedOut, log, wallMs: Math.round(performance.now() - started) }
+    const log = demultiplex(
+      await step('read the container log', () => container.logs({ stdout: true, stderr: true, follow: false })),
+    )
+    return {
+      exitCode: timedOut ? null : state.State.ExitCode,
+      timedOut,
+      log,
+      wallMs: Math.round(performance.now() - started),
+    }
   } finally {
     await container.remove({ force: true, v: true }).catch(() => undefined)
   }
@@ -92,7 +101,11 @@ export async function ensureImage(docker: Docker, image: string): Promise<boolea
   }
 }
 
-async function waitOrKill(container: Docker.Container, timeoutMs: number, signal: AbortSignal | undefined): Promise<boolean> {
+async function waitOrKill(
+  container: Docker.Container,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined
   let onAbort: (() => void) | undefined
   const limit = new Promise<'timeout' | 'aborted'>((resolve) => {
@@ -102,7 +115,10 @@ async function waitOrKill(container: Docker.Container, timeoutMs: number, signal
     else signal?.addEventListener('abort', onAbort, { once: true })
   })
   try {
-    const ended = await Promise.race([step('wait for the container', () => container.wait()).then(() => 'exited' as const), limit])
+    const ended = await Promise.race([
+      step('wait for the container', () => container.wait()).then(() => 'exited' as const),
+      limit,
+    ])
     if (ended === 'exited') return false
     await container.kill().catch(() => undefined)
     if (ended === 'aborted') throw new InfraError('The evaluation was cancelled.')
@@ -115,7 +131,8 @@ async function waitOrKill(container: Docker.Container, timeoutMs: number, signal
 
 /** A log without a terminal comes in frames: 1 byte stream, 3 zero bytes, 4 bytes length, then the bytes. */
 export function demultiplex(raw: Buffer): string {
-  const looksFramed = raw.length >= 8 && raw[0] !== undefined && raw[0] <= 2 && raw[1] === 0 && raw[2] === 0 && raw[3] === 0
+  const looksFramed =
+    raw.length >= 8 && raw[0] !== undefined && raw[0] <= 2 && raw[1] === 0 && raw[2] === 0 && raw[3] === 0
   if (!looksFramed) return raw.toString('utf8')
   const chunks: Buffer[] = []
   let offset = 0

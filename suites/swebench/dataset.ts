@@ -49,7 +49,8 @@ export interface LoadOptions {
 
 export async function loadInstances(options: LoadOptions = {}): Promise<SwebenchInstance[]> {
   const env = options.env ?? process.env
-  const path = options.datasetFile ?? (await datasetFilePath(datasetSpec(options.dataset ?? swebenchDataset(env), env), { env }))
+  const path =
+    options.datasetFile ?? (await datasetFilePath(datasetSpec(options.dataset ?? swebenchDataset(env), env), { env }))
   const rows = await readRows(path)
   const all = rows.map((row, index) => parseInstance(row, `${path} row ${index + 1}`))
   if (options.instances === undefined) return all
@@ -69,6 +70,7 @@ async function readRows(path: string): Promise<unknown[]> {
   if (path.endsWith('.parquet')) return readParquet(path)
   if (/\.jsonl(\.gz)?$/.test(path)) return readJsonLines(path)
   const value = await readJson(path)
-  if (!Array.isArray(value)) throw new Error(`${path} should hold a JSON array of SWE-bench instances (or be a .jsonl or .parquet file).`)
+  if (!Array.isArray(value))
+    throw new Error(`${path} should hold a JSON array of SWE-bench instances (or be a .jsonl or .parquet file).`)
   return value
 }

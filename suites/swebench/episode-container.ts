@@ -124,7 +124,9 @@ export class EpisodeContainer {
     )
     const started = performance.now()
     if ('gone' in exec) return exec.gone
-    const stream = await this.#unlessGone('start a command in the episode container', () => exec.start({ hijack: true, stdin: false }))
+    const stream = await this.#unlessGone('start a command in the episode container', () =>
+      exec.start({ hijack: true, stdin: false }),
+    )
     if ('gone' in stream) return stream.gone
     const collected = new OutputCollector()
     const sink = new PassThrough()
@@ -179,7 +181,10 @@ export class EpisodeContainer {
       }
     }
     this.#keepAlive.destroy()
-    if (failure !== undefined) throw new InfraError(`Could not remove the episode container ${this.id}: ${reason(failure)}; remove it with docker rm -f ${this.id}.`)
+    if (failure !== undefined)
+      throw new InfraError(
+        `Could not remove the episode container ${this.id}: ${reason(failure)}; remove it with docker rm -f ${this.id}.`,
+      )
   }
 
   async #goneWithin(ms: number): Promise<boolean> {
@@ -203,15 +208,27 @@ export class EpisodeContainer {
     try {
       return await action()
     } catch (error) {
-      const running = await this.#container.inspect().then((info) => info.State.Running, () => false)
+      const running = await this.#container.inspect().then(
+        (info) => info.State.Running,
+        () => false,
+      )
       if (running) throw new InfraError(`Could not ${what}: ${reason(error)}.`)
-      return { gone: { output: '', returncode: -1, exceptionInfo: `An error occurred while executing the command: the container is no longer running (${reason(error)})`, droppedChars: 0 } }
+      return {
+        gone: {
+          output: '',
+          returncode: -1,
+          exceptionInfo: `An error occurred while executing the command: the container is no longer running (${reason(error)})`,
+          droppedChars: 0,
+        },
+      }
     }
   }
 
   async #writtenBytes(): Promise<number | undefined> {
     // dockerode's types do not know `size`, which asks the engine for SizeRw (the bytes the container wrote).
-    const inspect = this.#container.inspect.bind(this.#container) as (options: { size: boolean }) => Promise<{ SizeRw?: number }>
+    const inspect = this.#container.inspect.bind(this.#container) as (options: {
+      size: boolean
+    }) => Promise<{ SizeRw?: number }>
     const info = await inspect({ size: true }).catch(() => undefined)
     return typeof info?.SizeRw === 'number' ? info.SizeRw : undefined
   }
@@ -260,7 +277,11 @@ function codePoints(bytes: Buffer): number {
   return count
 }
 
-function streamEnd(stream: NodeJS.ReadableStream, limitMs: number, signal: AbortSignal | undefined): Promise<'ended' | 'stalled' | 'aborted'> {
+function streamEnd(
+  stream: NodeJS.ReadableStream,
+  limitMs: number,
+  signal: AbortSignal | undefined,
+): Promise<'ended' | 'stalled' | 'aborted'> {
   return new Promise((resolve) => {
     const finish = (how: 'ended' | 'stalled' | 'aborted') => {
       clearTimeout(timer)

@@ -40,7 +40,12 @@ export interface EvaluationSetup {
   pulled?: { markPulled(image: string): void }
 }
 
-export async function evaluatePatch(docker: Docker, instance: SwebenchInstance, modelPatch: string, setup: EvaluationSetup): Promise<Evaluation> {
+export async function evaluatePatch(
+  docker: Docker,
+  instance: SwebenchInstance,
+  modelPatch: string,
+  setup: EvaluationSetup,
+): Promise<Evaluation> {
   const script = evalScript({
     baseCommit: instance.baseCommit,
     spec: setup.spec,
@@ -53,7 +58,11 @@ export async function evaluatePatch(docker: Docker, instance: SwebenchInstance, 
     run = await runInContainer(docker, {
       image: setup.image,
       command: ['bash', `${EVAL_DIR}/run.sh`],
-      files: { [`${dir}/run.sh`]: script, [`${dir}/model.patch`]: modelPatch, [`${dir}/test.patch`]: instance.testPatch },
+      files: {
+        [`${dir}/run.sh`]: script,
+        [`${dir}/model.patch`]: modelPatch,
+        [`${dir}/test.patch`]: instance.testPatch,
+      },
       timeoutMs: setup.timeoutMs,
       network: setup.network,
       memoryBytes: setup.memoryBytes,
@@ -85,14 +94,27 @@ export function judgeLog(
       : has(MARKERS.appliedWithFuzz)
         ? 'patch --fuzz'
         : undefined
-  const base: Pick<Evaluation, 'log' | 'wallMs' | 'appliedWith'> = { log, wallMs, ...(appliedWith ? { appliedWith } : {}) }
+  const base: Pick<Evaluation, 'log' | 'wallMs' | 'appliedWith'> = {
+    log,
+    wallMs,
+    ...(appliedWith ? { appliedWith } : {}),
+  }
   const infra = (reason: string): Evaluation => ({ ...base, status: 'infra_error', outcome: 'infra_error', reason })
   const seconds = Math.round(setup.timeoutMs / 1000)
 
   if (has(MARKERS.patchFailed)) {
-    return { ...base, status: 'patch_error', outcome: 'no_answer', reason: 'The patch does not apply at the base commit (git apply, git apply --reject and patch --fuzz=5 all refused it).' }
+    return {
+      ...base,
+      status: 'patch_error',
+      outcome: 'no_answer',
+      reason:
+        'The patch does not apply at the base commit (git apply, git apply --reject and patch --fuzz=5 all refused it).',
+    }
   }
-  if (has(MARKERS.testPatchFailed)) return infra(`The instance's test patch did not apply in ${instance.instanceId}'s image: the image or the instance is broken.`)
+  if (has(MARKERS.testPatchFailed))
+    return infra(
+      `The instance's test patch did not apply in ${instance.instanceId}'s image: the image or the instance is broken.`,
+    )
   const start = lines.findIndex((line) => line.startsWith(MARKERS.startTests))
   if (start < 0) {
     return infra(
@@ -108,11 +130,22 @@ export function judgeLog(
   const statuses = between.size > 0 ? between : parseTestLog(setup.spec.parser, log)
   if (end < 0) {
     // The tests started: a run past the limit is the patch's doing (a hang, an endless loop).
-    if (timedOut) return { ...base, status: 'timeout', outcome: 'timeout', reason: `The tests ran past the ${seconds} s limit (TESTBENCH_SWEBENCH_TIMEOUT).` }
+    if (timedOut)
+      return {
+        ...base,
+        status: 'timeout',
+        outcome: 'timeout',
+        reason: `The tests ran past the ${seconds} s limit (TESTBENCH_SWEBENCH_TIMEOUT).`,
+      }
     return infra(`The container ended (exit ${String(exitCode)}) in the middle of the tests: ${tail(log)}`)
   }
   const testExit = testExitCode(lines[end] ?? '')
-  if (testExit !== undefined && testExit !== 0 && statuses.size > 0 && ![...statuses.values()].some((status) => status === 'FAILED' || status === 'ERROR')) {
+  if (
+    testExit !== undefined &&
+    testExit !== 0 &&
+    statuses.size > 0 &&
+    ![...statuses.values()].some((status) => status === 'FAILED' || status === 'ERROR')
+  ) {
     // SWE-bench's grading (since v5.0): a patch can print its own PASSED lines, so a test command
     // that exits non-zero while the log shows no failure means the log does not describe the run.
     return {

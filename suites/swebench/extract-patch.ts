@@ -35,7 +35,8 @@ function looksLikeDiff(code: string): boolean {
   return /^(diff --git |--- )/m.test(code) && /^@@ /m.test(code)
 }
 
-const FILE_HEADER = /^(diff --git |index |--- |\+\+\+ |new file mode |deleted file mode |old mode |new mode |similarity index |rename from |rename to |copy from |copy to |Binary files )/
+const FILE_HEADER =
+  /^(diff --git |index |--- |\+\+\+ |new file mode |deleted file mode |old mode |new mode |similarity index |rename from |rename to |copy from |copy to |Binary files )/
 const HUNK_LINE = /^[ +\-\\]/
 
 /**

@@ -20,13 +20,21 @@ export interface Grade {
   passToPass: TestTally
 }
 
-export function gradeInstance(statuses: TestStatusMap, failToPass: readonly string[], passToPass: readonly string[]): Grade {
+export function gradeInstance(
+  statuses: TestStatusMap,
+  failToPass: readonly string[],
+  passToPass: readonly string[],
+): Grade {
   const f2p = tally(statuses, failToPass)
   const p2p = tally(statuses, passToPass)
   const f2pRate = rate(f2p)
   const p2pRate = rate(p2p)
   const resolution: Resolution =
-    f2pRate === 1 && p2pRate === 1 ? 'resolved' : f2pRate > 0 && f2pRate < 1 && p2pRate === 1 ? 'partially_resolved' : 'not_resolved'
+    f2pRate === 1 && p2pRate === 1
+      ? 'resolved'
+      : f2pRate > 0 && f2pRate < 1 && p2pRate === 1
+        ? 'partially_resolved'
+        : 'not_resolved'
   return { resolution, failToPass: f2p, passToPass: p2p }
 }
 

@@ -48,7 +48,8 @@ function ownSpec(row: JsonRecord, where: string): { spec?: RepoSpec } {
   if (row.test_cmd === undefined && row.log_parser === undefined) return {}
   const testCommand = stringField(row, 'test_cmd', where)
   const parser = stringField(row, 'log_parser', where)
-  if (!(parser in LOG_PARSERS)) throw new Error(`${where}: log_parser "${parser}" is not one of ${Object.keys(LOG_PARSERS).join(', ')}.`)
+  if (!(parser in LOG_PARSERS))
+    throw new Error(`${where}: log_parser "${parser}" is not one of ${Object.keys(LOG_PARSERS).join(', ')}.`)
   const install = typeof row.install === 'string' ? { install: row.install } : {}
   return { spec: { testCommand, parser: parser as LogParserName, ...install } }
 }

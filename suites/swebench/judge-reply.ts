@@ -30,10 +30,21 @@ export interface Judges {
   check?: (instance: SwebenchInstance, patch: string) => Promise<PatchCheck>
 }
 
-export async function judgeReply(instance: SwebenchInstance, reply: string, judges: Judges, signal?: AbortSignal): Promise<ReplyVerdict> {
+export async function judgeReply(
+  instance: SwebenchInstance,
+  reply: string,
+  judges: Judges,
+  signal?: AbortSignal,
+): Promise<ReplyVerdict> {
   const extracted = extractPatch(reply)
   if (extracted === undefined) {
-    return { status: 'empty_patch', outcome: 'no_answer', reason: 'The reply holds no unified diff with a hunk (@@ … @@).', patch: '', repaired: [] }
+    return {
+      status: 'empty_patch',
+      outcome: 'no_answer',
+      reason: 'The reply holds no unified diff with a hunk (@@ … @@).',
+      patch: '',
+      repaired: [],
+    }
   }
   return judgePatch(instance, extracted.patch, judges, signal, extracted.repaired)
 }
@@ -43,15 +54,47 @@ export async function judgeReply(instance: SwebenchInstance, reply: string, judg
  * file) is not resolved and the model's doing, and no container is started: SWE-bench's
  * harness does not run empty predictions and counts them unresolved.
  */
-export async function judgePatch(instance: SwebenchInstance, patch: string, judges: Judges, signal?: AbortSignal, repaired: string[] = []): Promise<ReplyVerdict> {
+export async function judgePatch(
+  instance: SwebenchInstance,
+  patch: string,
+  judges: Judges,
+  signal?: AbortSignal,
+  repaired: string[] = [],
+): Promise<ReplyVerdict> {
   if (patch.trim() === '') {
-    return { status: 'empty_patch', outcome: 'no_answer', reason: 'The prediction is an empty patch: not resolved.', patch, repaired }
+    return {
+      status: 'empty_patch',
+      outcome: 'no_answer',
+      reason: 'The prediction is an empty patch: not resolved.',
+      patch,
+      repaired,
+    }
   }
   const check = judges.check ? await judges.check(instance, patch) : undefined
   if (judges.evaluate === undefined) {
-    const checked = check === undefined ? 'not checked (no clone of the repository)' : check.applies ? 'applies cleanly' : `does not apply with git apply: ${check.message}`
-    return { status: 'generated', outcome: 'passed', reason: `Patch generated, not evaluated (TESTBENCH_SWEBENCH_EVALUATE=0); it ${checked}.`, patch, repaired, ...(check ? { check } : {}) }
+    const checked =
+      check === undefined
+        ? 'not checked (no clone of the repository)'
+        : check.applies
+          ? 'applies cleanly'
+          : `does not apply with git apply: ${check.message}`
+    return {
+      status: 'generated',
+      outcome: 'passed',
+      reason: `Patch generated, not evaluated (TESTBENCH_SWEBENCH_EVALUATE=0); it ${checked}.`,
+      patch,
+      repaired,
+      ...(check ? { check } : {}),
+    }
   }
   const evaluation = await judges.evaluate(instance, patch, signal)
-  return { status: evaluation.status, outcome: evaluation.outcome, reason: evaluation.reason, patch, repaired, evaluation, ...(check ? { check } : {}) }
+  return {
+    status: evaluation.status,
+    outcome: evaluation.outcome,
+    reason: evaluation.reason,
+    patch,
+    repaired,
+    evaluation,
+    ...(check ? { check } : {}),
+  }
 }

@@ -64,7 +64,10 @@ function shortenPathOption(name: string): string {
   const match = /^(.*?)\[(.*)\]/.exec(name)
   if (!match) return name
   const [, main = '', option = ''] = match
-  const shortened = option.startsWith('/') && !option.startsWith('//') && !option.includes('*') ? `/${option.split('/').pop() ?? ''}` : option
+  const shortened =
+    option.startsWith('/') && !option.startsWith('//') && !option.includes('*')
+      ? `/${option.split('/').pop() ?? ''}`
+      : option
   return `${main}[${shortened}]`
 }
 
@@ -86,12 +89,15 @@ export function parseDjangoLog(log: string): TestStatusMap {
   let previous: string | undefined
   for (const raw of log.split('\n')) {
     const line = raw.trim()
-    if (line.includes('--version is equivalent to version')) statuses.set('--version is equivalent to version', 'PASSED')
+    if (line.includes('--version is equivalent to version'))
+      statuses.set('--version is equivalent to version', 'PASSED')
     if (line.includes(' ... ')) previous = line.split(' ... ')[0]
     const passed = [' ... ok', ' ... OK', ' ...  OK'].find((suffix) => line.endsWith(suffix))
     if (passed !== undefined) {
       // A migration's output can run into the test's line: `Applying sites.0002…test_no_migrations (…) ... ok`.
-      const text = line.startsWith('Applying sites.0002_alter_domain_unique...') ? line.slice(line.indexOf('...') + 3).trim() : line
+      const text = line.startsWith('Applying sites.0002_alter_domain_unique...')
+        ? line.slice(line.indexOf('...') + 3).trim()
+        : line
       statuses.set(text.slice(0, text.length - passed.length), 'PASSED')
     }
     if (line.includes(' ... skipped')) statuses.set(line.split(' ... skipped')[0] ?? '', 'SKIPPED')
@@ -115,7 +121,8 @@ export function parseDjangoLog(log: string): TestStatusMap {
 /** SymPy's bin/test --verbose: `test_a ok`, `test_b F`, `test_c E`, and `____ sympy/x/tests/test_y.py:test_b ____` headers of failures. */
 export function parseSympyLog(log: string): TestStatusMap {
   const statuses: TestStatusMap = new Map()
-  for (const match of log.matchAll(/(_*) (.*)\.py:(.*) (_*)/g)) statuses.set(`${match[2] ?? ''}.py:${match[3] ?? ''}`, 'FAILED')
+  for (const match of log.matchAll(/(_*) (.*)\.py:(.*) (_*)/g))
+    statuses.set(`${match[2] ?? ''}.py:${match[3] ?? ''}`, 'FAILED')
   for (const raw of log.split('\n')) {
     const line = raw.trim()
     if (!line.startsWith('test_')) continue

@@ -199,7 +199,14 @@ submit your solution (you will not be able to continue working on this task afte
   maxConsecutiveFormatErrors: 3,
   cwd: '/testbed',
   timeoutSeconds: 60,
-  env: { PAGER: 'cat', MANPAGER: 'cat', LESS: '-R', PIP_PROGRESS_BAR: 'off', TQDM_DISABLE: '1', BASH_ENV: '/root/.bashrc' },
+  env: {
+    PAGER: 'cat',
+    MANPAGER: 'cat',
+    LESS: '-R',
+    PIP_PROGRESS_BAR: 'off',
+    TQDM_DISABLE: '1',
+    BASH_ENV: '/root/.bashrc',
+  },
 }
 
 export const TEXT_CONFIG: AgentConfig = {

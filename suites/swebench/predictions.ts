@@ -42,7 +42,14 @@ export function writePredictions(reportDir: string, records: readonly ItemRecord
   for (const group of groupBy(answered, (record) => `${record.model}\u0000${record.sample}`).values()) {
     const [first] = group
     if (first === undefined) continue
-    const lines = group.map((record): Prediction => ({ instance_id: record.itemId, model_name_or_path: record.model, model_patch: record.extracted ?? '' }))
-    writeFileAtomicallySync(predictionsPath(reportDir, first.model, first.sample), lines.map((line) => `${JSON.stringify(line)}\n`).join(''))
+    const lines = group.map((record): Prediction => ({
+      instance_id: record.itemId,
+      model_name_or_path: record.model,
+      model_patch: record.extracted ?? '',
+    }))
+    writeFileAtomicallySync(
+      predictionsPath(reportDir, first.model, first.sample),
+      lines.map((line) => `${JSON.stringify(line)}\n`).join(''),
+    )
   }
 }

@@ -37,7 +37,12 @@ export function swebenchPrompt(instance: SwebenchInstance, files: readonly Conte
 }
 
 /** The files the prompt shows, as `mode` asks: none, the oracle files, or those and their neighbours up to `maxChars`. */
-export async function contextFiles(instance: SwebenchInstance, cache: RepoCache, mode: ContextMode, maxChars: number): Promise<ContextFile[]> {
+export async function contextFiles(
+  instance: SwebenchInstance,
+  cache: RepoCache,
+  mode: ContextMode,
+  maxChars: number,
+): Promise<ContextFile[]> {
   if (mode === 'none') return []
   const oracle = patchFiles(instance.patch)
   const files: ContextFile[] = []

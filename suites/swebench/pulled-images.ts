@@ -42,7 +42,9 @@ export class PulledImages {
       await this.#docker.getImage(image).remove()
     } catch (error) {
       const reason = error instanceof Error ? error.message.trim() : String(error)
-      process.stderr.write(`swebench: could not remove the evaluation image ${image} after its evaluation (${reason}); remove it with docker rmi.\n`)
+      process.stderr.write(
+        `swebench: could not remove the evaluation image ${image} after its evaluation (${reason}); remove it with docker rmi.\n`,
+      )
     }
   }
 }

@@ -66,7 +66,10 @@ function hunkByCounts(lines: readonly string[], start: number, oldCount: number,
 }
 
 /** The hunk starting at `start` read up to the next hunk or file: its body (blank lines made context) and counts. */
-function hunkByContent(lines: readonly string[], start: number): { body: string[]; old: number; new: number; end: number } {
+function hunkByContent(
+  lines: readonly string[],
+  start: number,
+): { body: string[]; old: number; new: number; end: number } {
   let end = start
   while (end < lines.length) {
     const line = lines[end] ?? ''

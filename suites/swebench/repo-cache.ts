@@ -51,7 +51,11 @@ export class RepoCache {
   /** The files under `directory` at `commit`. */
   async listFiles(repo: string, commit: string, directory: string): Promise<string[]> {
     const gitDir = await this.repoPath(repo)
-    const output = await git(gitDir, ['ls-tree', '--name-only', `${commit}:${directory === '' ? '' : `${directory}/`}`]).catch(() => '')
+    const output = await git(gitDir, [
+      'ls-tree',
+      '--name-only',
+      `${commit}:${directory === '' ? '' : `${directory}/`}`,
+    ]).catch(() => '')
     return output
       .split('\n')
       .filter((name) => name !== '')
@@ -76,10 +80,16 @@ export class RepoCache {
   async #locate(repo: string): Promise<string> {
     const [owner = '', name = ''] = repo.split('/')
     if (this.#reposDir !== undefined) {
-      const candidates = [join(this.#reposDir, `${owner}__${name}`), join(this.#reposDir, owner, name), join(this.#reposDir, name)]
+      const candidates = [
+        join(this.#reposDir, `${owner}__${name}`),
+        join(this.#reposDir, owner, name),
+        join(this.#reposDir, name),
+      ]
       const found = candidates.find((path) => existsSync(path))
       if (found === undefined) {
-        throw new Error(`TESTBENCH_SWEBENCH_REPOS_DIR=${this.#reposDir} holds no clone of ${repo} (looked for ${candidates.join(', ')}). Clone it there: git clone https://github.com/${repo}.git ${candidates[0]}`)
+        throw new Error(
+          `TESTBENCH_SWEBENCH_REPOS_DIR=${this.#reposDir} holds no clone of ${repo} (looked for ${candidates.join(', ')}). Clone it there: git clone https://github.com/${repo}.git ${candidates[0]}`,
+        )
       }
       return found
     }
@@ -113,10 +123,15 @@ function git(gitDir: string, args: string[], env: NodeJS.ProcessEnv = {}, input?
 
 function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}, input?: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = execFile(command, args, { env: { ...process.env, ...env }, maxBuffer: 256 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`${command} ${args.join(' ')}: ${stderr.trim() || error.message}`))
-      else resolve(stdout)
-    })
+    const child = execFile(
+      command,
+      args,
+      { env: { ...process.env, ...env }, maxBuffer: 256 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`${command} ${args.join(' ')}: ${stderr.trim() || error.message}`))
+        else resolve(stdout)
+      },
+    )
     if (input !== undefined) child.stdin?.end(input)
   })
 }

@@ -29,7 +29,9 @@ type SpecFor = (version: string) => RepoSpec
 const SPECS: Record<string, SpecFor> = {
   'astropy/astropy': (version) => ({
     // Old versions run pytest 3.3 (SWE-bench's TEST_ASTROPY_PYTEST); no SWE-bench release adds `-p no:nose`.
-    testCommand: ['0.1', '0.2', '0.3', '0.4', '1.1', '1.2', '1.3'].includes(version) ? 'pytest -rA -vv -o console_output_style=classic --tb=no' : PYTEST,
+    testCommand: ['0.1', '0.2', '0.3', '0.4', '1.1', '1.2', '1.3'].includes(version)
+      ? 'pytest -rA -vv -o console_output_style=classic --tb=no'
+      : PYTEST,
     parser: 'pytest-v2',
     install: 'python -m pip install -e .[test] --verbose',
   }),
@@ -64,7 +66,12 @@ const SPECS: Record<string, SpecFor> = {
   'pallets/flask': () => ({ testCommand: PYTEST, parser: 'pytest', install: PIP_EDITABLE }),
   // A plain (non-editable) install: without build isolation it needs no index. The tests call an
   // httpbin (a local one through pytest-httpbin; httpbin.org in old versions): they need the network.
-  'psf/requests': () => ({ testCommand: PYTEST, parser: 'pytest-options', install: 'python -m pip install --no-build-isolation .', network: 'bridge' }),
+  'psf/requests': () => ({
+    testCommand: PYTEST,
+    parser: 'pytest-options',
+    install: 'python -m pip install --no-build-isolation .',
+    network: 'bridge',
+  }),
   'pydata/xarray': () => ({ testCommand: PYTEST, parser: 'pytest', install: PIP_EDITABLE }),
   'pylint-dev/pylint': () => ({ testCommand: PYTEST, parser: 'pytest-options', install: PIP_EDITABLE }),
   'pytest-dev/pytest': () => ({ testCommand: PYTEST, parser: 'pytest', install: PIP_EDITABLE }),
@@ -73,7 +80,11 @@ const SPECS: Record<string, SpecFor> = {
     parser: 'pytest-v2',
     install: 'python -m pip install -v --no-use-pep517 --no-build-isolation -e .',
   }),
-  'sphinx-doc/sphinx': () => ({ testCommand: 'tox --current-env -epy39 -v --', parser: 'pytest-v2', install: 'python -m pip install -e .[test]' }),
+  'sphinx-doc/sphinx': () => ({
+    testCommand: 'tox --current-env -epy39 -v --',
+    parser: 'pytest-v2',
+    install: 'python -m pip install -e .[test]',
+  }),
   'sympy/sympy': () => ({
     testCommand: "PYTHONWARNINGS='ignore::UserWarning,ignore::SyntaxWarning' bin/test -C --verbose",
     parser: 'sympy',
@@ -86,7 +97,9 @@ export const KNOWN_REPOS: readonly string[] = Object.keys(SPECS)
 export function repoSpec(repo: string, version: string): RepoSpec {
   const specFor = SPECS[repo]
   if (specFor === undefined) {
-    throw new Error(`SWE-bench suite: no test command is known for repository ${repo}; known are ${KNOWN_REPOS.join(', ')}.`)
+    throw new Error(
+      `SWE-bench suite: no test command is known for repository ${repo}; known are ${KNOWN_REPOS.join(', ')}.`,
+    )
   }
   return specFor(version)
 }
@@ -95,5 +108,10 @@ export function repoSpec(repo: string, version: string): RepoSpec {
 export function testDirectives(repo: string, testPatch: string): string[] {
   const files = testFiles(testPatch)
   if (repo !== 'django/django') return files
-  return files.map((file) => file.replace(/\.py$/, '').replace(/^tests\//, '').replaceAll('/', '.'))
+  return files.map((file) =>
+    file
+      .replace(/\.py$/, '')
+      .replace(/^tests\//, '')
+      .replaceAll('/', '.'),
+  )
 }

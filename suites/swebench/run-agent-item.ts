@@ -20,24 +20,38 @@ import { describeVerdict, evaluationImage, type SwebenchItem, type SwebenchRun }
 import type { SwebenchFacts } from './score.ts'
 import { renderTrajectory, trajectoryJson } from './trajectory.ts'
 
-export async function runAgentItem(item: SwebenchItem, bench: ItemContext<SwebenchFacts>, run: SwebenchRun): Promise<void> {
+export async function runAgentItem(
+  item: SwebenchItem,
+  bench: ItemContext<SwebenchFacts>,
+  run: SwebenchRun,
+): Promise<void> {
   const { instance } = item
   const { options } = run
-  if (run.engine === undefined) throw new InfraError('SWE-bench agent mode needs a container engine, and this run has none.')
+  if (run.engine === undefined)
+    throw new InfraError('SWE-bench agent mode needs a container engine, and this run has none.')
   const { docker, images, limiter } = run.engine
   const config = agentConfig(options.mode === 'agent-text' ? 'text' : 'tools')
   const agent = `mini-swe-agent ${MINI_SWE_AGENT_VERSION} config${config.form === 'text' ? ', text actions' : ''}`
   const image = evaluationImage(options.imageTemplate, instance.instanceId)
   const spec = instance.spec ?? repoSpec(instance.repo, instance.version)
   const prices = pricesFromEnv()
-  const price = (reply: ChatReply) => (reply.tokens === undefined ? (prices?.perMillionTokens[bench.model.label] ? 0 : undefined) : costOf(prices, bench.model.label, reply.tokens)?.total)
+  const price = (reply: ChatReply) =>
+    reply.tokens === undefined
+      ? prices?.perMillionTokens[bench.model.label]
+        ? 0
+        : undefined
+      : costOf(prices, bench.model.label, reply.tokens)?.total
   await images.using(image, async () => {
     const episode = await limiter.run(() =>
       runEpisode(docker, {
         config,
         task: instance.problemStatement,
         image,
-        limits: { ...EPISODE_LIMITS, network: options.network ?? spec.network ?? 'none', ...(options.memoryBytes > 0 ? { memoryBytes: options.memoryBytes } : {}) },
+        limits: {
+          ...EPISODE_LIMITS,
+          network: options.network ?? spec.network ?? 'none',
+          ...(options.memoryBytes > 0 ? { memoryBytes: options.memoryBytes } : {}),
+        },
         ask: (messages, tools) => bench.ask(messages, {}, tools === undefined ? {} : { tools }),
         costOf: price,
         tokenLimit: options.tokenLimit,
@@ -50,11 +64,17 @@ export async function runAgentItem(item: SwebenchItem, bench: ItemContext<Sweben
     const verdict = await judgePatch(instance, episode.submission, run.judges, bench.signal)
     bench.record({
       outcome: verdict.outcome,
-      reason: episode.exitStatus === 'Submitted' ? verdict.reason : `${episode.exitStatus}${episode.limitReason ? ` (${episode.limitReason})` : ''}: the agent submitted nothing, so ${verdict.reason.charAt(0).toLowerCase()}${verdict.reason.slice(1)}`,
+      reason:
+        episode.exitStatus === 'Submitted'
+          ? verdict.reason
+          : `${episode.exitStatus}${episode.limitReason ? ` (${episode.limitReason})` : ''}: the agent submitted nothing, so ${verdict.reason.charAt(0).toLowerCase()}${verdict.reason.slice(1)}`,
       extracted: verdict.patch,
       prompt: renderTrajectory(episode.messages),
       tokens: episode.tokens,
-      output: [`exit status ${episode.exitStatus} after ${episode.modelCalls} model calls`, describeVerdict(verdict)].join('\n'),
+      output: [
+        `exit status ${episode.exitStatus} after ${episode.modelCalls} model calls`,
+        describeVerdict(verdict),
+      ].join('\n'),
       scoring: {
         status: verdict.status,
         dataset: options.datasetFile === undefined ? options.dataset : 'own file',
@@ -74,8 +94,17 @@ export async function runAgentItem(item: SwebenchItem, bench: ItemContext<Sweben
   })
 }
 
-function writeTrajectory(bench: ItemContext<SwebenchFacts>, instanceId: string, image: string, episode: AgentRun, config: ReturnType<typeof agentConfig>): void {
+function writeTrajectory(
+  bench: ItemContext<SwebenchFacts>,
+  instanceId: string,
+  image: string,
+  episode: AgentRun,
+  config: ReturnType<typeof agentConfig>,
+): void {
   const file = trajectoryPath(reportDir(), bench.model.label, bench.sample, instanceId)
   mkdirSync(dirname(file), { recursive: true })
-  writeFileSync(file, `${JSON.stringify(trajectoryJson(episode, { instanceId, model: bench.model.label, image, config }), null, 2)}\n`)
+  writeFileSync(
+    file,
+    `${JSON.stringify(trajectoryJson(episode, { instanceId, model: bench.model.label, image, config }), null, 2)}\n`,
+  )
 }

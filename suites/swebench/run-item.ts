@@ -26,7 +26,9 @@ export function swebenchItem(instance: SwebenchInstance, mode: SwebenchMode = 'o
   return {
     id: instance.instanceId,
     title: firstLine.length > 60 ? `${firstLine.slice(0, 57)}…` : firstLine,
-    ...(mode === 'agent' ? {} : { reference: mode === 'agent-text' ? referenceSubmission(instance.patch) : instance.patch }),
+    ...(mode === 'agent'
+      ? {}
+      : { reference: mode === 'agent-text' ? referenceSubmission(instance.patch) : instance.patch }),
     instance,
   }
 }
@@ -55,11 +57,19 @@ export interface TaskLimiter {
 }
 
 /** The judges and the clone cache of one run; containers are bounded by TESTBENCH_SWEBENCH_CONCURRENCY. */
-export function swebenchRun(options: SwebenchOptions, env: NodeJS.ProcessEnv = process.env, limiter: TaskLimiter = new Limiter(options.concurrency)): SwebenchRun {
+export function swebenchRun(
+  options: SwebenchOptions,
+  env: NodeJS.ProcessEnv = process.env,
+  limiter: TaskLimiter = new Limiter(options.concurrency),
+): SwebenchRun {
   const repos = new RepoCache(join(cacheDir(env), 'swebench', 'repos'), options.reposDir)
   const judges: Judges = {}
   // An agent reads the repository in its container: a clone is used only when one is at hand.
-  if (options.mode === 'oneshot' ? options.context !== 'none' || options.reposDir !== undefined : options.reposDir !== undefined) {
+  if (
+    options.mode === 'oneshot'
+      ? options.context !== 'none' || options.reposDir !== undefined
+      : options.reposDir !== undefined
+  ) {
     judges.check = (instance, patch) => repos.checkPatch(instance.repo, instance.baseCommit, patch)
   }
   const usesContainers = options.evaluate || options.mode !== 'oneshot'
@@ -95,12 +105,20 @@ export function swebenchRun(options: SwebenchOptions, env: NodeJS.ProcessEnv = p
 }
 
 /** Fails the run up front, in one line, when evaluations are asked for and no engine answers. */
-export async function assertEngineReachable(options: SwebenchOptions, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+export async function assertEngineReachable(
+  options: SwebenchOptions,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<void> {
   if (!options.evaluate && options.mode === 'oneshot') return
   const reason = await engineUnavailable(connectEngine(env))
   if (reason === undefined) return
-  if (options.mode !== 'oneshot') throw new Error(`SWE-bench: ${reason}. The agent works in the instance's container (TESTBENCH_SWEBENCH_MODE=${options.mode}), so it needs one.`)
-  throw new Error(`SWE-bench: ${reason}. To generate and check patches without evaluating them, set TESTBENCH_SWEBENCH_EVALUATE=0.`)
+  if (options.mode !== 'oneshot')
+    throw new Error(
+      `SWE-bench: ${reason}. The agent works in the instance's container (TESTBENCH_SWEBENCH_MODE=${options.mode}), so it needs one.`,
+    )
+  throw new Error(
+    `SWE-bench: ${reason}. To generate and check patches without evaluating them, set TESTBENCH_SWEBENCH_EVALUATE=0.`,
+  )
 }
 
 export async function runItem(item: SwebenchItem, bench: ItemContext<SwebenchFacts>, run: SwebenchRun): Promise<void> {
@@ -112,7 +130,10 @@ export async function runItem(item: SwebenchItem, bench: ItemContext<SwebenchFac
   const reply = await bench.ask(swebenchPrompt(instance, files), { temperature: 0 })
   const judges = replayed ? run.replayJudges : run.judges
   // A replayed prediction is the patch itself; a reply holds one somewhere.
-  const verdict = reply.form === 'solution' ? await judgePatch(instance, reply.text, judges, bench.signal) : await judgeReply(instance, reply.text, judges, bench.signal)
+  const verdict =
+    reply.form === 'solution'
+      ? await judgePatch(instance, reply.text, judges, bench.signal)
+      : await judgeReply(instance, reply.text, judges, bench.signal)
   bench.record({
     outcome: verdict.outcome,
     reason: verdict.reason,

@@ -16,7 +16,16 @@ import { APPLIED_WITH } from './evaluate.ts'
 import type { VerdictStatus } from './judge-reply.ts'
 import { EXIT_STATUSES } from './agent-loop.ts'
 
-const STATUSES = ['resolved', 'partially_resolved', 'not_resolved', 'patch_error', 'timeout', 'infra_error', 'empty_patch', 'generated'] as const satisfies readonly VerdictStatus[]
+const STATUSES = [
+  'resolved',
+  'partially_resolved',
+  'not_resolved',
+  'patch_error',
+  'timeout',
+  'infra_error',
+  'empty_patch',
+  'generated',
+] as const satisfies readonly VerdictStatus[]
 
 /** What each SWE-bench item records: how its patch fared, the dataset and repository, and what the judging saw. */
 export const swebenchFacts = scoringFacts('swebench', {
@@ -37,7 +46,11 @@ export const swebenchFacts = scoringFacts('swebench', {
 })
 export type SwebenchFacts = FactsOf<typeof swebenchFacts>
 
-const DATASET_NAMES: Record<string, string> = { lite: 'SWE-bench Lite', verified: 'SWE-bench Verified', full: 'SWE-bench' }
+const DATASET_NAMES: Record<string, string> = {
+  lite: 'SWE-bench Lite',
+  verified: 'SWE-bench Verified',
+  full: 'SWE-bench',
+}
 
 export const scoreSwebench: Scorer = (records) => {
   const own = records.filter((record) => record.suite === 'swebench')
@@ -72,19 +85,33 @@ function scoreModel(records: readonly ItemRecord[]): Score {
   if (first === undefined) throw new Error('a SWE-bench score needs at least one record')
   const model = first.model
   const excluded: Array<{ itemId: string; reason: string }> = []
-  const tally = { resolved: 0, partially_resolved: 0, not_resolved: 0, patch_error: 0, empty_patch: 0, timeout: 0, infra_error: 0 }
+  const tally = {
+    resolved: 0,
+    partially_resolved: 0,
+    not_resolved: 0,
+    patch_error: 0,
+    empty_patch: 0,
+    timeout: 0,
+    infra_error: 0,
+  }
   let counted = 0
   for (const record of records) {
     const status = swebenchFacts.readIfRecorded(record)?.status
     if (record.outcome === 'provider_error') {
-      excluded.push({ itemId: record.itemId, reason: `${record.outcome}: ${(record.output ?? '').split('\n')[0] ?? ''}` })
+      excluded.push({
+        itemId: record.itemId,
+        reason: `${record.outcome}: ${(record.output ?? '').split('\n')[0] ?? ''}`,
+      })
     } else if (record.outcome === 'infra_error') {
       counted++
       tally.infra_error++
     } else if (status === 'generated') {
       excluded.push({ itemId: record.itemId, reason: 'not evaluated (TESTBENCH_SWEBENCH_EVALUATE=0)' })
     } else if (status === undefined) {
-      excluded.push({ itemId: record.itemId, reason: `${record.outcome ?? 'unfinished'} without SWE-bench facts: ${(record.reason ?? '').split('\n')[0] ?? ''}` })
+      excluded.push({
+        itemId: record.itemId,
+        reason: `${record.outcome ?? 'unfinished'} without SWE-bench facts: ${(record.reason ?? '').split('\n')[0] ?? ''}`,
+      })
     } else {
       counted++
       if (status in tally) tally[status as keyof typeof tally]++

@@ -24,7 +24,9 @@ function run(): SwebenchRun {
   if (shared) return shared
   const slots = inject('runSlots')
   if (slots === undefined) return (shared = swebenchRun(options))
-  return (shared = swebenchRun(options, process.env, { run: runWideLimiter(slots, 'swebench:containers', options.concurrency) }))
+  return (shared = swebenchRun(options, process.env, {
+    run: runWideLimiter(slots, 'swebench:containers', options.concurrency),
+  }))
 }
 
 /** Declares part `part` of the instances. */
@@ -34,7 +36,9 @@ export function declareSwebench(part: Part): Promise<void> {
     const runs = run()
     benchmark({
       suite: 'swebench',
-      items: (await loadInstances({ datasetFile: options.datasetFile, instances: options.instances })).map((instance) => swebenchItem(instance, options.mode)),
+      items: (await loadInstances({ datasetFile: options.datasetFile, instances: options.instances })).map((instance) =>
+        swebenchItem(instance, options.mode),
+      ),
       part,
       ...(options.instances === undefined ? {} : { narrowedBy: `${INSTANCES.name}=${INSTANCES.raw()}` }),
       scoring: swebenchFacts,

@@ -14,7 +14,9 @@ export function readTrajectoryReplies(file: string): ChatReply[] {
   try {
     parsed = JSON.parse(readFileSync(file, 'utf8'))
   } catch (error) {
-    throw new Error(`The trajectory ${file} cannot be read as JSON (${(error as Error).message}): give a mini-swe-agent .traj.json file.`)
+    throw new Error(
+      `The trajectory ${file} cannot be read as JSON (${(error as Error).message}): give a mini-swe-agent .traj.json file.`,
+    )
   }
   return trajectoryReplies(parsed, file)
 }
@@ -22,24 +24,33 @@ export function readTrajectoryReplies(file: string): ChatReply[] {
 export function trajectoryReplies(trajectory: unknown, file: string): ChatReply[] {
   const messages = isObject(trajectory) && Array.isArray(trajectory.messages) ? trajectory.messages : undefined
   if (messages === undefined || !isObject(trajectory) || trajectory.trajectory_format !== TRAJECTORY_FORMAT) {
-    throw new Error(`${file} is not a mini-swe-agent trajectory (trajectory_format ${TRAJECTORY_FORMAT} with messages): give a .traj.json file that mini-swe-agent 2 or this suite wrote.`)
+    throw new Error(
+      `${file} is not a mini-swe-agent trajectory (trajectory_format ${TRAJECTORY_FORMAT} with messages): give a .traj.json file that mini-swe-agent 2 or this suite wrote.`,
+    )
   }
   const replies: ChatReply[] = []
   for (const message of messages) {
     if (!isObject(message)) continue
     const extra = isObject(message.extra) ? message.extra : {}
     if (message.role === 'assistant') replies.push(replyOf(message, extra.response))
-    else if (message.role === 'user' && extra.interrupt_type === 'FormatError') replies.push(rejectedReply(extra.response, file))
+    else if (message.role === 'user' && extra.interrupt_type === 'FormatError')
+      replies.push(rejectedReply(extra.response, file))
   }
   return replies
 }
 
 /** Answers turn k with the trajectory's reply k; asked past its end, says so (the replayed run went another way). */
-export function replayTrajectory(replies: readonly ChatReply[], file: string): (messages: ChatMessage[], tools: ToolDefinition[] | undefined) => Promise<ChatReply> {
+export function replayTrajectory(
+  replies: readonly ChatReply[],
+  file: string,
+): (messages: ChatMessage[], tools: ToolDefinition[] | undefined) => Promise<ChatReply> {
   let turn = 0
   return async () => {
     const reply = replies[turn++]
-    if (reply === undefined) throw new Error(`The trajectory ${file} holds ${replies.length} replies and the replayed run asked for reply ${turn}: it did not end where the trajectory ended.`)
+    if (reply === undefined)
+      throw new Error(
+        `The trajectory ${file} holds ${replies.length} replies and the replayed run asked for reply ${turn}: it did not end where the trajectory ended.`,
+      )
     return reply
   }
 }
@@ -57,7 +68,10 @@ function replyOf(message: Record<string, unknown>, response: unknown): ChatReply
 
 /** A reply turned away by a format error: our `{text, tool_calls, finish_reason}`, or litellm's `{choices: [{message, finish_reason}]}`. */
 function rejectedReply(response: unknown, file: string): ChatReply {
-  if (!isObject(response)) throw new Error(`${file}: a format error's message has no extra.response, so the reply it turned away cannot be replayed.`)
+  if (!isObject(response))
+    throw new Error(
+      `${file}: a format error's message has no extra.response, so the reply it turned away cannot be replayed.`,
+    )
   const choice = Array.isArray(response.choices) && isObject(response.choices[0]) ? response.choices[0] : undefined
   if (choice !== undefined && isObject(choice.message)) return replyOf(choice.message, response)
   return replyOf({ content: response.text, tool_calls: response.tool_calls }, response)
@@ -70,7 +84,9 @@ function responseFacts(response: unknown): Pick<ChatReply, 'finishReason' | 'tok
   const usage = isObject(response.usage) ? response.usage : undefined
   return {
     ...(typeof finish === 'string' ? { finishReason: finish } : {}),
-    ...(usage && typeof usage.prompt_tokens === 'number' && typeof usage.completion_tokens === 'number' ? { tokens: { prompt: usage.prompt_tokens, completion: usage.completion_tokens } } : {}),
+    ...(usage && typeof usage.prompt_tokens === 'number' && typeof usage.completion_tokens === 'number'
+      ? { tokens: { prompt: usage.prompt_tokens, completion: usage.completion_tokens } }
+      : {}),
   }
 }
 

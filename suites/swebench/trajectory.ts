@@ -31,7 +31,13 @@ export function trajectoryJson(run: AgentRun, context: TrajectoryContext): { [ke
         },
         agent_type: 'llm-testbench (a reproduction of minisweagent.agents.default.DefaultAgent)',
         model: { model_name: context.model, upstream_config: config.upstreamFile },
-        environment: { image: context.image, cwd: config.cwd, timeout: config.timeoutSeconds, env: { ...config.env }, interpreter: ['bash', '-c'] },
+        environment: {
+          image: context.image,
+          cwd: config.cwd,
+          timeout: config.timeoutSeconds,
+          env: { ...config.env },
+          interpreter: ['bash', '-c'],
+        },
       },
       mini_version: MINI_SWE_AGENT_VERSION,
       exit_status: run.exitStatus,
@@ -53,7 +59,15 @@ function upstreamMessage(message: AgentMessage): { [key: string]: JsonValue } {
         role: 'assistant',
         content: message.content,
         ...(message.reasoning ? { reasoning_content: message.reasoning } : {}),
-        ...(message.toolCalls ? { tool_calls: message.toolCalls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } })) } : {}),
+        ...(message.toolCalls
+          ? {
+              tool_calls: message.toolCalls.map((call) => ({
+                id: call.id,
+                type: 'function',
+                function: { name: call.name, arguments: call.arguments },
+              })),
+            }
+          : {}),
         ...extra,
       }
     case 'tool':

@@ -8,7 +8,11 @@ test('annotations keep their message, type and attachment in every form annotate
   await quiet.annotate('typed', 'reply')
   await quiet.annotate('typed with image', 'prompt', image)
   await quiet.annotate('image only', image)
-  const shown = context.task.annotations.map(({ message, type, attachment }) => ({ message, type, body: attachment?.body }))
+  const shown = context.task.annotations.map(({ message, type, attachment }) => ({
+    message,
+    type,
+    body: attachment?.body,
+  }))
   expect(shown).toEqual([
     { message: 'plain', type: 'notice', body: undefined },
     { message: 'typed', type: 'reply', body: undefined },

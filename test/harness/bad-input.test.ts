@@ -48,7 +48,8 @@ async function runBadInput(input: BadInput) {
 describe.concurrent('bad input gets one clear message and loses nothing', () => {
   it.for(badInputs)('$name', { timeout: 120_000 }, async (input, context) => {
     // A suite that runs programs stops first for a missing sandbox (fail closed), before its datasets are read.
-    if (!SUITES_WITHOUT_PROGRAMS.some((suite) => (input.suite ?? 'suites/demo').startsWith(suite))) skipWithoutTool(context, TOOLS.bwrap, isolationMissing())
+    if (!SUITES_WITHOUT_PROGRAMS.some((suite) => (input.suite ?? 'suites/demo').startsWith(suite)))
+      skipWithoutTool(context, TOOLS.bwrap, isolationMissing())
     const { code, output, seededAfter } = await runBadInput(input)
     const lines = output.split('\n').filter((line) => line.trim() !== '')
     expect(code, output).not.toBe(0)

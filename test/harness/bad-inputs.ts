@@ -75,38 +75,106 @@ export const badInputs: BadInput[] = [
     message: /SAMPLES=0[^]*TESTBENCH_CACHE=maybe[^]*SANDBOX=vm/,
     once: 'not usable',
   },
-  { name: 'TESTBENCH_REPORT_DIR under /proc fails fast', env: { TESTBENCH_REPORT_DIR: '/proc/testbench-reports' }, message: /TESTBENCH_REPORT_DIR=\/proc\/testbench-reports cannot be written.*point TESTBENCH_REPORT_DIR at a directory/, once: 'TESTBENCH_REPORT_DIR=' },
-  { name: 'TESTBENCH_REPORT_DIR under /sys', env: { TESTBENCH_REPORT_DIR: '/sys/testbench' }, message: /TESTBENCH_REPORT_DIR=\/sys\/testbench cannot be written/, once: 'TESTBENCH_REPORT_DIR=' },
-  { name: 'TESTBENCH_REPORT_DIR under a regular file', prepare: (dir) => ({ TESTBENCH_REPORT_DIR: join(fileAt(dir), 'reports') }), message: /TESTBENCH_REPORT_DIR=.*a-file\/reports cannot be written \(ENOTDIR\)/, once: 'TESTBENCH_REPORT_DIR=' },
-  { name: 'TESTBENCH_REPORT_DIR is a regular file', prepare: (dir) => ({ TESTBENCH_REPORT_DIR: fileAt(dir) }), message: /TESTBENCH_REPORT_DIR=.*a-file cannot be written/, once: 'TESTBENCH_REPORT_DIR=' },
-  { name: 'TESTBENCH_CACHE_DIR under /proc fails fast', env: { TESTBENCH_CACHE_DIR: '/proc/testbench-cache' }, message: /TESTBENCH_CACHE_DIR=\/proc\/testbench-cache cannot be written/, once: 'TESTBENCH_CACHE_DIR=' },
-  { name: 'TESTBENCH_CACHE_DIR under a regular file', prepare: (dir) => ({ TESTBENCH_CACHE_DIR: join(fileAt(dir), 'cache') }), message: /TESTBENCH_CACHE_DIR=.*a-file\/cache cannot be written \(ENOTDIR\)/, once: 'TESTBENCH_CACHE_DIR=' },
-  { name: 'TESTBENCH_CACHE_DIR is a regular file', prepare: (dir) => ({ TESTBENCH_CACHE_DIR: fileAt(dir) }), message: /TESTBENCH_CACHE_DIR=.*a-file cannot be written/, once: 'TESTBENCH_CACHE_DIR=' },
-  { name: 'TESTBENCH_HTML_DIR under /proc', env: { TESTBENCH_HTML_DIR: '/proc/testbench-html' }, message: /TESTBENCH_HTML_DIR=\/proc\/testbench-html cannot be written/, once: 'TESTBENCH_HTML_DIR=' },
-  { name: 'TESTBENCH_HTML_DIR under a regular file', prepare: (dir) => ({ TESTBENCH_HTML_DIR: join(fileAt(dir), 'html') }), message: /TESTBENCH_HTML_DIR=.*a-file\/html cannot be written/, once: 'TESTBENCH_HTML_DIR=' },
-  { name: 'replay file that does not exist', env: { MODEL: 'replay:/nonexistent/answers.jsonl' }, message: /MODEL=replay:\/nonexistent\/answers.jsonl: cannot read/, once: 'cannot read' },
-  { name: 'replay file that is a directory', prepare: (dir) => ({ MODEL: `replay:${dir}` }), message: /MODEL=replay:.*cannot read/, once: 'cannot read' },
+  {
+    name: 'TESTBENCH_REPORT_DIR under /proc fails fast',
+    env: { TESTBENCH_REPORT_DIR: '/proc/testbench-reports' },
+    message:
+      /TESTBENCH_REPORT_DIR=\/proc\/testbench-reports cannot be written.*point TESTBENCH_REPORT_DIR at a directory/,
+    once: 'TESTBENCH_REPORT_DIR=',
+  },
+  {
+    name: 'TESTBENCH_REPORT_DIR under /sys',
+    env: { TESTBENCH_REPORT_DIR: '/sys/testbench' },
+    message: /TESTBENCH_REPORT_DIR=\/sys\/testbench cannot be written/,
+    once: 'TESTBENCH_REPORT_DIR=',
+  },
+  {
+    name: 'TESTBENCH_REPORT_DIR under a regular file',
+    prepare: (dir) => ({ TESTBENCH_REPORT_DIR: join(fileAt(dir), 'reports') }),
+    message: /TESTBENCH_REPORT_DIR=.*a-file\/reports cannot be written \(ENOTDIR\)/,
+    once: 'TESTBENCH_REPORT_DIR=',
+  },
+  {
+    name: 'TESTBENCH_REPORT_DIR is a regular file',
+    prepare: (dir) => ({ TESTBENCH_REPORT_DIR: fileAt(dir) }),
+    message: /TESTBENCH_REPORT_DIR=.*a-file cannot be written/,
+    once: 'TESTBENCH_REPORT_DIR=',
+  },
+  {
+    name: 'TESTBENCH_CACHE_DIR under /proc fails fast',
+    env: { TESTBENCH_CACHE_DIR: '/proc/testbench-cache' },
+    message: /TESTBENCH_CACHE_DIR=\/proc\/testbench-cache cannot be written/,
+    once: 'TESTBENCH_CACHE_DIR=',
+  },
+  {
+    name: 'TESTBENCH_CACHE_DIR under a regular file',
+    prepare: (dir) => ({ TESTBENCH_CACHE_DIR: join(fileAt(dir), 'cache') }),
+    message: /TESTBENCH_CACHE_DIR=.*a-file\/cache cannot be written \(ENOTDIR\)/,
+    once: 'TESTBENCH_CACHE_DIR=',
+  },
+  {
+    name: 'TESTBENCH_CACHE_DIR is a regular file',
+    prepare: (dir) => ({ TESTBENCH_CACHE_DIR: fileAt(dir) }),
+    message: /TESTBENCH_CACHE_DIR=.*a-file cannot be written/,
+    once: 'TESTBENCH_CACHE_DIR=',
+  },
+  {
+    name: 'TESTBENCH_HTML_DIR under /proc',
+    env: { TESTBENCH_HTML_DIR: '/proc/testbench-html' },
+    message: /TESTBENCH_HTML_DIR=\/proc\/testbench-html cannot be written/,
+    once: 'TESTBENCH_HTML_DIR=',
+  },
+  {
+    name: 'TESTBENCH_HTML_DIR under a regular file',
+    prepare: (dir) => ({ TESTBENCH_HTML_DIR: join(fileAt(dir), 'html') }),
+    message: /TESTBENCH_HTML_DIR=.*a-file\/html cannot be written/,
+    once: 'TESTBENCH_HTML_DIR=',
+  },
+  {
+    name: 'replay file that does not exist',
+    env: { MODEL: 'replay:/nonexistent/answers.jsonl' },
+    message: /MODEL=replay:\/nonexistent\/answers.jsonl: cannot read/,
+    once: 'cannot read',
+  },
+  {
+    name: 'replay file that is a directory',
+    prepare: (dir) => ({ MODEL: `replay:${dir}` }),
+    message: /MODEL=replay:.*cannot read/,
+    once: 'cannot read',
+  },
   {
     name: 'replay line that is not JSON',
-    prepare: (dir) => (writeFileSync(join(dir, 'a.jsonl'), '{"id": "sum-2+3", "reply": "5"}\nnot json\n'), { MODEL: `replay:${join(dir, 'a.jsonl')}` }),
+    prepare: (dir) => (
+      writeFileSync(join(dir, 'a.jsonl'), '{"id": "sum-2+3", "reply": "5"}\nnot json\n'),
+      { MODEL: `replay:${join(dir, 'a.jsonl')}` }
+    ),
     message: /a\.jsonl:2 is not a JSON object: not json/,
     once: 'is not a JSON object',
   },
   {
     name: 'replay line without an id',
-    prepare: (dir) => (writeFileSync(join(dir, 'a.jsonl'), '{"reply": "5"}\n'), { MODEL: `replay:${join(dir, 'a.jsonl')}` }),
+    prepare: (dir) => (
+      writeFileSync(join(dir, 'a.jsonl'), '{"reply": "5"}\n'),
+      { MODEL: `replay:${join(dir, 'a.jsonl')}` }
+    ),
     message: /a\.jsonl.*has no item id: give "id", "task_id" or "instance_id"/,
     once: 'has no item id',
   },
   {
     name: 'replay line without an answer',
-    prepare: (dir) => (writeFileSync(join(dir, 'a.jsonl'), '{"id": "sum-2+3"}\n'), { MODEL: `replay:${join(dir, 'a.jsonl')}` }),
+    prepare: (dir) => (
+      writeFileSync(join(dir, 'a.jsonl'), '{"id": "sum-2+3"}\n'),
+      { MODEL: `replay:${join(dir, 'a.jsonl')}` }
+    ),
     message: /a\.jsonl.*has no answer: give "reply", "completion", "solution", "model_patch" or "turns"/,
     once: 'has no answer',
   },
   {
     name: 'replay line with a bad sample number',
-    prepare: (dir) => (writeFileSync(join(dir, 'a.jsonl'), '{"id": "sum-2+3", "reply": "5", "sample": -1}\n'), { MODEL: `replay:${join(dir, 'a.jsonl')}` }),
+    prepare: (dir) => (
+      writeFileSync(join(dir, 'a.jsonl'), '{"id": "sum-2+3", "reply": "5", "sample": -1}\n'),
+      { MODEL: `replay:${join(dir, 'a.jsonl')}` }
+    ),
     message: /a\.jsonl.*"sample" must be a whole number from 0/,
     once: '"sample" must be',
   },
@@ -119,25 +187,40 @@ export const badInputs: BadInput[] = [
   {
     name: 'replay file whose ids match no item of the suite',
     prepare: (dir) => (
-      writeFileSync(join(dir, 'a.jsonl'), '{"task_id": "HumanEval/0", "completion": "x"}\n{"task_id": "HumanEval/1", "completion": "y"}\n'),
+      writeFileSync(
+        join(dir, 'a.jsonl'),
+        '{"task_id": "HumanEval/0", "completion": "x"}\n{"task_id": "HumanEval/1", "completion": "y"}\n',
+      ),
       { MODEL: `replay:${join(dir, 'a.jsonl')}` }
     ),
-    message: /replay:.*a\.jsonl: none of its 2 answers is for an item of demo\. Its ids look like "HumanEval\/0", "HumanEval\/1"; demo expects ids like "sum-2\+3"/,
+    message:
+      /replay:.*a\.jsonl: none of its 2 answers is for an item of demo\. Its ids look like "HumanEval\/0", "HumanEval\/1"; demo expects ids like "sum-2\+3"/,
     once: 'none of its 2 answers',
   },
   {
     name: 'replay file that answers one item and sample twice',
     prepare: (dir) => (
-      writeFileSync(join(dir, 'a.jsonl'), '{"id": "sum-2+3", "reply": "5", "sample": 0}\n{"id": "sum-2+3", "reply": "6", "sample": 0}\n'),
+      writeFileSync(
+        join(dir, 'a.jsonl'),
+        '{"id": "sum-2+3", "reply": "5", "sample": 0}\n{"id": "sum-2+3", "reply": "6", "sample": 0}\n',
+      ),
       { MODEL: `replay:${join(dir, 'a.jsonl')}` }
     ),
     message: /a\.jsonl:2 answers item sum-2\+3 sample 0 again \(line 1 did already\): remove one/,
     once: 'again (line 1',
   },
-  { name: 'gate config that does not exist', env: { TESTBENCH_GATE_CONFIG: '/nonexistent/gate.json' }, message: /\/nonexistent\/gate\.json/, once: 'GateConfigError' },
+  {
+    name: 'gate config that does not exist',
+    env: { TESTBENCH_GATE_CONFIG: '/nonexistent/gate.json' },
+    message: /\/nonexistent\/gate\.json/,
+    once: 'GateConfigError',
+  },
   {
     name: 'gate config that is not JSON',
-    prepare: (dir) => (writeFileSync(join(dir, 'gate.json'), '{ not json'), { TESTBENCH_GATE_CONFIG: join(dir, 'gate.json') }),
+    prepare: (dir) => (
+      writeFileSync(join(dir, 'gate.json'), '{ not json'),
+      { TESTBENCH_GATE_CONFIG: join(dir, 'gate.json') }
+    ),
     message: /gate\.json/,
     once: 'GateConfigError',
   },
@@ -179,10 +262,18 @@ export const badInputs: BadInput[] = [
     suite: EULER,
     prepare: (dir) => {
       mkdirSync(join(dir, 'datasets', 'euler'), { recursive: true })
-      writeFileSync(join(dir, 'datasets', 'euler', 'solutions.json'), '{"0001": {"title": "x", "solved_by": 1, "solution": "1"}}')
-      return { TESTBENCH_DATA_DIR: join(dir, 'datasets'), TESTBENCH_EULER_PROBLEMS: '1', TESTBENCH_EULER_LANGUAGES: 'python' }
+      writeFileSync(
+        join(dir, 'datasets', 'euler', 'solutions.json'),
+        '{"0001": {"title": "x", "solved_by": 1, "solution": "1"}}',
+      )
+      return {
+        TESTBENCH_DATA_DIR: join(dir, 'datasets'),
+        TESTBENCH_EULER_PROBLEMS: '1',
+        TESTBENCH_EULER_LANGUAGES: 'python',
+      }
     },
-    message: /euler\/solutions\.json in TESTBENCH_DATA_DIR .* has sha256 .* is expected: .*Replace it with the file from/,
+    message:
+      /euler\/solutions\.json in TESTBENCH_DATA_DIR .* has sha256 .* is expected: .*Replace it with the file from/,
     once: 'is expected: it is another version',
   },
 ]

@@ -82,7 +82,10 @@ describe('download into the cache', () => {
     const { dir, env } = await freshCache()
     const quiet = { env, progress: () => {} }
     expect(await readDatasetJsonLines(spec('rows.jsonl'), quiet)).toEqual(EXPECTED_ROWS)
-    expect(await readDatasetJson(spec('rows.json'), quiet)).toEqual([{ id: 'toy/0', answer: 2 }, { id: 'toy/1', answer: 6 }])
+    expect(await readDatasetJson(spec('rows.json'), quiet)).toEqual([
+      { id: 'toy/0', answer: 2 },
+      { id: 'toy/1', answer: 6 },
+    ])
     await rm(dir, { recursive: true })
   })
 
@@ -90,7 +93,9 @@ describe('download into the cache', () => {
     const { dir, env } = await freshCache()
     const wrong = '0'.repeat(64)
     const attempt = datasetFilePath(spec('rows.jsonl', { sha256: wrong }), { env, progress: () => {} })
-    await expect(attempt).rejects.toThrow(`toy/rows.jsonl downloaded from ${base}/rows.jsonl has sha256 ${SHA256['rows.jsonl']}, but ${wrong} is expected`)
+    await expect(attempt).rejects.toThrow(
+      `toy/rows.jsonl downloaded from ${base}/rows.jsonl has sha256 ${SHA256['rows.jsonl']}, but ${wrong} is expected`,
+    )
     expect(await readdir(join(dir, 'datasets', 'toy'))).toEqual([])
     await rm(dir, { recursive: true })
   })
@@ -164,7 +169,13 @@ async function closedPort(): Promise<number> {
 describe('parsePythonJson', () => {
   test("reads Python's NaN and ±Infinity outside strings, and leaves strings alone", () => {
     const value = parsePythonJson('[NaN, -Infinity, {"x": Infinity}, "NaN and -Infinity \\" Infinity", 1]')
-    expect(value).toEqual([Number.NaN, Number.NEGATIVE_INFINITY, { x: Number.POSITIVE_INFINITY }, 'NaN and -Infinity " Infinity', 1])
+    expect(value).toEqual([
+      Number.NaN,
+      Number.NEGATIVE_INFINITY,
+      { x: Number.POSITIVE_INFINITY },
+      'NaN and -Infinity " Infinity',
+      1,
+    ])
   })
 
   test('still rejects what is not JSON', () => {

@@ -3,7 +3,9 @@ import { dropLanguageTagLine, fencedBlocks, largestBlock, stripReasoning } from 
 
 describe('stripReasoning', () => {
   test('drops a <think> section and keeps what follows it', () => {
-    expect(stripReasoning('<think>try print(1)</think>\nThe program:\n```python\nprint(2)\n```')).toBe('\nThe program:\n```python\nprint(2)\n```')
+    expect(stripReasoning('<think>try print(1)</think>\nThe program:\n```python\nprint(2)\n```')).toBe(
+      '\nThe program:\n```python\nprint(2)\n```',
+    )
   })
 
   test('drops everything up to the closing tag when the provider removed the opening one', () => {
@@ -42,11 +44,15 @@ describe('fencedBlocks', () => {
   })
 
   test('an unclosed fence runs to the end of the reply', () => {
-    expect(fencedBlocks('Here:\n```python\nprint(1)\nprint(2)')).toEqual([{ language: 'python', code: 'print(1)\nprint(2)' }])
+    expect(fencedBlocks('Here:\n```python\nprint(1)\nprint(2)')).toEqual([
+      { language: 'python', code: 'print(1)\nprint(2)' },
+    ])
   })
 
   test('a shorter fence inside a longer one does not close it', () => {
-    expect(fencedBlocks('````markdown\n```python\nprint(1)\n```\n````')).toEqual([{ language: 'markdown', code: '```python\nprint(1)\n```' }])
+    expect(fencedBlocks('````markdown\n```python\nprint(1)\n```\n````')).toEqual([
+      { language: 'markdown', code: '```python\nprint(1)\n```' },
+    ])
   })
 
   test('indented fences and CRLF line ends are understood', () => {
@@ -65,7 +71,12 @@ describe('largestBlock', () => {
   })
 
   test('the first of equally long blocks wins', () => {
-    expect(largestBlock([{ language: '', code: 'aaa' }, { language: '', code: 'bbb' }])).toBe('aaa')
+    expect(
+      largestBlock([
+        { language: '', code: 'aaa' },
+        { language: '', code: 'bbb' },
+      ]),
+    ).toBe('aaa')
   })
 })
 

@@ -14,7 +14,15 @@ async function itemNames(suite: string, env: Record<string, string>): Promise<st
   const dir = mkdtempSync(join(tmpdir(), 'item-names-'))
   const report = join(dir, 'report.json')
   const { code, output } = await startVitestRun(
-    ['--project', 'suites', `suites/${suite}`, '-t', 'no-such-item-anywhere', '--reporter=json', `--outputFile.json=${report}`],
+    [
+      '--project',
+      'suites',
+      `suites/${suite}`,
+      '-t',
+      'no-such-item-anywhere',
+      '--reporter=json',
+      `--outputFile.json=${report}`,
+    ],
     { MODEL: 'reference', TESTBENCH_REPORT_DIR: join(dir, 'reports'), ...env },
   ).done
   expect(code, output).toBe(0)
@@ -33,7 +41,9 @@ describe('item names', () => {
   test('FaRel, whose ids carry a quiz number: SAMPLES=5 gives "sibling #1 sample 0" … "sample 4", in every part file', async () => {
     const names = await itemNames('farel', { SAMPLES: '5' })
     expect(names).toHaveLength(450 * 5)
-    expect(names.filter((name) => name.startsWith('reference > farel > sibling #1 '))).toEqual([0, 1, 2, 3, 4].map((sample) => `reference > farel > sibling #1 sample ${sample}`))
+    expect(names.filter((name) => name.startsWith('reference > farel > sibling #1 '))).toEqual(
+      [0, 1, 2, 3, 4].map((sample) => `reference > farel > sibling #1 sample ${sample}`),
+    )
     expect(names.filter((name) => / #\d+ #\d+$/.test(name))).toEqual([])
   })
 

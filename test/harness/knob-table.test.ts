@@ -7,7 +7,9 @@ import { readmeWithKnobTables } from '../../reporters/readme-knob-tables.ts'
 
 describe('unknown knob names', () => {
   it('warns about a misspelled TESTBENCH_* name and SAMPLE with the closest known name', () => {
-    expect(unknownKnobWarnings({ TESTBENCH_CACHEDIR: '/tmp', SAMPLE: '5', TESTBENCH_CACHE: 'on', HOME: '/root' })).toEqual([
+    expect(
+      unknownKnobWarnings({ TESTBENCH_CACHEDIR: '/tmp', SAMPLE: '5', TESTBENCH_CACHE: 'on', HOME: '/root' }),
+    ).toEqual([
       'SAMPLE is set but no knob has that name, so it does nothing: did you mean SAMPLES?',
       'TESTBENCH_CACHEDIR is set but no knob has that name, so it does nothing: did you mean TESTBENCH_CACHE_DIR?',
     ])
@@ -28,7 +30,9 @@ describe('unknown knob names', () => {
   })
 
   it('every knob the docs name is a known knob', () => {
-    const docs = markdownFiles().map((file) => readFileSync(file, 'utf8')).join('\n')
+    const docs = markdownFiles()
+      .map((file) => readFileSync(file, 'utf8'))
+      .join('\n')
     const named = new Set(docs.match(/\bTESTBENCH_[A-Z0-9_]*[A-Z0-9]\b/g) ?? [])
     expect([...named].filter((name) => !knownKnobNames.includes(name))).toEqual([])
   })

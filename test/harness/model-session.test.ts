@@ -19,14 +19,23 @@ describe('the thinking switch reaches every request and every report', () => {
     const ask = askerFor({ provider: 'openai', model: 'fake', label: 'openai:fake-think-test', details: {} })
     await ask(chatRequest('Think?'))
     await ask(chatRequest('Think?', { params: { think: 'on' } }))
-    const bodies = server.seen.filter((each) => each.method === 'POST').map((each) => JSON.parse(each.body) as { chat_template_kwargs?: unknown })
-    expect(bodies.map((body) => body.chat_template_kwargs)).toEqual([{ enable_thinking: false }, { enable_thinking: true }])
+    const bodies = server.seen
+      .filter((each) => each.method === 'POST')
+      .map((each) => JSON.parse(each.body) as { chat_template_kwargs?: unknown })
+    expect(bodies.map((body) => body.chat_template_kwargs)).toEqual([
+      { enable_thinking: false },
+      { enable_thinking: true },
+    ])
   })
 
   test("the resolved model's details carry the switch as asked, `default` when unset", async () => {
     expect((await resolveModels('reference', { TESTBENCH_THINK: 'low' }))[0]?.details).toMatchObject({ think: 'low' })
     expect((await resolveModels('reference', {}))[0]?.details).toMatchObject({ think: 'default' })
-    expect(modelAbilities({ vision: 'yes', thinks: 'no', think: 'high' })).toEqual({ vision: true, thinks: false, think: 'high' })
+    expect(modelAbilities({ vision: 'yes', thinks: 'no', think: 'high' })).toEqual({
+      vision: true,
+      thinks: false,
+      think: 'high',
+    })
     expect(modelAbilities({})).toEqual({ vision: false, think: 'default' })
   })
 })

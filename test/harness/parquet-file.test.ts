@@ -41,7 +41,14 @@ async function freshCache(): Promise<NodeJS.ProcessEnv> {
 }
 
 function spec(overrides: Partial<DatasetFile> = {}): DatasetFile {
-  return { dataset: 'toy', file: 'rows.parquet', url: `${server.url}/toy/rows.parquet`, sha256, pinVariable: 'TESTBENCH_TOY_SHA256', ...overrides }
+  return {
+    dataset: 'toy',
+    file: 'rows.parquet',
+    url: `${server.url}/toy/rows.parquet`,
+    sha256,
+    pinVariable: 'TESTBENCH_TOY_SHA256',
+    ...overrides,
+  }
 }
 
 const quiet = { progress: () => {} }
@@ -74,19 +81,29 @@ describe('parquet dataset files', () => {
 
   test("the user's pin makes an unpinned file load, and is checked like the project's", async () => {
     const env = await freshCache()
-    expect(await readDatasetParquet(spec({ sha256: undefined }), { env: { ...env, TESTBENCH_TOY_SHA256: sha256.toUpperCase() }, ...quiet })).toEqual(ROWS)
+    expect(
+      await readDatasetParquet(spec({ sha256: undefined }), {
+        env: { ...env, TESTBENCH_TOY_SHA256: sha256.toUpperCase() },
+        ...quiet,
+      }),
+    ).toEqual(ROWS)
     const other = await freshCache()
-    await expect(readDatasetParquet(spec({ sha256: undefined }), { env: { ...other, TESTBENCH_TOY_SHA256: '0'.repeat(64) }, ...quiet })).rejects.toThrow(
-      `has sha256 ${sha256}, but ${'0'.repeat(64)} is expected`,
-    )
+    await expect(
+      readDatasetParquet(spec({ sha256: undefined }), {
+        env: { ...other, TESTBENCH_TOY_SHA256: '0'.repeat(64) },
+        ...quiet,
+      }),
+    ).rejects.toThrow(`has sha256 ${sha256}, but ${'0'.repeat(64)} is expected`)
   })
 
   test('a pin that is not a sha256, or that contradicts the project’s, is refused', async () => {
     const env = await freshCache()
-    await expect(datasetFilePath(spec({ sha256: undefined }), { env: { ...env, TESTBENCH_TOY_SHA256: 'abc' }, ...quiet })).rejects.toThrow(
-      'TESTBENCH_TOY_SHA256=abc is not a sha256: write the 64 hex digits of toy/rows.parquet',
-    )
-    await expect(datasetFilePath(spec(), { env: { ...env, TESTBENCH_TOY_SHA256: '1'.repeat(64) }, ...quiet })).rejects.toThrow(
+    await expect(
+      datasetFilePath(spec({ sha256: undefined }), { env: { ...env, TESTBENCH_TOY_SHA256: 'abc' }, ...quiet }),
+    ).rejects.toThrow('TESTBENCH_TOY_SHA256=abc is not a sha256: write the 64 hex digits of toy/rows.parquet')
+    await expect(
+      datasetFilePath(spec(), { env: { ...env, TESTBENCH_TOY_SHA256: '1'.repeat(64) }, ...quiet }),
+    ).rejects.toThrow(
       `but the project already pins toy/rows.parquet (${server.url}/toy/rows.parquet) to sha256 ${sha256}. Unset TESTBENCH_TOY_SHA256`,
     )
   })
@@ -94,9 +111,13 @@ describe('parquet dataset files', () => {
   test('an unpinned file in TESTBENCH_DATA_DIR is refused with its hash', async () => {
     const env = { TESTBENCH_DATA_DIR: join(dir, 'served') }
     await expect(datasetFilePath(spec({ sha256: undefined }), { env, ...quiet })).rejects.toThrow(
-      new RegExp(`The file in TESTBENCH_DATA_DIR \\(.*rows\\.parquet\\) has sha256 ${sha256}\\. .*TESTBENCH_TOY_SHA256=${sha256}`),
+      new RegExp(
+        `The file in TESTBENCH_DATA_DIR \\(.*rows\\.parquet\\) has sha256 ${sha256}\\. .*TESTBENCH_TOY_SHA256=${sha256}`,
+      ),
     )
-    expect(await readDatasetParquet(spec({ sha256: undefined }), { env: { ...env, TESTBENCH_TOY_SHA256: sha256 } })).toEqual(ROWS)
+    expect(
+      await readDatasetParquet(spec({ sha256: undefined }), { env: { ...env, TESTBENCH_TOY_SHA256: sha256 } }),
+    ).toEqual(ROWS)
   })
 
   test('a file that is not parquet says so and names the path', async () => {
@@ -109,6 +130,8 @@ describe('hubFileUrl', () => {
     expect(hubFileUrl('bigcode/bigcodebench', 'abc', 'data/v0.1.4-00000-of-00001.parquet', {})).toBe(
       'https://huggingface.co/datasets/bigcode/bigcodebench/resolve/abc/data/v0.1.4-00000-of-00001.parquet',
     )
-    expect(hubFileUrl('o/n', 'main', 'f.parquet', { HF_ENDPOINT: 'http://127.0.0.1:9/' })).toBe('http://127.0.0.1:9/datasets/o/n/resolve/main/f.parquet')
+    expect(hubFileUrl('o/n', 'main', 'f.parquet', { HF_ENDPOINT: 'http://127.0.0.1:9/' })).toBe(
+      'http://127.0.0.1:9/datasets/o/n/resolve/main/f.parquet',
+    )
   })
 })

@@ -17,23 +17,47 @@ const PRICES = { currency: 'USD', perMillionTokens: { 'openai:gpt-4o': { input: 
 test('a run’s cost is its prompt tokens at the input price plus its completion tokens at the output price', () => {
   const prices = readPrices(pricesFile(PRICES))
   // 1 200 000 · 2.5 / 1e6 + 300 000 · 10 / 1e6 = 3 + 3
-  expect(costOf(prices, 'openai:gpt-4o', { prompt: 1_200_000, completion: 300_000 })).toEqual({ currency: 'USD', input: 3, output: 3, total: 6 })
+  expect(costOf(prices, 'openai:gpt-4o', { prompt: 1_200_000, completion: 300_000 })).toEqual({
+    currency: 'USD',
+    input: 3,
+    output: 3,
+    total: 6,
+  })
   expect(costOf(prices, 'ollama:qwen2.5', { prompt: 10, completion: 10 })).toBeUndefined()
   expect(formatCost({ currency: 'EUR', input: 0, output: 0, total: 0.01234 })).toBe('0.0123 EUR')
 })
 
 test('the report and its summary carry the cost next to tokens/s and latency', () => {
-  const items: ItemRecord[] = [1, 2].map((index) => ({ suite: 'demo', itemId: `sum-${index}`, model: 'openai:gpt-4o', provider: 'openai', sample: 0, outcome: 'passed', tokens: { prompt: 1000, completion: 500 }, latencyMs: 1000 }))
-  const report = buildRunReport(items, [], { complete: true, endedAt: new Date('2026-01-01T00:00:00Z'), prices: readPrices(pricesFile(PRICES)) })
+  const items: ItemRecord[] = [1, 2].map((index) => ({
+    suite: 'demo',
+    itemId: `sum-${index}`,
+    model: 'openai:gpt-4o',
+    provider: 'openai',
+    sample: 0,
+    outcome: 'passed',
+    tokens: { prompt: 1000, completion: 500 },
+    latencyMs: 1000,
+  }))
+  const report = buildRunReport(items, [], {
+    complete: true,
+    endedAt: new Date('2026-01-01T00:00:00Z'),
+    prices: readPrices(pricesFile(PRICES)),
+  })
   // 2000 · 2.5 / 1e6 + 1000 · 10 / 1e6 = 0.005 + 0.01
   expect(report.cost).toEqual({ currency: 'USD', input: 0.005, output: 0.01, total: 0.015 })
-  expect(summaryText(report)).toContain('  tokens: 2000 prompt, 1000 completion, 500 tokens/s\n  cost: 0.0150 USD (prompt 0.0050, completion 0.0100)\n  latency: mean 1000 ms, p50 1000 ms, p95 1000 ms')
+  expect(summaryText(report)).toContain(
+    '  tokens: 2000 prompt, 1000 completion, 500 tokens/s\n  cost: 0.0150 USD (prompt 0.0050, completion 0.0100)\n  latency: mean 1000 ms, p50 1000 ms, p95 1000 ms',
+  )
 })
 
 test('a prices file with a mistake is one error naming the file, the mistake and the form', () => {
   expect(pricesFromEnv({})).toBeUndefined()
   expect(() => readPrices(pricesFile('{ not json'))).toThrow(/cannot be read as JSON .*"perMillionTokens"/)
   expect(() => readPrices(pricesFile({ perMillionTokens: {} }))).toThrow(/no "currency"/)
-  expect(() => readPrices(pricesFile({ currency: 'USD', perMillionTokens: { m: { input: -1, output: 2 } } }))).toThrow(/the input price of m is -1, not a number of at least 0/)
-  expect(() => readPrices(pricesFile({ currency: 'USD', perMillionTokens: { m: { input: 1 } } }))).toThrow(/the output price of m is undefined/)
+  expect(() => readPrices(pricesFile({ currency: 'USD', perMillionTokens: { m: { input: -1, output: 2 } } }))).toThrow(
+    /the input price of m is -1, not a number of at least 0/,
+  )
+  expect(() => readPrices(pricesFile({ currency: 'USD', perMillionTokens: { m: { input: 1 } } }))).toThrow(
+    /the output price of m is undefined/,
+  )
 })

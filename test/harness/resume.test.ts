@@ -25,7 +25,11 @@ test('a run killed halfway, started again, asks only for the missing replies', a
   let answering = 2
   const chatRequests: string[] = []
   server = await startLoopbackServer((request, response) => {
-    if (request.path === '/v1/models') return sendJson(response, 200, { object: 'list', data: [{ id: 'fake', object: 'model', created: 0, owned_by: 't' }] })
+    if (request.path === '/v1/models')
+      return sendJson(response, 200, {
+        object: 'list',
+        data: [{ id: 'fake', object: 'model', created: 0, owned_by: 't' }],
+      })
     const question = JSON.parse(request.body).messages[0].content as string
     chatRequests.push(question)
     const [, a = '0', b = '0'] = /What is (-?\d+) \+ (-?\d+)\?/.exec(question) ?? []

@@ -5,7 +5,14 @@ import { optional, scoringFacts, type FactsOf } from '../../harness/scoring-fact
 const facts = scoringFacts('toy', { points: 'number', system: ['none', 'default'], note: optional('string') })
 
 function record(scoring: ItemRecord['scoring']): ItemRecord {
-  return { suite: 'toy', itemId: 'a', model: 'm', provider: 'test', sample: 0, ...(scoring === undefined ? {} : { scoring }) }
+  return {
+    suite: 'toy',
+    itemId: 'a',
+    model: 'm',
+    provider: 'test',
+    sample: 0,
+    ...(scoring === undefined ? {} : { scoring }),
+  }
 }
 
 describe('scoringFacts', () => {

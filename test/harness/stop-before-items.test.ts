@@ -36,8 +36,18 @@ interface Stop {
 }
 
 const stops: Stop[] = [
-  { name: 'Ollama not running', suite: 'suites/farel', env: () => ({ MODEL: 'qwen2.5', OLLAMA_HOST: nobodyListens }), message: /Ollama is not reachable at .*\n.*ollama serve/ },
-  { name: 'an unknown model', suite: 'suites/farel', env: () => ({ MODEL: 'openai:no-such-model', OPENAI_BASE_URL: `${openai.url}/v1` }), message: /has no model "no-such-model"\. Models it lists: some-other-model/ },
+  {
+    name: 'Ollama not running',
+    suite: 'suites/farel',
+    env: () => ({ MODEL: 'qwen2.5', OLLAMA_HOST: nobodyListens }),
+    message: /Ollama is not reachable at .*\n.*ollama serve/,
+  },
+  {
+    name: 'an unknown model',
+    suite: 'suites/farel',
+    env: () => ({ MODEL: 'openai:no-such-model', OPENAI_BASE_URL: `${openai.url}/v1` }),
+    message: /has no model "no-such-model"\. Models it lists: some-other-model/,
+  },
   { name: 'MODEL not set', suite: 'suites/farel', env: () => ({ MODEL: undefined }), message: /MODEL is not set/ },
   {
     name: 'a dataset that cannot be had',
@@ -45,7 +55,12 @@ const stops: Stop[] = [
     env: () => ({ MODEL: 'reference', TESTBENCH_DATA_DIR: join(dir, 'no-datasets-here') }),
     message: /A dataset is not usable; nothing was asked or run:\n {2}swebench: .*is not in TESTBENCH_DATA_DIR/,
   },
-  { name: 'a bad setting', suite: 'suites/farel', env: () => ({ MODEL: 'reference', SAMPLES: '0' }), message: /settings are not usable.*\n.*SAMPLES=0/ },
+  {
+    name: 'a bad setting',
+    suite: 'suites/farel',
+    env: () => ({ MODEL: 'reference', SAMPLES: '0' }),
+    message: /settings are not usable.*\n.*SAMPLES=0/,
+  },
 ]
 
 describe.concurrent('a run stopped before its items says why, and only that', () => {

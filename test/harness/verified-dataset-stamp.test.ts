@@ -88,7 +88,9 @@ describe('datasetFilePath with stamps', () => {
     const spec = { dataset: 'toy', file: 'rows.jsonl', url: 'http://127.0.0.1:9/rows.jsonl', sha256: ROWS_SHA256 }
     const first = await import('../../harness/dataset-file.ts')
     await first.datasetFilePath(spec, { env })
-    const stamp = JSON.parse(await readFile(stampPath(cache, join(data, 'toy', 'rows.jsonl')), 'utf8')) as { sha256: string }
+    const stamp = JSON.parse(await readFile(stampPath(cache, join(data, 'toy', 'rows.jsonl')), 'utf8')) as {
+      sha256: string
+    }
     expect(stamp.sha256).toBe(ROWS_SHA256)
 
     await new Promise((resolve) => setTimeout(resolve, 20))
@@ -96,6 +98,8 @@ describe('datasetFilePath with stamps', () => {
     // A later run: a fresh module, with nothing verified in this process yet.
     vi.resetModules()
     const later = await import('../../harness/dataset-file.ts')
-    await expect(later.datasetFilePath(spec, { env })).rejects.toThrow(/toy\/rows\.jsonl in TESTBENCH_DATA_DIR .* has sha256 [0-9a-f]{64}, but 311af39a.* is expected/)
+    await expect(later.datasetFilePath(spec, { env })).rejects.toThrow(
+      /toy\/rows\.jsonl in TESTBENCH_DATA_DIR .* has sha256 [0-9a-f]{64}, but 311af39a.* is expected/,
+    )
   })
 })

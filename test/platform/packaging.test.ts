@@ -39,11 +39,16 @@ function sourceFiles(path: string): string[] {
  */
 function importedPackages(file: string): string[] {
   const text = readFileSync(file, 'utf8')
-  const statements = /^(?:import(?!\s+type\b)|export)\b[^;]*?\bfrom\s+['"]([^'"]+)['"]|^import\s+['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]/gms
-  const specifiers = [...text.matchAll(statements)].map((match) => match[1] ?? match[2] ?? match[3] ?? '').filter((specifier) => !/^[./]/.test(specifier))
+  const statements =
+    /^(?:import(?!\s+type\b)|export)\b[^;]*?\bfrom\s+['"]([^'"]+)['"]|^import\s+['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]/gms
+  const specifiers = [...text.matchAll(statements)]
+    .map((match) => match[1] ?? match[2] ?? match[3] ?? '')
+    .filter((specifier) => !/^[./]/.test(specifier))
   return specifiers
     .filter((specifier) => !specifier.startsWith('node:') && !builtinModules.includes(specifier.split('/')[0] ?? ''))
-    .map((specifier) => (specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : (specifier.split('/')[0] ?? '')))
+    .map((specifier) =>
+      specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : (specifier.split('/')[0] ?? ''),
+    )
 }
 
 function packagesUsedBy(paths: readonly string[]): Map<string, string> {
@@ -59,7 +64,9 @@ const development = packagesUsedBy(DEVELOPMENT)
 
 describe('package.json lists each package where its users need it', () => {
   test('every package the product imports is a dependency', () => {
-    const misplaced = [...product].filter(([name]) => !(name in manifest.dependencies)).map(([name, file]) => `${name} (imported by ${file})`)
+    const misplaced = [...product]
+      .filter(([name]) => !(name in manifest.dependencies))
+      .map(([name, file]) => `${name} (imported by ${file})`)
     expect(misplaced).toEqual([])
   })
 
@@ -76,7 +83,9 @@ describe('package.json lists each package where its users need it', () => {
   })
 
   test('no dependency is unused', () => {
-    const unused = Object.keys(manifest.dependencies).filter((name) => !product.has(name) && !RUN_BY_USERS.includes(name))
+    const unused = Object.keys(manifest.dependencies).filter(
+      (name) => !product.has(name) && !RUN_BY_USERS.includes(name),
+    )
     expect(unused).toEqual([])
   })
 })

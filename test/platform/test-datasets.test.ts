@@ -21,9 +21,13 @@ describe('a test that needs a dataset which cannot be had', () => {
     const spec = await offlineFile()
     const context = recordingContext()
     const env = { TESTBENCH_CACHE_DIR: mkdtempSync(join(tmpdir(), 'offline-cache-')) }
-    await expect(datasetOrSkip(context, (withData) => datasetFilePath(spec, { env: withData, ...quiet }), env)).rejects.toThrow('skipped')
+    await expect(
+      datasetOrSkip(context, (withData) => datasetFilePath(spec, { env: withData, ...quiet }), env),
+    ).rejects.toThrow('skipped')
     expect(context.skipped).toHaveLength(1)
-    expect(context.skipped[0]).toMatch(/^needs the dataset file toy\/toy\.jsonl, which cannot be had here \(could not download it: .*\): let it download from http:\/\/127\.0\.0\.1:\d+\/toy\.jsonl, or set TESTBENCH_DATA_DIR to a directory that holds toy\/toy\.jsonl$/)
+    expect(context.skipped[0]).toMatch(
+      /^needs the dataset file toy\/toy\.jsonl, which cannot be had here \(could not download it: .*\): let it download from http:\/\/127\.0\.0\.1:\d+\/toy\.jsonl, or set TESTBENCH_DATA_DIR to a directory that holds toy\/toy\.jsonl$/,
+    )
     expect(context.task.meta.skipReason).toBe(context.skipped[0])
   })
 
@@ -31,7 +35,11 @@ describe('a test that needs a dataset which cannot be had', () => {
     const spec = await offlineFile()
     const context = recordingContext()
     const dir = mkdtempSync(join(tmpdir(), 'empty-data-dir-'))
-    await expect(datasetOrSkip(context, (withData) => datasetFilePath(spec, { env: withData, ...quiet }), { TESTBENCH_DATA_DIR: dir })).rejects.toThrow('skipped')
+    await expect(
+      datasetOrSkip(context, (withData) => datasetFilePath(spec, { env: withData, ...quiet }), {
+        TESTBENCH_DATA_DIR: dir,
+      }),
+    ).rejects.toThrow('skipped')
     expect(context.skipped[0]).toContain(`(not in TESTBENCH_DATA_DIR=${dir})`)
   })
 
@@ -39,7 +47,9 @@ describe('a test that needs a dataset which cannot be had', () => {
     const spec = await offlineFile()
     const context = recordingContext()
     const env = { TESTBENCH_CACHE_DIR: mkdtempSync(join(tmpdir(), 'offline-cache-')), TESTBENCH_REQUIRE_TOOLS: '1' }
-    await expect(datasetOrSkip(context, (withData) => datasetFilePath(spec, { env: withData, ...quiet }), env)).rejects.toThrow(
+    await expect(
+      datasetOrSkip(context, (withData) => datasetFilePath(spec, { env: withData, ...quiet }), env),
+    ).rejects.toThrow(
       /^TESTBENCH_REQUIRE_TOOLS=1, so a dataset that cannot be had fails the test: it needs the dataset file toy\/toy\.jsonl/,
     )
     expect(context.skipped).toEqual([])
@@ -51,7 +61,11 @@ describe('a test that needs a dataset which cannot be had', () => {
     mkdirSync(join(dir, 'toy'))
     writeFileSync(join(dir, 'toy', 'toy.jsonl'), '{"not": "the pinned file"}\n')
     const context = recordingContext()
-    await expect(datasetOrSkip(context, (withData) => datasetFilePath(spec, { env: withData, ...quiet }), { TESTBENCH_DATA_DIR: dir })).rejects.toThrow(/sha256/)
+    await expect(
+      datasetOrSkip(context, (withData) => datasetFilePath(spec, { env: withData, ...quiet }), {
+        TESTBENCH_DATA_DIR: dir,
+      }),
+    ).rejects.toThrow(/sha256/)
     expect(context.skipped).toEqual([])
   })
 })

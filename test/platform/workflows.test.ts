@@ -30,23 +30,31 @@ describe('the GitHub workflows', () => {
     expect(workflows.map((workflow) => workflow.name).sort()).toEqual(['ci.yml', 'model-gate.yml', 'suite-matrix.yml'])
   })
 
-  test.for(workflows)('$name: a job that runs programs installs the packages through .ci/install-packages or .ci/run, not a list of its own', ({ text }) => {
-    for (const [name, job] of jobs(text)) {
-      expect(job, `job ${name} installs packages itself`).not.toMatch(/apt-get install[^\n]*(bubblewrap|default-jdk|golang|chromium|python3-)/)
-      const runsPrograms = /--shard=|\.ci\/run|npm test/.test(job)
-      if (runsPrograms) expect(job, `job ${name}`).toMatch(/\.ci\/install-packages|\.ci\/run|\.ci\/bare-run/)
-    }
-  })
+  test.for(workflows)(
+    '$name: a job that runs programs installs the packages through .ci/install-packages or .ci/run, not a list of its own',
+    ({ text }) => {
+      for (const [name, job] of jobs(text)) {
+        expect(job, `job ${name} installs packages itself`).not.toMatch(
+          /apt-get install[^\n]*(bubblewrap|default-jdk|golang|chromium|python3-)/,
+        )
+        const runsPrograms = /--shard=|\.ci\/run|npm test/.test(job)
+        if (runsPrograms) expect(job, `job ${name}`).toMatch(/\.ci\/install-packages|\.ci\/run|\.ci\/bare-run/)
+      }
+    },
+  )
 
-  test.for(workflows)('$name: caches the datasets where the suites download them, and names no local copy', ({ text }) => {
-    expect(text).not.toContain('shared/datasets')
-    expect(text).not.toMatch(/TESTBENCH_DATA_DIR/)
-    if (/--shard=|\.ci\/run|npm test|bare-run/.test(text)) {
-      const datasets = join(cacheDir({}), 'datasets').slice(REPO_ROOT.length)
-      expect(text).toContain(`actions/cache@`)
-      expect(text).toContain(datasets)
-    }
-  })
+  test.for(workflows)(
+    '$name: caches the datasets where the suites download them, and names no local copy',
+    ({ text }) => {
+      expect(text).not.toContain('shared/datasets')
+      expect(text).not.toMatch(/TESTBENCH_DATA_DIR/)
+      if (/--shard=|\.ci\/run|npm test|bare-run/.test(text)) {
+        const datasets = join(cacheDir({}), 'datasets').slice(REPO_ROOT.length)
+        expect(text).toContain(`actions/cache@`)
+        expect(text).toContain(datasets)
+      }
+    },
+  )
 
   test('a split run keeps blob reports as artifacts and merges them in one job', () => {
     for (const name of ['model-gate.yml', 'suite-matrix.yml']) {

@@ -21,13 +21,29 @@ let reports: string
 const PER_CLASS = 4
 
 beforeAll(async () => {
-  server = await startLoopbackServer(openaiChatHandler(['model-a', 'model-b'], (request) => (JSON.parse(request.body).model === 'model-a' ? 'Thinking… <ANSWER>1</ANSWER>' : '<ANSWER>2</ANSWER>')))
+  server = await startLoopbackServer(
+    openaiChatHandler(['model-a', 'model-b'], (request) =>
+      JSON.parse(request.body).model === 'model-a' ? 'Thinking… <ANSWER>1</ANSWER>' : '<ANSWER>2</ANSWER>',
+    ),
+  )
   reports = join(mkdtempSync(join(tmpdir(), 'compare-')), 'reports')
-  const env = { OPENAI_BASE_URL: `${server.url}/v1`, TESTBENCH_CACHE: 'off', TESTBENCH_FAREL_PER_CLASS: String(PER_CLASS), TESTBENCH_GATE_CONFIG: 'off', TESTBENCH_REPORT_DIR: reports }
-  const both = await startVitestRun(['--project', 'suites', 'suites/farel'], { ...env, MODEL: 'openai:model-a,openai:model-b' }).done
+  const env = {
+    OPENAI_BASE_URL: `${server.url}/v1`,
+    TESTBENCH_CACHE: 'off',
+    TESTBENCH_FAREL_PER_CLASS: String(PER_CLASS),
+    TESTBENCH_GATE_CONFIG: 'off',
+    TESTBENCH_REPORT_DIR: reports,
+  }
+  const both = await startVitestRun(['--project', 'suites', 'suites/farel'], {
+    ...env,
+    MODEL: 'openai:model-a,openai:model-b',
+  }).done
   expect(reportFiles(), both.output).toHaveLength(2)
   // A later run of model-b on the "child" quizzes only: a partial report.
-  const childOnly = await startVitestRun(['--project', 'suites', 'suites/farel', '-t', 'child'], { ...env, MODEL: 'openai:model-b' }).done
+  const childOnly = await startVitestRun(['--project', 'suites', 'suites/farel', '-t', 'child'], {
+    ...env,
+    MODEL: 'openai:model-b',
+  }).done
   expect(reportFiles(), childOnly.output).toHaveLength(3)
 }, 120_000)
 
@@ -41,7 +57,11 @@ function reportFiles(): string[] {
 }
 
 function compare(a: string, b: string, ...flags: string[]): string {
-  return execFileSync(process.execPath, ['scripts/compare.ts', a, b, ...flags], { cwd: REPO_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+  return execFileSync(process.execPath, ['scripts/compare.ts', a, b, ...flags], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
 }
 
 function correctOption(record: ItemRecord): number {
@@ -64,7 +84,8 @@ function mcnemarByHand(b: number, c: number): number {
 
 describe('npm run compare on two FaRel runs', () => {
   test('scores, intervals, the exact McNemar test, both flip lists and the per-relation deltas agree with the quizzes', () => {
-    const pick = (model: string) => reportFiles().find((file) => readSavedReport(file).model.label === model && readSavedReport(file).complete) ?? ''
+    const pick = (model: string) =>
+      reportFiles().find((file) => readSavedReport(file).model.label === model && readSavedReport(file).complete) ?? ''
     const a = pick('openai:model-a')
     const b = pick('openai:model-b')
     expect([a, b]).not.toContain('')
@@ -93,11 +114,26 @@ describe('npm run compare on two FaRel runs', () => {
       const ones = ofClass.filter((record) => correctOption(record) === 1).length
       const twos = ofClass.filter((record) => correctOption(record) === 2).length
       const group = comparison.groups.find((candidate) => candidate.by === 'relation' && candidate.value === relation)
-      expect(group, relation).toEqual({ by: 'relation', value: relation, a: { passed: ones, judged: PER_CLASS }, b: { passed: twos, judged: PER_CLASS }, difference: (100 * twos) / PER_CLASS - (100 * ones) / PER_CLASS })
+      expect(group, relation).toEqual({
+        by: 'relation',
+        value: relation,
+        a: { passed: ones, judged: PER_CLASS },
+        b: { passed: twos, judged: PER_CLASS },
+        difference: (100 * twos) / PER_CLASS - (100 * ones) / PER_CLASS,
+      })
     }
     // FaRel-3 is the mean of the class accuracies, as the scorer prints it: A 8/36 spread over the classes, B 14/36.
     const farel = comparison.scores.find((score) => score.name === 'FaRel-3')
-    const meanAccuracy = (option: number) => relations.reduce((sum, relation) => sum + (100 * items.filter((record) => record.scoring?.['relation'] === relation && correctOption(record) === option).length) / PER_CLASS, 0) / relations.length
+    const meanAccuracy = (option: number) =>
+      relations.reduce(
+        (sum, relation) =>
+          sum +
+          (100 *
+            items.filter((record) => record.scoring?.['relation'] === relation && correctOption(record) === option)
+              .length) /
+            PER_CLASS,
+        0,
+      ) / relations.length
     expect(farel?.a?.value).toBeCloseTo(meanAccuracy(1), 2)
     expect(farel?.b?.value).toBeCloseTo(meanAccuracy(2), 2)
     expect(farel?.difference).toBeCloseTo(meanAccuracy(2) - meanAccuracy(1), 2)
@@ -111,10 +147,16 @@ describe('npm run compare on two FaRel runs', () => {
       { outcome: 'wrong_answer', a: 28, b: 22, difference: -6 },
     ])
     expect(comparison.onlyInA).toEqual([])
-    expect(comparison.b.tokens).toEqual({ prompt: 36 * 11, completion: 36 * 7, completionPerSecond: expect.any(Number) })
+    expect(comparison.b.tokens).toEqual({
+      prompt: 36 * 11,
+      completion: 36 * 7,
+      completionPerSecond: expect.any(Number),
+    })
 
     const markdown = compare(a, b)
-    expect(markdown).toContain(`8 pass → fail, 14 fail → pass. Exact McNemar test on the 22 that flipped: p = 0.2863 (two-sided).`)
+    expect(markdown).toContain(
+      `8 pass → fail, 14 fail → pass. Exact McNemar test on the 22 that flipped: p = 0.2863 (two-sided).`,
+    )
     for (const item of passToFail) expect(markdown).toContain(`- ${item}\n`)
     expect(markdown).toMatch(/\| relation = child \| \d+\.\d\d% \(\d\/4\) \| \d+\.\d\d% \(\d\/4\) \| [+−]\d+\.\d\d \|/)
   })
@@ -123,7 +165,9 @@ describe('npm run compare on two FaRel runs', () => {
     const a = reportFiles().find((file) => readSavedReport(file).model.label === 'openai:model-a') ?? ''
     const partial = reportFiles().find((file) => readSavedReport(file).partial !== undefined) ?? ''
     const comparison = JSON.parse(compare(a, partial, '--json')) as Comparison
-    const children = readSavedReport(a).items.filter((record) => record.scoring?.['relation'] === 'child').map((record) => record.itemId)
+    const children = readSavedReport(a)
+      .items.filter((record) => record.scoring?.['relation'] === 'child')
+      .map((record) => record.itemId)
     expect(comparison.paired.compared).toBe(PER_CLASS)
     expect(comparison.onlyInA).toHaveLength(9 * PER_CLASS - PER_CLASS)
     expect(comparison.onlyInA).not.toContain(children[0])
@@ -134,6 +178,8 @@ describe('npm run compare on two FaRel runs', () => {
 
   test('two reports of different suites, or a file that is no report, are one clear error', () => {
     const a = reportFiles()[0] ?? ''
-    expect(() => compare(a, join(REPO_ROOT, 'package.json'))).toThrow(/package\.json is not a report the score reporter wrote/)
+    expect(() => compare(a, join(REPO_ROOT, 'package.json'))).toThrow(
+      /package\.json is not a report the score reporter wrote/,
+    )
   })
 })

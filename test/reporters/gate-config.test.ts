@@ -32,7 +32,12 @@ test('the fixture config loads with its baseline report', () => {
 
 test("a model's own minimum and baseline apply over the suite's", () => {
   const { dir, file } = configIn({
-    suites: { demo: { minimum: { 'demo pass rate': 0.5, other: 1 }, models: { 'openai:big': { minimum: { 'demo pass rate': 0.9 } } } } },
+    suites: {
+      demo: {
+        minimum: { 'demo pass rate': 0.5, other: 1 },
+        models: { 'openai:big': { minimum: { 'demo pass rate': 0.9 } } },
+      },
+    },
   })
   const config = loadGateConfig(file, dir)
   expect(gateFor(config, 'demo', 'openai:big')?.minimum).toEqual({ 'demo pass rate': 0.9, other: 1 })
@@ -43,27 +48,52 @@ describe('mistakes are one message that names the file, the key and the fix', ()
   test.for([
     ['not JSON', '{ "suites": ', /testbench.gate.json: cannot read the gate config as JSON/],
     ['no suites', {}, /"suites" is missing: name at least one suite/],
-    ['a misspelt key', { suites: { farel: { minimun: { 'FaRel-3': 80 } } } }, /suites.farel has the unknown key "minimun": the keys are "minimum", "baseline", "models"/],
-    ['a quoted number', { suites: { farel: { minimum: { 'FaRel-3': '80' } } } }, /suites.farel.minimum\["FaRel-3"\] must be a number.*"80"/],
-    ['alpha out of range', { alpha: 5, suites: { farel: { minimum: { 'FaRel-3': 80 } } } }, /"alpha" must be a number between 0 and 1/],
-    ['a suite that gates nothing', { suites: { farel: {} } }, /suites.farel gates nothing: give it a "minimum" score, a "baseline" report, or both/],
-    ['a missing baseline', { suites: { farel: { baseline: 'baselines/farel.json' } } }, /suites.farel.baseline names baselines\/farel.json, which does not exist.*cp .testbench\/reports\/farel\/<run>__<model>.json baselines\/farel.json/],
+    [
+      'a misspelt key',
+      { suites: { farel: { minimun: { 'FaRel-3': 80 } } } },
+      /suites.farel has the unknown key "minimun": the keys are "minimum", "baseline", "models"/,
+    ],
+    [
+      'a quoted number',
+      { suites: { farel: { minimum: { 'FaRel-3': '80' } } } },
+      /suites.farel.minimum\["FaRel-3"\] must be a number.*"80"/,
+    ],
+    [
+      'alpha out of range',
+      { alpha: 5, suites: { farel: { minimum: { 'FaRel-3': 80 } } } },
+      /"alpha" must be a number between 0 and 1/,
+    ],
+    [
+      'a suite that gates nothing',
+      { suites: { farel: {} } },
+      /suites.farel gates nothing: give it a "minimum" score, a "baseline" report, or both/,
+    ],
+    [
+      'a missing baseline',
+      { suites: { farel: { baseline: 'baselines/farel.json' } } },
+      /suites.farel.baseline names baselines\/farel.json, which does not exist.*cp .testbench\/reports\/farel\/<run>__<model>.json baselines\/farel.json/,
+    ],
   ] as const)('%s', ([, content, message]) => {
     expect(loadError(content)).toMatch(message)
   })
 
-  test("a baseline of another suite, or of one shard, or of an interrupted run", () => {
+  test('a baseline of another suite, or of one shard, or of an interrupted run', () => {
     const { dir } = configIn({})
     const report = { benchmark: 'farel', model: { label: 'm' }, complete: true, items: [] }
     writeFileSync(join(dir, 'farel.json'), JSON.stringify(report))
     writeFileSync(join(dir, 'shard.json'), JSON.stringify({ ...report, shard: { index: 1, count: 3 } }))
     writeFileSync(join(dir, 'broken.json'), JSON.stringify({ ...report, complete: false }))
     writeFileSync(join(dir, 'not-a-report.json'), JSON.stringify({ benchmark: 'farel' }))
-    const error = (suite: string, baseline: string) => loadError({ suites: { [suite]: { baseline: join(dir, baseline) } } })
+    const error = (suite: string, baseline: string) =>
+      loadError({ suites: { [suite]: { baseline: join(dir, baseline) } } })
     expect(error('euler', 'farel.json')).toMatch(/is a report of farel, not of euler/)
-    expect(error('farel', 'shard.json')).toMatch(/is the report of shard 1\/3 only: use the report that --merge-reports wrote/)
+    expect(error('farel', 'shard.json')).toMatch(
+      /is the report of shard 1\/3 only: use the report that --merge-reports wrote/,
+    )
     expect(error('farel', 'broken.json')).toMatch(/a run that did not finish/)
-    expect(error('farel', 'not-a-report.json')).toMatch(/not-a-report.json is not a report the score reporter wrote: it has no "model.label"/)
+    expect(error('farel', 'not-a-report.json')).toMatch(
+      /not-a-report.json is not a report the score reporter wrote: it has no "model.label"/,
+    )
   })
 })
 
@@ -72,5 +102,7 @@ test('TESTBENCH_GATE_CONFIG picks the file, off turns the gate off, and a wrong 
   expect(gateConfigFile({}, dir)).toBe('testbench.gate.json')
   expect(gateConfigFile({ TESTBENCH_GATE_CONFIG: 'off' }, dir)).toBeUndefined()
   expect(gateConfigFile({}, mkdtempSync(join(tmpdir(), 'no-gate-')))).toBeUndefined()
-  expect(() => gateConfigFile({ TESTBENCH_GATE_CONFIG: 'gates/missing.json' }, dir)).toThrow(/TESTBENCH_GATE_CONFIG=gates\/missing.json: there is no such file/)
+  expect(() => gateConfigFile({ TESTBENCH_GATE_CONFIG: 'gates/missing.json' }, dir)).toThrow(
+    /TESTBENCH_GATE_CONFIG=gates\/missing.json: there is no such file/,
+  )
 })

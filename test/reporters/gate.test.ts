@@ -6,11 +6,23 @@ import { evaluateGate, gateMarkdown, gateText } from '../../reporters/gate.ts'
 import { buildRunReport } from '../../reporters/run-report.ts'
 
 function records(outcomes: ReadonlyArray<Outcome | undefined>, model = 'candidate', suite = 'demo'): ItemRecord[] {
-  return outcomes.map((outcome, index) => ({ suite, itemId: `item-${index}`, model, provider: 'replay', sample: 0, ...(outcome ? { outcome } : {}) }))
+  return outcomes.map((outcome, index) => ({
+    suite,
+    itemId: `item-${index}`,
+    model,
+    provider: 'replay',
+    sample: 0,
+    ...(outcome ? { outcome } : {}),
+  }))
 }
 
 function configWith(gate: Partial<GateConfig['suites'][string]>, model?: string): GateConfig {
-  return { file: 'testbench.gate.json', alpha: 0.05, suites: { demo: { minimum: {}, models: {}, ...gate } }, ...(model ? { model } : {}) }
+  return {
+    file: 'testbench.gate.json',
+    alpha: 0.05,
+    suites: { demo: { minimum: {}, models: {}, ...gate } },
+    ...(model ? { model } : {}),
+  }
 }
 
 function baselineOf(items: ItemRecord[]): NonNullable<GateConfig['suites'][string]['baseline']> {
@@ -23,14 +35,24 @@ const wrong = (n: number): Outcome[] => Array.from({ length: n }, () => 'wrong_a
 describe('minimums', () => {
   test('a score at or above its minimum passes, below fails', () => {
     const run = records([...passed(6), ...wrong(4)])
-    expect(evaluateGate({ config: configWith({ minimum: { 'demo pass rate': 0.6 } }), records: run, problems: [] }).passed).toBe(true)
-    const verdict = evaluateGate({ config: configWith({ minimum: { 'demo pass rate': 0.61 } }), records: run, problems: [] })
+    expect(
+      evaluateGate({ config: configWith({ minimum: { 'demo pass rate': 0.6 } }), records: run, problems: [] }).passed,
+    ).toBe(true)
+    const verdict = evaluateGate({
+      config: configWith({ minimum: { 'demo pass rate': 0.61 } }),
+      records: run,
+      problems: [],
+    })
     expect(verdict.passed).toBe(false)
     expect(gateText(verdict)).toContain('✗ demo pass rate = 60.00% < minimum 0.61')
   })
 
   test('a minimum on a score the suite does not have fails and says so', () => {
-    const verdict = evaluateGate({ config: configWith({ minimum: { 'pass@1': 0.5 } }), records: records(passed(3)), problems: [] })
+    const verdict = evaluateGate({
+      config: configWith({ minimum: { 'pass@1': 0.5 } }),
+      records: records(passed(3)),
+      problems: [],
+    })
     expect(verdict.passed).toBe(false)
     expect(gateText(verdict)).toContain('pass@1: the suite has no score of that name')
   })
@@ -59,8 +81,12 @@ describe('baseline', () => {
     expect(verdict.passed).toBe(false)
     const missing = Array.from({ length: 10 }, (_, index) => `item-${30 + index}`)
     expect(verdict.groups[0]?.baseline).toMatchObject({ compared: 30, passToFail: [], failToPass: [], missing })
-    expect(gateText(verdict)).toContain(`✗ 10 item(s) of the baseline did not run, so the run cannot be compared with it (filtered out, or a shard not merged):\n        item-30\n`)
-    expect(gateMarkdown(verdict)).toContain('❌ 10 item(s) of the baseline did not run, so the run cannot be compared with it (filtered out, or a shard not merged): `item-30`, `item-31`')
+    expect(gateText(verdict)).toContain(
+      `✗ 10 item(s) of the baseline did not run, so the run cannot be compared with it (filtered out, or a shard not merged):\n        item-30\n`,
+    )
+    expect(gateMarkdown(verdict)).toContain(
+      '❌ 10 item(s) of the baseline did not run, so the run cannot be compared with it (filtered out, or a shard not merged): `item-30`, `item-31`',
+    )
   })
 
   test('one flip is not significant, although the score is lower', () => {
@@ -82,12 +108,23 @@ describe('baseline', () => {
   test('items are paired by id, variant and sample; items the baseline lacks are counted apart', () => {
     const withVariant = before.map((record) => ({ ...record, variant: 'python' }))
     const now = [...withVariant.slice(0, 20), { ...withVariant[0]!, sample: 1, outcome: 'wrong_answer' as const }]
-    const check = evaluateGate({ config: configWith({ baseline: baselineOf(withVariant) }), records: now, problems: [] }).groups[0]?.baseline
+    const check = evaluateGate({
+      config: configWith({ baseline: baselineOf(withVariant) }),
+      records: now,
+      problems: [],
+    }).groups[0]?.baseline
     expect(check).toMatchObject({ compared: 20, notInBaseline: 1, passToFail: [] })
   })
 
   test('a baseline that shares no item with the run fails: it was made with other options', () => {
-    const verdict = evaluateGate({ config: configWith({ baseline: baselineOf(before) }), records: records(passed(3), 'candidate', 'demo').map((record) => ({ ...record, itemId: `other-${record.itemId}` })), problems: [] })
+    const verdict = evaluateGate({
+      config: configWith({ baseline: baselineOf(before) }),
+      records: records(passed(3), 'candidate', 'demo').map((record) => ({
+        ...record,
+        itemId: `other-${record.itemId}`,
+      })),
+      problems: [],
+    })
     expect(verdict.passed).toBe(false)
     expect(gateText(verdict)).toContain('shares no judged item with this run')
   })
@@ -96,7 +133,11 @@ describe('baseline', () => {
 describe('what always fails the gate', () => {
   test('provider and infrastructure errors, even with every minimum met; they are not paired as failures', () => {
     const run = records([...passed(9), 'provider_error'])
-    const verdict = evaluateGate({ config: configWith({ minimum: { 'demo pass rate': 0.5 }, baseline: baselineOf(records(passed(10), 'current')) }), records: run, problems: [] })
+    const verdict = evaluateGate({
+      config: configWith({ minimum: { 'demo pass rate': 0.5 }, baseline: baselineOf(records(passed(10), 'current')) }),
+      records: run,
+      problems: [],
+    })
     expect(verdict.passed).toBe(false)
     expect(verdict.groups[0]?.baseline?.passToFail).toEqual([])
     expect(verdict.groups[0]?.errors).toEqual([{ itemId: 'item-9', outcome: 'provider_error' }])
@@ -104,13 +145,21 @@ describe('what always fails the gate', () => {
   })
 
   test('items that never finished', () => {
-    const verdict = evaluateGate({ config: configWith({ minimum: { 'demo pass rate': 0.1 } }), records: records([...passed(3), undefined]), problems: [] })
+    const verdict = evaluateGate({
+      config: configWith({ minimum: { 'demo pass rate': 0.1 } }),
+      records: records([...passed(3), undefined]),
+      problems: [],
+    })
     expect(verdict.passed).toBe(false)
     expect(verdict.groups[0]?.unfinished).toEqual(['item-3'])
   })
 
   test('an empty run', () => {
-    const verdict = evaluateGate({ config: configWith({ minimum: { 'demo pass rate': 0.1 } }), records: [], problems: [] })
+    const verdict = evaluateGate({
+      config: configWith({ minimum: { 'demo pass rate': 0.1 } }),
+      records: [],
+      problems: [],
+    })
     expect(verdict.passed).toBe(false)
     expect(verdict.problems).toContain('no benchmark item ran: an empty run proves nothing about the model.')
   })
@@ -126,8 +175,12 @@ describe('what always fails the gate', () => {
     ])
   })
 
-  test("problems the reporter found in the run (unhandled errors, files that did not load…)", () => {
-    const verdict = evaluateGate({ config: configWith({ minimum: { 'demo pass rate': 0.1 } }), records: records(passed(2)), problems: ['1 unhandled error(s), the first: Error: boom'] })
+  test('problems the reporter found in the run (unhandled errors, files that did not load…)', () => {
+    const verdict = evaluateGate({
+      config: configWith({ minimum: { 'demo pass rate': 0.1 } }),
+      records: records(passed(2)),
+      problems: ['1 unhandled error(s), the first: Error: boom'],
+    })
     expect(verdict.passed).toBe(false)
     expect(gateText(verdict)).toContain('✗ 1 unhandled error(s), the first: Error: boom')
   })

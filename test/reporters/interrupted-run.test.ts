@@ -13,7 +13,11 @@ afterEach(async () => {
 })
 
 function filesIn(directory: string, extension: string): string[] {
-  return existsSync(directory) ? readdirSync(directory).filter((name) => name.endsWith(extension)).map((name) => join(directory, name)) : []
+  return existsSync(directory)
+    ? readdirSync(directory)
+        .filter((name) => name.endsWith(extension))
+        .map((name) => join(directory, name))
+    : []
 }
 
 async function waitFor(condition: () => boolean, what: string): Promise<void> {
@@ -27,7 +31,11 @@ async function waitFor(condition: () => boolean, what: string): Promise<void> {
 test('a run stopped by Ctrl-C halfway leaves reports of the items that finished, marked incomplete, and does not pass the gate', async () => {
   let answering = 2
   server = await startLoopbackServer((request, response) => {
-    if (request.path === '/v1/models') return sendJson(response, 200, { object: 'list', data: [{ id: 'fake', object: 'model', created: 0, owned_by: 't' }] })
+    if (request.path === '/v1/models')
+      return sendJson(response, 200, {
+        object: 'list',
+        data: [{ id: 'fake', object: 'model', created: 0, owned_by: 't' }],
+      })
     const [, a = '0', b = '0'] = /What is (-?\d+) \+ (-?\d+)\?/.exec(JSON.parse(request.body).messages[0].content) ?? []
     if (answering-- > 0) streamChatCompletion(response, `<ANSWER>${Number(a) + Number(b)}</ANSWER>`)
     // The other requests hang, as a slow model's would, until the run is stopped.
@@ -45,7 +53,8 @@ test('a run stopped by Ctrl-C halfway leaves reports of the items that finished,
     TESTBENCH_GATE_CONFIG: gate,
   })
   const demo = join(reports, 'demo')
-  const finishedLines = () => filesIn(demo, '.jsonl').flatMap((file) => readFileSync(file, 'utf8').trim().split('\n').filter(Boolean))
+  const finishedLines = () =>
+    filesIn(demo, '.jsonl').flatMap((file) => readFileSync(file, 'utf8').trim().split('\n').filter(Boolean))
   await waitFor(() => finishedLines().length === 2, 'two finished items')
   // Ctrl-C in a terminal signals the whole foreground process group.
   if (run.child.pid !== undefined) process.kill(-run.child.pid, 'SIGINT')

@@ -20,7 +20,17 @@ import { REPO_ROOT } from '../support/run-vitest.ts'
  */
 
 const MODELS = 50
-const RELATIONS = ['child', 'parent', 'grandchild', 'sibling', 'grandparent', 'great grandchild', 'niece or nephew', 'aunt or uncle', 'great grandparent']
+const RELATIONS = [
+  'child',
+  'parent',
+  'grandchild',
+  'sibling',
+  'grandparent',
+  'great grandchild',
+  'niece or nephew',
+  'aunt or uncle',
+  'great grandparent',
+]
 const LANGUAGES = ['python', 'java', 'rust', 'clojure']
 
 const cleanups: Array<() => Promise<void>> = []
@@ -41,9 +51,15 @@ function modelName(index: number): string {
 function saveReport(directory: string, suite: string, model: string, items: ItemRecord[]): void {
   const scorer = scorerFor(suite)
   // Fewer bootstrap draws than a run's 200: the page only shows them.
-  const report = buildRunReport(items, withIntervals(scorer(items), items, scorer, { draws: 40 }), { complete: true, endedAt: new Date('2026-03-01T12:00:00Z') })
+  const report = buildRunReport(items, withIntervals(scorer(items), items, scorer, { draws: 40 }), {
+    complete: true,
+    endedAt: new Date('2026-03-01T12:00:00Z'),
+  })
   mkdirSync(join(directory, suite), { recursive: true })
-  writeFileSync(join(directory, suite, `2026-03-01T12-00-00-000Z__${model.replace(/[^A-Za-z0-9._-]+/g, '_')}.json`), JSON.stringify(report))
+  writeFileSync(
+    join(directory, suite, `2026-03-01T12-00-00-000Z__${model.replace(/[^A-Za-z0-9._-]+/g, '_')}.json`),
+    JSON.stringify(report),
+  )
 }
 
 function writeReports(directory: string): void {
@@ -57,15 +73,39 @@ function writeReports(directory: string): void {
         suite: 'farel',
         itemId: `${relation} #${Math.floor(i / RELATIONS.length)}`,
         outcome: outcome(m, i),
-        scoring: { relation, length: 3, rank: i % RELATIONS.length, maxLength: 3, correct: 1, options: 9, system: 'none', template: 'default', set: 'published', published: true },
+        scoring: {
+          relation,
+          length: 3,
+          rank: i % RELATIONS.length,
+          maxLength: 3,
+          correct: 1,
+          options: 9,
+          system: 'none',
+          template: 'default',
+          set: 'published',
+          published: true,
+        },
       }
     })
     const parameters = [0.5, 1.5, 3, 7, 8, 14, 32, 70, 123, 235][m % 10] ?? 7
     const bits = [4, 8, 16][m % 3] ?? 4
     const euler = LANGUAGES.flatMap((variant, l) =>
-      Array.from({ length: 20 }, (_, p): ItemRecord => ({ ...base, suite: 'euler', variant, itemId: String(p + 1).padStart(4, '0'), outcome: outcome(m, p * 4 + l), scoring: { points: 1 + p * 3, problem: p + 1, era: 'current', parameters, bits } })),
+      Array.from({ length: 20 }, (_, p): ItemRecord => ({
+        ...base,
+        suite: 'euler',
+        variant,
+        itemId: String(p + 1).padStart(4, '0'),
+        outcome: outcome(m, p * 4 + l),
+        scoring: { points: 1 + p * 3, problem: p + 1, era: 'current', parameters, bits },
+      })),
     )
-    const humaneval = Array.from({ length: 40 }, (_, i): ItemRecord => ({ ...base, suite: 'humaneval', variant: 'humaneval', itemId: `HumanEval/${i}`, outcome: outcome(m, i) }))
+    const humaneval = Array.from({ length: 40 }, (_, i): ItemRecord => ({
+      ...base,
+      suite: 'humaneval',
+      variant: 'humaneval',
+      itemId: `HumanEval/${i}`,
+      outcome: outcome(m, i),
+    }))
     saveReport(directory, 'farel', model, farel)
     saveReport(directory, 'euler', model, euler)
     saveReport(directory, 'humaneval', model, humaneval)
@@ -77,8 +117,15 @@ test('npm run leaderboard writes one html page with tables and charts that stays
   const directory = mkdtempSync(join(tmpdir(), 'leaderboard-page-'))
   writeReports(directory)
   const prices = join(directory, 'prices.json')
-  writeFileSync(prices, JSON.stringify({ currency: 'USD', perMillionTokens: { [modelName(49)]: { input: 2.5, output: 10 } } }))
-  execFileSync(process.execPath, ['scripts/leaderboard.ts'], { cwd: REPO_ROOT, env: { ...process.env, TESTBENCH_REPORT_DIR: directory, TESTBENCH_PRICES: prices }, stdio: 'ignore' })
+  writeFileSync(
+    prices,
+    JSON.stringify({ currency: 'USD', perMillionTokens: { [modelName(49)]: { input: 2.5, output: 10 } } }),
+  )
+  execFileSync(process.execPath, ['scripts/leaderboard.ts'], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, TESTBENCH_REPORT_DIR: directory, TESTBENCH_PRICES: prices },
+    stdio: 'ignore',
+  })
   const file = join(directory, 'leaderboard.html')
   expect(existsSync(file)).toBe(true)
   expect(readFileSync(join(directory, 'farel', 'LEADERBOARD.md'), 'utf8')).toContain(`| ${modelName(49)} |`)
@@ -86,7 +133,9 @@ test('npm run leaderboard writes one html page with tables and charts that stays
   const { browser, page, close } = await openChromium({ width: 1500, height: 1100 })
   cleanups.push(close)
   const foreign: string[] = []
-  await browser.route('**/*', (route) => (route.request().url().startsWith('file:') ? route.continue() : (foreign.push(route.request().url()), route.abort())))
+  await browser.route('**/*', (route) =>
+    route.request().url().startsWith('file:') ? route.continue() : (foreign.push(route.request().url()), route.abort()),
+  )
   const errors: string[] = []
   page.on('pageerror', (error) => errors.push(error.message))
   page.on('console', (message) => (message.type() === 'error' ? errors.push(message.text()) : undefined))
@@ -98,26 +147,45 @@ test('npm run leaderboard writes one html page with tables and charts that stays
   expect(foreign).toEqual([])
 
   const charts = await page.evaluate(() => {
-    type ChartLike = { data: { labels?: unknown[]; datasets: Array<{ label?: string; data: unknown[] }> }; scales: Record<string, { ticks: unknown[]; getPixelForTick(index: number): number }>; width: number; height: number }
-    const chartOf = (id: string) => (window as unknown as { Chart: { getChart(canvas: Element | null): ChartLike | undefined } }).Chart.getChart(document.getElementById(id))
+    type ChartLike = {
+      data: { labels?: unknown[]; datasets: Array<{ label?: string; data: unknown[] }> }
+      scales: Record<string, { ticks: unknown[]; getPixelForTick(index: number): number }>
+      width: number
+      height: number
+    }
+    const chartOf = (id: string) =>
+      (window as unknown as { Chart: { getChart(canvas: Element | null): ChartLike | undefined } }).Chart.getChart(
+        document.getElementById(id),
+      )
     const farelScore = chartOf('suite-farel-score-0')
     const passAt1 = chartOf('suite-humaneval-score-0')
     const size = chartOf('suite-euler-size')
-    const rows = Array.from(document.querySelectorAll('#suite-euler tbody tr')).map((row) => Array.from(row.querySelectorAll('td')).map((cell) => cell.textContent ?? ''))
+    const rows = Array.from(document.querySelectorAll('#suite-euler tbody tr')).map((row) =>
+      Array.from(row.querySelectorAll('td')).map((cell) => cell.textContent ?? ''),
+    )
     const header = Array.from(document.querySelectorAll('#suite-euler thead th')).map((cell) => cell.textContent ?? '')
     const best = header.indexOf('Best Model for Size (GB)')
     const model = header.indexOf('Model')
     return {
       farelLabels: farelScore?.data.labels?.length,
       farelTicks: farelScore?.scales.y?.ticks.length,
-      farelTickSpacing: farelScore ? farelScore.scales.y!.getPixelForTick(1) - farelScore.scales.y!.getPixelForTick(0) : 0,
+      farelTickSpacing: farelScore
+        ? farelScore.scales.y!.getPixelForTick(1) - farelScore.scales.y!.getPixelForTick(0)
+        : 0,
       passAt1Intervals: passAt1?.data.datasets[0]?.data as Array<[number, number]> | undefined,
       passAt1Values: passAt1?.data.datasets[1]?.data as number[] | undefined,
-      frontier: (size?.data.datasets[1]?.data as Array<{ model: string }> | undefined)?.map((point) => point.model).sort(),
-      frontierInTable: rows.filter((row) => (row[best] ?? '') !== '').map((row) => row[model] ?? '').sort(),
+      frontier: (size?.data.datasets[1]?.data as Array<{ model: string }> | undefined)
+        ?.map((point) => point.model)
+        .sort(),
+      frontierInTable: rows
+        .filter((row) => (row[best] ?? '') !== '')
+        .map((row) => row[model] ?? '')
+        .sort(),
       sizePoints: size?.data.datasets[0]?.data.length,
       relationCharts: document.querySelectorAll('#suite-farel .multiples canvas').length,
-      costCells: Array.from(document.querySelectorAll('#suite-farel td')).filter((cell) => /USD$/.test(cell.textContent ?? '')).map((cell) => cell.textContent),
+      costCells: Array.from(document.querySelectorAll('#suite-farel td'))
+        .filter((cell) => /USD$/.test(cell.textContent ?? ''))
+        .map((cell) => cell.textContent),
     }
   })
   expect(charts.farelLabels).toBe(MODELS)
@@ -139,6 +207,12 @@ test('npm run leaderboard writes one html page with tables and charts that stays
   expect(charts.costCells).toEqual(['0.0378 USD'])
   await page.screenshot({ path: screenshotPath('leaderboard-50-models.png'), fullPage: true })
   await page.locator('#suite-euler .charts').screenshot({ path: screenshotPath('leaderboard-euler-charts.png') })
-  const farelTop = await page.evaluate(() => (document.querySelector('#suite-farel .multiples')?.getBoundingClientRect().top ?? 0) + window.scrollY)
-  await page.screenshot({ path: screenshotPath('leaderboard-farel-relations.png'), fullPage: true, clip: { x: 0, y: farelTop - 40, width: 1500, height: 1400 } })
+  const farelTop = await page.evaluate(
+    () => (document.querySelector('#suite-farel .multiples')?.getBoundingClientRect().top ?? 0) + window.scrollY,
+  )
+  await page.screenshot({
+    path: screenshotPath('leaderboard-farel-relations.png'),
+    fullPage: true,
+    clip: { x: 0, y: farelTop - 40, width: 1500, height: 1400 },
+  })
 }, 120_000)

@@ -10,7 +10,14 @@ import { buildRunReport, type RunFacts } from '../../reporters/run-report.ts'
 import { REPO_ROOT } from '../support/run-vitest.ts'
 
 function run(model: string, outcomes: Outcome[], endedAt: string, facts: Partial<RunFacts> = {}): SavedRun {
-  const items: ItemRecord[] = outcomes.map((outcome, index) => ({ suite: 'demo', itemId: `sum-${index}`, model, provider: 'replay', sample: 0, outcome }))
+  const items: ItemRecord[] = outcomes.map((outcome, index) => ({
+    suite: 'demo',
+    itemId: `sum-${index}`,
+    model,
+    provider: 'replay',
+    sample: 0,
+    outcome,
+  }))
   // The saved scores are stale on purpose: the leaderboard scores the items again.
   const report = buildRunReport(items, [], { complete: true, endedAt: new Date(endedAt), ...facts })
   return { file: `${endedAt}__${model}.json`, report }
@@ -45,7 +52,12 @@ test('one command writes LEADERBOARD.md beside the saved reports of every suite'
   mkdirSync(join(directory, 'demo'))
   for (const { file, report } of runs) writeFileSync(join(directory, 'demo', file), JSON.stringify(report))
   writeFileSync(join(directory, 'demo', 'not-a-report.json'), '{}')
-  const output = execFileSync(process.execPath, ['scripts/leaderboard.ts'], { cwd: REPO_ROOT, env: { ...process.env, TESTBENCH_REPORT_DIR: directory }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+  const output = execFileSync(process.execPath, ['scripts/leaderboard.ts'], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, TESTBENCH_REPORT_DIR: directory },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   const written = readFileSync(join(directory, 'demo', 'LEADERBOARD.md'), 'utf8')
   expect(written).toContain('| old-model | 100.00% | 2026-01-02 10:00 |')
   expect(output).toContain(written)

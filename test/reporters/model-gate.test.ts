@@ -28,8 +28,21 @@ test('a candidate 10 items worse than the baseline fails the gate, which lists t
   expect(output).toContain('Model gate (fixtures/gate/testbench.gate.json): FAILED')
   expect(output).toContain('✓ FaRel-3 = 66.67 ≥ minimum 60')
   expect(output).toContain('10 pass → fail, 0 fail → pass; exact McNemar p = 0.0020 < α = 0.05: significantly worse')
-  const flipped = ['child #2', 'parent #2', 'grandchild #2', 'sibling #2', 'grandparent #2', 'great grandchild #2', 'niece or nephew #1', 'niece or nephew #5', 'aunt or uncle #4', 'great grandparent #3']
-  expect(output).toContain(`pass → fail (10):\n${flipped.map((id) => `        ${id}`).join('\n')}\n      fail → pass (0): none`)
+  const flipped = [
+    'child #2',
+    'parent #2',
+    'grandchild #2',
+    'sibling #2',
+    'grandparent #2',
+    'great grandchild #2',
+    'niece or nephew #1',
+    'niece or nephew #5',
+    'aunt or uncle #4',
+    'great grandparent #3',
+  ]
+  expect(output).toContain(
+    `pass → fail (10):\n${flipped.map((id) => `        ${id}`).join('\n')}\n      fail → pass (0): none`,
+  )
   expect(code).toBe(1)
   const verdict = JSON.parse(readFileSync(join(reports, 'gate.json'), 'utf8'))
   expect(verdict).toMatchObject({ passed: false, groups: [{ suite: 'farel', baseline: { passToFail: flipped } }] })
@@ -49,9 +62,13 @@ test('a candidate 1 item worse passes: on GitHub Actions its wrong answers are n
   expect(output).toContain('1 pass → fail, 0 fail → pass; exact McNemar p = 1.0000 ≥ α = 0.05: not significantly worse')
   expect(output).not.toContain('::error')
   expect(output.match(/^::notice /gm)).toHaveLength(1)
-  expect(output).toMatch(/^::notice title=Model gate passed \(fixtures\/gate\/testbench\.gate\.json\)::farel · replay:fixtures/m)
+  expect(output).toMatch(
+    /^::notice title=Model gate passed \(fixtures\/gate\/testbench\.gate\.json\)::farel · replay:fixtures/m,
+  )
   // The one item that flipped is a warning; the five that were wrong in the baseline too are nothing.
-  expect(output.match(/^::warning title=farel · [^:]*::/gm)).toEqual(['::warning title=farel · replay%3Afixtures/gate/farel-candidate-1-worse.jsonl%3A child #1::'])
+  expect(output.match(/^::warning title=farel · [^:]*::/gm)).toEqual([
+    '::warning title=farel · replay%3Afixtures/gate/farel-candidate-1-worse.jsonl%3A child #1::',
+  ])
   expect(code).toBe(0)
   const markdown = readFileSync(summary, 'utf8')
   expect(markdown).toContain('## Scores: farel')
@@ -72,7 +89,9 @@ test('a candidate 10 items worse fails: on GitHub Actions the verdict is one err
     GITHUB_STEP_SUMMARY: summary,
   }).done
   expect(code).toBe(1)
-  expect(output.match(/^::error title=Model gate failed \(fixtures\/gate\/testbench\.gate\.json\)::.*significantly worse/gm)).toHaveLength(1)
+  expect(
+    output.match(/^::error title=Model gate failed \(fixtures\/gate\/testbench\.gate\.json\)::.*significantly worse/gm),
+  ).toHaveLength(1)
   expect(output.match(/^::error title=farel · [^:]*::passed in the baseline/gm)).toHaveLength(10)
   expect(readFileSync(summary, 'utf8')).toContain('## Model gate: ❌ failed')
 })
@@ -84,16 +103,29 @@ test('baseline items that did not run fail the gate, which lists them: a run of 
     TESTBENCH_REPORT_DIR: scratch(),
   }).done
   expect(output).toContain('Model gate (fixtures/gate/testbench.gate.json): FAILED')
-  expect(output).toMatch(/✗ 40 item\(s\) of the baseline did not run, so the run cannot be compared with it \(filtered out, or a shard not merged\):\n {8}parent #1\n/)
-  expect(output).toContain('farel · replay:fixtures/gate/farel-current-model.jsonl · PARTIAL: 5 of 45 items (filtered with -t child)')
+  expect(output).toMatch(
+    /✗ 40 item\(s\) of the baseline did not run, so the run cannot be compared with it \(filtered out, or a shard not merged\):\n {8}parent #1\n/,
+  )
+  expect(output).toContain(
+    'farel · replay:fixtures/gate/farel-current-model.jsonl · PARTIAL: 5 of 45 items (filtered with -t child)',
+  )
   expect(code).toBe(1)
 })
 
 test('an item the provider could not answer fails the gate, even with every minimum met', async () => {
   const dir = scratch()
   const replies = join(dir, 'replies.jsonl')
-  writeFileSync(replies, ['sum-2+3', 'sum-17+25', 'sum-123+877', 'sum--40+2'].map((id) => `${JSON.stringify({ id, reply: '<ANSWER>0</ANSWER>' })}\n`).join(''))
-  const { code, output } = await startVitestRun(['--project', 'suites', 'suites/demo'], { MODEL: `replay:${replies}`, TESTBENCH_GATE_CONFIG: demoGate(dir), TESTBENCH_REPORT_DIR: dir }).done
+  writeFileSync(
+    replies,
+    ['sum-2+3', 'sum-17+25', 'sum-123+877', 'sum--40+2']
+      .map((id) => `${JSON.stringify({ id, reply: '<ANSWER>0</ANSWER>' })}\n`)
+      .join(''),
+  )
+  const { code, output } = await startVitestRun(['--project', 'suites', 'suites/demo'], {
+    MODEL: `replay:${replies}`,
+    TESTBENCH_GATE_CONFIG: demoGate(dir),
+    TESTBENCH_REPORT_DIR: dir,
+  }).done
   expect(output).toContain('FAILED')
   expect(output).toContain(`sum-99999+1: provider_error (${replies} has no answer for item sum-99999+1, sample 0.)`)
   expect(code).toBe(1)
@@ -101,7 +133,11 @@ test('an item the provider could not answer fails the gate, even with every mini
 
 test('a run where no item ran fails the gate', async () => {
   const dir = scratch()
-  const { code, output } = await startVitestRun(['--project', 'suites', 'suites/demo', '-t', 'no such item'], { MODEL: 'reference', TESTBENCH_GATE_CONFIG: demoGate(dir), TESTBENCH_REPORT_DIR: dir }).done
+  const { code, output } = await startVitestRun(['--project', 'suites', 'suites/demo', '-t', 'no such item'], {
+    MODEL: 'reference',
+    TESTBENCH_GATE_CONFIG: demoGate(dir),
+    TESTBENCH_REPORT_DIR: dir,
+  }).done
   expect(output).toContain('✗ no benchmark item ran: an empty run proves nothing about the model.')
   expect(code).toBe(1)
 })
@@ -110,15 +146,24 @@ test('a mistake in the gate config stops the run before any item is asked, with 
   const dir = scratch()
   const config = join(dir, 'broken.gate.json')
   writeFileSync(config, JSON.stringify({ suites: { demo: { minimun: { 'demo pass rate': 0.5 } } } }))
-  const { code, output } = await startVitestRun(['--project', 'suites', 'suites/demo'], { MODEL: 'reference', TESTBENCH_GATE_CONFIG: config, TESTBENCH_REPORT_DIR: dir }).done
-  expect(output).toContain(`GateConfigError: ${config}: suites.demo has the unknown key "minimun": the keys are "minimum", "baseline", "models".`)
+  const { code, output } = await startVitestRun(['--project', 'suites', 'suites/demo'], {
+    MODEL: 'reference',
+    TESTBENCH_GATE_CONFIG: config,
+    TESTBENCH_REPORT_DIR: dir,
+  }).done
+  expect(output).toContain(
+    `GateConfigError: ${config}: suites.demo has the unknown key "minimun": the keys are "minimum", "baseline", "models".`,
+  )
   expect(output).not.toContain('demo: scores')
   expect(code).toBe(1)
 })
 
 test('a run of the harness tests alone is not gated, and says so', async () => {
   const dir = scratch()
-  const { code, output } = await startVitestRun(['--project', 'harness', 'test/reporters/mcnemar.test.ts'], { TESTBENCH_GATE_CONFIG: demoGate(dir), TESTBENCH_REPORT_DIR: dir }).done
+  const { code, output } = await startVitestRun(['--project', 'harness', 'test/reporters/mcnemar.test.ts'], {
+    TESTBENCH_GATE_CONFIG: demoGate(dir),
+    TESTBENCH_REPORT_DIR: dir,
+  }).done
   expect(output).toContain('not applied, this run has no benchmark test files (project suites)')
   expect(existsSync(join(dir, 'gate.json'))).toBe(false)
   expect(code).toBe(0)

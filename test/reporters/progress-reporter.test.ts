@@ -14,16 +14,31 @@ import { startVitestRun } from '../support/run-vitest.ts'
 describe('progress lines', () => {
   test('say done of total, each score with its model, and the time left', () => {
     const score = { suite: 'farel', model: 'qwen', name: 'FaRel-3', value: 80, display: '80.00' }
-    expect(progressLine('farel', 90, { total: 450, estimated: false }, [score], 20_000)).toBe('farel: 90/450 items · FaRel-3 80.00 (qwen) · 20 s so far, about 1 min 20 s left')
-    expect(progressLine('farel', 0, { total: 450, estimated: true }, [], 3_000)).toBe('farel: 0/~450 items · 3 s so far')
-    expect(progressLine('demo', 5, { total: 5, estimated: false }, [], 61_000)).toBe('demo: 5/5 items · done in 1 min 1 s')
+    expect(progressLine('farel', 90, { total: 450, estimated: false }, [score], 20_000)).toBe(
+      'farel: 90/450 items · FaRel-3 80.00 (qwen) · 20 s so far, about 1 min 20 s left',
+    )
+    expect(progressLine('farel', 0, { total: 450, estimated: true }, [], 3_000)).toBe(
+      'farel: 0/~450 items · 3 s so far',
+    )
+    expect(progressLine('demo', 5, { total: 5, estimated: false }, [], 61_000)).toBe(
+      'demo: 5/5 items · done in 1 min 1 s',
+    )
     expect(duration(2 * 3_600_000 + 5 * 60_000)).toBe('2 h 5 min')
   })
 })
 
 /** A benchmark item as the reporter sees it: its module, its declared suite, its record once it ran. */
 function fakeCase(moduleId: string, suite: string, itemId: string, outcome?: 'passed' | 'wrong_answer'): TestCase {
-  const record: ItemRecord = { suite, itemId, model: 'm', provider: 'openai', sample: 0, modelDetails: {}, startedAt: '', ...(outcome ? { outcome } : {}) }
+  const record: ItemRecord = {
+    suite,
+    itemId,
+    model: 'm',
+    provider: 'openai',
+    sample: 0,
+    modelDetails: {},
+    startedAt: '',
+    ...(outcome ? { outcome } : {}),
+  }
   const testCase = {
     module: { moduleId },
     options: { mode: 'run' },
@@ -41,10 +56,17 @@ describe('the progress reporter', () => {
   test('prints every 5 % of items, estimates the total from the part files collected so far, and speaks up every interval while items wait', async () => {
     const lines: string[] = []
     let clock = 0
-    const reporter = new ProgressReporter({ enabled: true, intervalMs: 50, write: (line) => lines.push(line), now: () => clock })
+    const reporter = new ProgressReporter({
+      enabled: true,
+      intervalMs: 50,
+      write: (line) => lines.push(line),
+      now: () => clock,
+    })
     const parts = ['/r/suites/demo/demo-1.test.ts', '/r/suites/demo/demo-2.test.ts']
     reporter.onTestRunStart(parts.map((moduleId) => ({ moduleId }) as TestSpecification))
-    reporter.onTestModuleCollected(fakeModule(parts[0] ?? '', [fakeCase(parts[0] ?? '', 'demo', 'a'), fakeCase(parts[0] ?? '', 'demo', 'b')]))
+    reporter.onTestModuleCollected(
+      fakeModule(parts[0] ?? '', [fakeCase(parts[0] ?? '', 'demo', 'a'), fakeCase(parts[0] ?? '', 'demo', 'b')]),
+    )
     clock = 10_000
     reporter.onTestCaseResult(fakeCase(parts[0] ?? '', 'demo', 'a', 'passed'))
     expect(lines).toEqual(['demo: 1/~4 items · demo pass rate 100.00% (m) · 10 s so far, about 30 s left'])
@@ -52,7 +74,9 @@ describe('the progress reporter', () => {
     clock = 20_000
     await new Promise((resolve) => setTimeout(resolve, 1_200))
     expect(lines.at(-1)).toBe('demo: 1/~4 items · demo pass rate 100.00% (m) · 20 s so far, about 1 min 0 s left')
-    reporter.onTestModuleCollected(fakeModule(parts[1] ?? '', [fakeCase(parts[1] ?? '', 'demo', 'c'), fakeCase(parts[1] ?? '', 'demo', 'd')]))
+    reporter.onTestModuleCollected(
+      fakeModule(parts[1] ?? '', [fakeCase(parts[1] ?? '', 'demo', 'c'), fakeCase(parts[1] ?? '', 'demo', 'd')]),
+    )
     reporter.onTestCaseResult(fakeCase(parts[0] ?? '', 'demo', 'b', 'wrong_answer'))
     reporter.onTestCaseResult(fakeCase(parts[1] ?? '', 'demo', 'c', 'passed'))
     clock = 40_000
@@ -66,7 +90,10 @@ describe('the progress reporter', () => {
 
   test('end to end without a terminal: lines come as items finish, before their file is reported', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'progress-'))
-    const { code, output } = await startVitestRun(['--project', 'suites', 'suites/demo'], { MODEL: 'reference', TESTBENCH_REPORT_DIR: join(dir, 'reports') }).done
+    const { code, output } = await startVitestRun(['--project', 'suites', 'suites/demo'], {
+      MODEL: 'reference',
+      TESTBENCH_REPORT_DIR: join(dir, 'reports'),
+    }).done
     expect(code, output).toBe(0)
     const first = output.indexOf('demo: 1/5 items · ')
     expect(first, output).toBeGreaterThanOrEqual(0)

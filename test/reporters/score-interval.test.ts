@@ -7,10 +7,21 @@ import { passRate } from '../../reporters/pass-rate.ts'
 import { scoreHumanEval } from '../../suites/humaneval/score.ts'
 
 function records(suite: string, outcomes: Outcome[], variant?: string): ItemRecord[] {
-  return outcomes.map((outcome, index) => ({ suite, itemId: `item-${index}`, model: 'm', provider: 'p', sample: 0, outcome, ...(variant ? { variant } : {}) }))
+  return outcomes.map((outcome, index) => ({
+    suite,
+    itemId: `item-${index}`,
+    model: 'm',
+    provider: 'p',
+    sample: 0,
+    outcome,
+    ...(variant ? { variant } : {}),
+  }))
 }
 
-const outcomes = (passed: number, failed: number): Outcome[] => [...Array<Outcome>(passed).fill('passed'), ...Array<Outcome>(failed).fill('wrong_answer')]
+const outcomes = (passed: number, failed: number): Outcome[] => [
+  ...Array<Outcome>(passed).fill('passed'),
+  ...Array<Outcome>(failed).fill('wrong_answer'),
+]
 
 test('a score without its own interval gets value ± 1.96 bootstrap standard errors, close to the binomial one for a pass rate', () => {
   const run = records('demo', outcomes(60, 40))
@@ -26,7 +37,9 @@ test('a score without its own interval gets value ± 1.96 bootstrap standard err
 test('pass@k keeps the interval its scorer gives', () => {
   const run = records('humaneval', outcomes(3, 1), 'humaneval')
   const scored = scoreHumanEval(run)
-  expect(withIntervals(scored, run, scoreHumanEval).map((score) => score.interval)).toEqual(scored.map((score) => score.interval))
+  expect(withIntervals(scored, run, scoreHumanEval).map((score) => score.interval)).toEqual(
+    scored.map((score) => score.interval),
+  )
   expect(scored[0]?.interval).toBeDefined()
 })
 
@@ -38,9 +51,23 @@ test('a perfect run has a zero-width interval, and one item none', () => {
 })
 
 test('intervals and differences print as the score’s display does', () => {
-  const farel: Score = { suite: 'farel', model: 'm', name: 'FaRel-3', value: 44.44, display: '44.44', interval: { low: 30.123, high: 58.9 } }
+  const farel: Score = {
+    suite: 'farel',
+    model: 'm',
+    name: 'FaRel-3',
+    value: 44.44,
+    display: '44.44',
+    interval: { low: 30.123, high: 58.9 },
+  }
   expect(formatInterval(farel)).toBe('30.12–58.90')
-  const passAt1: Score = { suite: 'humaneval', model: 'm', name: 'HumanEval pass@1', value: 0.616, display: '61.6% ± 3.8', interval: { low: 0.5781, high: 0.6539 } }
+  const passAt1: Score = {
+    suite: 'humaneval',
+    model: 'm',
+    name: 'HumanEval pass@1',
+    value: 0.616,
+    display: '61.6% ± 3.8',
+    interval: { low: 0.5781, high: 0.6539 },
+  }
   expect(formatInterval(passAt1)).toBe('57.8–65.4%')
   expect(formatLikeScore(passAt1, -0.0123)).toBe('-1.2%')
 })

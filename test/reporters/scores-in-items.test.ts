@@ -31,25 +31,57 @@ test('a partial run: every item that ran shows its outcome tag and the scores as
   const summary = printedSummary(run.output, 'farel')
   expect(summary).toContain('PARTIAL: 2 of 18 items (filtered with -t child)')
   const { items, tags } = itemsOfHtmlReport(join(dir, 'html', 'index.html'))
-  expect(tags).toEqual(expect.arrayContaining(['passed', 'wrong_answer', 'timeout', 'provider_error', 'infra_error', 'not_the_models_fault']))
+  expect(tags).toEqual(
+    expect.arrayContaining([
+      'passed',
+      'wrong_answer',
+      'timeout',
+      'provider_error',
+      'infra_error',
+      'not_the_models_fault',
+    ]),
+  )
   expect(items.map((item) => item.name).sort()).toEqual(['child #1', 'child #2'])
   for (const item of items) {
     expect(item.tags).toEqual(['passed'])
     expect(item.outcome).toMatch(/^passed: /)
-    expect(item.scores?.startsWith(`${summary}\n\nfarel: results table\n| Model | FaRel-3 | child |`), item.scores).toBe(true)
+    expect(
+      item.scores?.startsWith(`${summary}\n\nfarel: results table\n| Model | FaRel-3 | child |`),
+      item.scores,
+    ).toBe(true)
   }
 }, 120_000)
 
 test('merged shards: the html report of the merge shows the whole run’s scores in every item, as one run prints them', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'scores-in-items-merge-'))
-  const env = (reports: string) => ({ MODEL: 'reference', TESTBENCH_CACHE: 'off', TESTBENCH_FAREL_PER_CLASS: '2', TESTBENCH_GATE_CONFIG: 'off', TESTBENCH_REPORT_DIR: join(dir, reports) })
+  const env = (reports: string) => ({
+    MODEL: 'reference',
+    TESTBENCH_CACHE: 'off',
+    TESTBENCH_FAREL_PER_CLASS: '2',
+    TESTBENCH_GATE_CONFIG: 'off',
+    TESTBENCH_REPORT_DIR: join(dir, reports),
+  })
   const files = ['--project', 'suites', 'suites/farel']
   const [single, ...shards] = await Promise.all([
     startVitestRun(files, env('single')).done,
-    ...[1, 2].map((index) => startVitestRun([...files, `--shard=${index}/2`, '--reporter=blob', `--outputFile=${join(dir, 'blobs', `blob-${index}.json`)}`], env(`shard-${index}`)).done),
+    ...[1, 2].map(
+      (index) =>
+        startVitestRun(
+          [
+            ...files,
+            `--shard=${index}/2`,
+            '--reporter=blob',
+            `--outputFile=${join(dir, 'blobs', `blob-${index}.json`)}`,
+          ],
+          env(`shard-${index}`),
+        ).done,
+    ),
   ])
   for (const shard of shards) expect(shard.code, shard.output).toBe(0)
-  const merged = await startVitestRun(['--merge-reports', join(dir, 'blobs')], { ...env('merged'), TESTBENCH_HTML_DIR: join(dir, 'html') }).done
+  const merged = await startVitestRun(['--merge-reports', join(dir, 'blobs')], {
+    ...env('merged'),
+    TESTBENCH_HTML_DIR: join(dir, 'html'),
+  }).done
   expect(merged.code, merged.output).toBe(0)
   const summary = printedSummary(merged.output, 'farel')
   expect(summary).toBe(printedSummary(single.output, 'farel'))

@@ -14,11 +14,16 @@ import { REPO_ROOT, startVitestRun } from '../support/run-vitest.ts'
 test('three shards merged give the same scores, reports and gate verdict as one run', async () => {
   const work = mkdtempSync(join(tmpdir(), 'shard-merge-'))
   const replies = join(work, 'replies.jsonl')
-  const demoReplies = ['sum-2+3:5', 'sum-17+25:41', 'sum-123+877:1000', 'sum--40+2:-38', 'sum-99999+1:7'].map((pair) => {
-    const [id, answer] = pair.split(':')
-    return `${JSON.stringify({ id, reply: `<ANSWER>${answer}</ANSWER>` })}\n`
-  })
-  writeFileSync(replies, readFileSync(join(REPO_ROOT, 'fixtures/gate/farel-candidate-10-worse.jsonl'), 'utf8') + demoReplies.join(''))
+  const demoReplies = ['sum-2+3:5', 'sum-17+25:41', 'sum-123+877:1000', 'sum--40+2:-38', 'sum-99999+1:7'].map(
+    (pair) => {
+      const [id, answer] = pair.split(':')
+      return `${JSON.stringify({ id, reply: `<ANSWER>${answer}</ANSWER>` })}\n`
+    },
+  )
+  writeFileSync(
+    replies,
+    readFileSync(join(REPO_ROOT, 'fixtures/gate/farel-candidate-10-worse.jsonl'), 'utf8') + demoReplies.join(''),
+  )
   const env = (reports: string) => ({
     MODEL: `replay:${replies}`,
     TESTBENCH_FAREL_PER_CLASS: '5',
@@ -29,7 +34,19 @@ test('three shards merged give the same scores, reports and gate verdict as one 
 
   const [single, ...shards] = await Promise.all([
     startVitestRun(files, env('single')).done,
-    ...[1, 2, 3].map((index) => startVitestRun([...files, `--shard=${index}/3`, '--reporter=blob', `--outputFile=${join(work, 'blobs', `blob-${index}.json`)}`, '--passWithNoTests'], env(`shard-${index}`)).done),
+    ...[1, 2, 3].map(
+      (index) =>
+        startVitestRun(
+          [
+            ...files,
+            `--shard=${index}/3`,
+            '--reporter=blob',
+            `--outputFile=${join(work, 'blobs', `blob-${index}.json`)}`,
+            '--passWithNoTests',
+          ],
+          env(`shard-${index}`),
+        ).done,
+    ),
   ])
   for (const shard of shards) {
     expect(shard.output).toContain('Model gate (fixtures/gate/testbench.gate.json): deferred')
@@ -41,7 +58,10 @@ test('three shards merged give the same scores, reports and gate verdict as one 
   expect(merged.code).toBe(single.code)
   expect(gateOutput(merged.output)).toBe(gateOutput(single.output))
   expect(scoresOutput(merged.output)).toBe(scoresOutput(single.output))
-  const verdict = (dir: string) => ({ ...JSON.parse(readFileSync(join(work, dir, 'gate.json'), 'utf8')), decidedAt: undefined })
+  const verdict = (dir: string) => ({
+    ...JSON.parse(readFileSync(join(work, dir, 'gate.json'), 'utf8')),
+    decidedAt: undefined,
+  })
   expect(verdict('merged')).toEqual(verdict('single'))
 
   for (const suite of ['demo', 'farel']) {
@@ -53,7 +73,9 @@ test('three shards merged give the same scores, reports and gate verdict as one 
     expect(mergedReport.summary).toBe(singleReport.summary)
   }
   // Each shard's own reports say that they cover that shard only.
-  const shardReports = [1, 2, 3].flatMap((index) => ['demo', 'farel'].flatMap((suite) => shardReportsIn(join(work, `shard-${index}`, suite))))
+  const shardReports = [1, 2, 3].flatMap((index) =>
+    ['demo', 'farel'].flatMap((suite) => shardReportsIn(join(work, `shard-${index}`, suite))),
+  )
   expect(shardReports.length).toBeGreaterThan(0)
   for (const { file, report } of shardReports) {
     expect(file).toMatch(/__shard-[123]-of-3\.json$/)
@@ -61,7 +83,11 @@ test('three shards merged give the same scores, reports and gate verdict as one 
     // A shard that holds only some of a suite's items says so; one that holds all of them need not.
     if (report.items.length < (report.benchmark === 'farel' ? 45 : 5)) {
       expect(report.complete).toBe(false)
-      expect(report.partial).toEqual({ items: report.items.length, of: report.benchmark === 'farel' ? 45 : 5, reasons: [`shard ${report.shard?.index}/3`] })
+      expect(report.partial).toEqual({
+        items: report.items.length,
+        of: report.benchmark === 'farel' ? 45 : 5,
+        reasons: [`shard ${report.shard?.index}/3`],
+      })
     }
   }
   // …and together they cover the set: FaRel's 45 quizzes (5 per class) over its part files.
@@ -77,20 +103,32 @@ test('a suite split into part files declares each item in exactly one part, the 
   expect(parts.map((part) => part.length)).toEqual([113, 113, 113, 113])
   expect([1, 2, 3].map((index) => itemsOfPart(items.slice(0, 5), { index, count: 3 }))).toEqual([[0], [1, 2], [3, 4]])
   expect(itemsOfPart([], { index: 2, count: 2 })).toEqual([])
-  expect(() => itemsOfPart(items, { index: 5, count: 4 })).toThrow('benchmark part 5 of 4: the count must be a whole number of at least 1, and the index one from 1 to the count.')
+  expect(() => itemsOfPart(items, { index: 5, count: 4 })).toThrow(
+    'benchmark part 5 of 4: the count must be a whole number of at least 1, and the index one from 1 to the count.',
+  )
 })
 
 function reportIn(dir: string): { report: RunReport; lines: string[]; summary: string } {
   const [json] = readdirSync(dir).filter((name) => name.endsWith('.json'))
   if (!json) throw new Error(`no JSON report in ${dir}`)
   const base = join(dir, json.replace(/\.json$/, ''))
-  const lines = readFileSync(`${base}.jsonl`, 'utf8').trim().split('\n').map((line) => JSON.stringify(recordWithoutTimes(JSON.parse(line)))).sort()
-  return { report: JSON.parse(readFileSync(`${base}.json`, 'utf8')), lines, summary: readFileSync(`${base}.txt`, 'utf8') }
+  const lines = readFileSync(`${base}.jsonl`, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.stringify(recordWithoutTimes(JSON.parse(line))))
+    .sort()
+  return {
+    report: JSON.parse(readFileSync(`${base}.json`, 'utf8')),
+    lines,
+    summary: readFileSync(`${base}.txt`, 'utf8'),
+  }
 }
 
 function shardReportsIn(dir: string): Array<{ file: string; report: RunReport }> {
   try {
-    return readdirSync(dir).filter((name) => name.endsWith('.json')).map((name) => ({ file: name, report: JSON.parse(readFileSync(join(dir, name), 'utf8')) }))
+    return readdirSync(dir)
+      .filter((name) => name.endsWith('.json'))
+      .map((name) => ({ file: name, report: JSON.parse(readFileSync(join(dir, name), 'utf8')) }))
   } catch {
     return []
   }

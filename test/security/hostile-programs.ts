@@ -51,7 +51,9 @@ export interface HostileSlots {
 }
 
 export function fill(source: string, slots: HostileSlots): string {
-  return source.replace(/@([A-Z]+)@/g, (whole, name: string) => (name in slots ? slots[name as keyof HostileSlots] : whole))
+  return source.replace(/@([A-Z]+)@/g, (whole, name: string) =>
+    name in slots ? slots[name as keyof HostileSlots] : whole,
+  )
 }
 
 /** Looks for the answer of item 0001 in a text that holds a solutions.json: `"0001": { …"solution": "45" }`. */
@@ -1096,7 +1098,7 @@ console.log('daemon started')
   },
   // ---- other runs: before, beside and after this one (the warm servers run many) ----
   {
-    name: 'leaves a beacon (files, a process) and watches 3 s for another run\'s, killing and overwriting what it finds',
+    name: "leaves a beacon (files, a process) and watches 3 s for another run's, killing and overwriting what it finds",
     language: 'python',
     kind: 'cross-run',
     source: `
@@ -1193,7 +1195,7 @@ int main(int argc, char **argv) {
 `,
   },
   {
-    name: 'watches from Node for another run\'s beacon processes and files',
+    name: "watches from Node for another run's beacon processes and files",
     language: 'javascript',
     kind: 'cross-run',
     source: `

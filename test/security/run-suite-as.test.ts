@@ -26,7 +26,11 @@ describe.skipIf(process.getuid?.() !== 0)('whether another user can run the suit
     const checkout = checkoutIn(0o700)
     const started = performance.now()
     const reason = cannotRunHere(UNPRIVILEGED, checkout)
-    expect(reason).toMatch(new RegExp(`uid 65534 can enter, and ${checkout} is closed to it \\(.*EACCES.*\\): clone the repository under a directory other users can enter`))
+    expect(reason).toMatch(
+      new RegExp(
+        `uid 65534 can enter, and ${checkout} is closed to it \\(.*EACCES.*\\): clone the repository under a directory other users can enter`,
+      ),
+    )
     // The probe fails as the child starts, not at a timeout.
     expect(performance.now() - started).toBeLessThan(20_000)
   })

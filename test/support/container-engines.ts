@@ -12,8 +12,16 @@ export interface ContainerEngine {
 }
 
 export const CONTAINER_ENGINES: readonly ContainerEngine[] = [
-  { variable: 'DOCKER_HOST', host: process.env['DOCKER_HOST'] ?? 'unix:///var/run/docker.sock', tool: TOOLS.containerEngine },
-  { variable: 'TESTBENCH_DOCKER_ENGINE_HOST', host: process.env['TESTBENCH_DOCKER_ENGINE_HOST'], tool: TOOLS.dockerEngine },
+  {
+    variable: 'DOCKER_HOST',
+    host: process.env['DOCKER_HOST'] ?? 'unix:///var/run/docker.sock',
+    tool: TOOLS.containerEngine,
+  },
+  {
+    variable: 'TESTBENCH_DOCKER_ENGINE_HOST',
+    host: process.env['TESTBENCH_DOCKER_ENGINE_HOST'],
+    tool: TOOLS.dockerEngine,
+  },
 ]
 
 /** Why the container tier cannot be tested on this engine (its variable unset, no answer, no image, a protection lacking), or undefined. */

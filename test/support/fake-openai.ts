@@ -5,7 +5,10 @@ import { sendEvents, sendJson, type SeenRequest } from './loopback-server.ts'
 export function openaiChatHandler(models: string[], answer: (request: SeenRequest) => string) {
   return (request: SeenRequest, response: ServerResponse): void => {
     if (request.path === '/v1/models') {
-      sendJson(response, 200, { object: 'list', data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'test' })) })
+      sendJson(response, 200, {
+        object: 'list',
+        data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'test' })),
+      })
       return
     }
     if (request.path === '/v1/chat/completions') {
@@ -16,7 +19,11 @@ export function openaiChatHandler(models: string[], answer: (request: SeenReques
   }
 }
 
-export function streamChatCompletion(response: ServerResponse, text: string, extraDelta: Record<string, string> = {}): void {
+export function streamChatCompletion(
+  response: ServerResponse,
+  text: string,
+  extraDelta: Record<string, string> = {},
+): void {
   const base = { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 0, model: 'fake' }
   const half = Math.ceil(text.length / 2)
   sendEvents(response, [

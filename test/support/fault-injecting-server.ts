@@ -60,7 +60,8 @@ export async function startFaultyModelServer(options: FaultyServerOptions): Prom
   const state = { whole: 0, struckCalls: 0, inFlight: 0, mostInFlight: 0, busyMs: 0, firstAt: 0, lastAt: 0 }
   const server = await startLoopbackServer(async (request, response) => {
     if (answerUpFrontCheck(protocol, model, request, response)) return
-    if (!isGeneration(protocol, request.path)) return sendJson(response, 404, { error: { message: `no route ${request.path}` } })
+    if (!isGeneration(protocol, request.path))
+      return sendJson(response, 404, { error: { message: `no route ${request.path}` } })
     const openedAt = performance.now()
     if (state.firstAt === 0) state.firstAt = openedAt
     state.inFlight++
@@ -78,7 +79,8 @@ export async function startFaultyModelServer(options: FaultyServerOptions): Prom
     }
     const reply = streamedReply(protocol, request.path, options.answer(prompt), shape)
     const kinds = faults?.kinds ?? []
-    const fault = kinds.length > 0 && random() < (faults?.rate ?? 0) ? kinds[Math.floor(random() * kinds.length)] : undefined
+    const fault =
+      kinds.length > 0 && random() < (faults?.rate ?? 0) ? kinds[Math.floor(random() * kinds.length)] : undefined
     if (fault === undefined) {
       state.whole++
       return send(response, reply, reply.frames.length, 'end')
@@ -109,7 +111,13 @@ export async function startFaultyModelServer(options: FaultyServerOptions): Prom
 }
 
 /** Breaks the reply as `fault` says; returns how many frames arrived intact before the break (0 for a refusal). */
-function breakReply(protocol: WireProtocol, fault: FaultKind, response: ServerResponse, reply: StreamedReply, random: () => number): number {
+function breakReply(
+  protocol: WireProtocol,
+  fault: FaultKind,
+  response: ServerResponse,
+  reply: StreamedReply,
+  random: () => number,
+): number {
   const count = reply.frames.length
   /** A cut point that leaves out at least the last frame, which carries the end marker. */
   const cut = 1 + Math.floor(random() * (count - 1))
@@ -146,7 +154,12 @@ function errorBody(protocol: WireProtocol, message: string): unknown {
 }
 
 /** Writes the first `count` frames, each flushed on its own, then ends the way `ending` says. */
-function send(response: ServerResponse, reply: StreamedReply, count: number, ending: 'end' | 'reset' | 'fin' | 'stall'): void {
+function send(
+  response: ServerResponse,
+  reply: StreamedReply,
+  count: number,
+  ending: 'end' | 'reset' | 'fin' | 'stall',
+): void {
   response.writeHead(200, { 'content-type': reply.contentType, 'cache-control': 'no-cache' })
   response.flushHeaders()
   for (const frame of reply.frames.slice(0, count)) response.write(frame)
@@ -181,7 +194,12 @@ function isGeneration(protocol: WireProtocol, path: string): boolean {
 }
 
 /** Answers each protocol's model lookup, which the adapters' up-front checks make; false for any other request. */
-function answerUpFrontCheck(protocol: WireProtocol, model: string, request: SeenRequest, response: ServerResponse): boolean {
+function answerUpFrontCheck(
+  protocol: WireProtocol,
+  model: string,
+  request: SeenRequest,
+  response: ServerResponse,
+): boolean {
   if (request.method !== 'GET' && !(protocol === 'ollama' && request.path === '/api/show')) return false
   switch (protocol) {
     case 'openai':
@@ -190,12 +208,25 @@ function answerUpFrontCheck(protocol: WireProtocol, model: string, request: Seen
       return true
     case 'ollama':
       if (request.path === '/api/tags') {
-        const details = { format: 'gguf', family: 'fake', families: ['fake'], parameter_size: '1B', quantization_level: 'Q4_K_M' }
-        sendJson(response, 200, { models: [{ name: model, model, modified_at: '2026-01-01T00:00:00Z', size: 1, digest: 'f'.repeat(64), details }] })
+        const details = {
+          format: 'gguf',
+          family: 'fake',
+          families: ['fake'],
+          parameter_size: '1B',
+          quantization_level: 'Q4_K_M',
+        }
+        sendJson(response, 200, {
+          models: [
+            { name: model, model, modified_at: '2026-01-01T00:00:00Z', size: 1, digest: 'f'.repeat(64), details },
+          ],
+        })
         return true
       }
       if (request.path === '/api/show') {
-        sendJson(response, 200, { details: {}, model_info: { 'general.architecture': 'fake', 'fake.context_length': 8192 } })
+        sendJson(response, 200, {
+          details: {},
+          model_info: { 'general.architecture': 'fake', 'fake.context_length': 8192 },
+        })
         return true
       }
       return false

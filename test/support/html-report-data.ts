@@ -18,10 +18,20 @@ export function itemsOfHtmlReport(file: string): { items: ShownItem[]; tags: str
   const html = readFileSync(file, 'utf8')
   const base64 = /\("([A-Za-z0-9+/=]+)"\)\)<\/script>/.exec(html)?.[1]
   if (base64 === undefined) throw new Error(`${file} holds no inlined report data`)
-  const data = parse(gunzipSync(Buffer.from(base64, 'base64')).toString()) as { files: RunnerTestFile[]; config: { tags?: Array<{ name: string }> } }
+  const data = parse(gunzipSync(Buffer.from(base64, 'base64')).toString()) as {
+    files: RunnerTestFile[]
+    config: { tags?: Array<{ name: string }> }
+  }
   const items: ShownItem[] = []
   const walk = (task: RunnerTask) => {
-    if (task.type === 'test' && task.meta.bench) items.push({ name: task.name, tags: task.tags ?? [], scores: task.meta.scores, outcome: task.meta.outcome, state: task.result?.state ?? task.mode })
+    if (task.type === 'test' && task.meta.bench)
+      items.push({
+        name: task.name,
+        tags: task.tags ?? [],
+        scores: task.meta.scores,
+        outcome: task.meta.outcome,
+        state: task.result?.state ?? task.mode,
+      })
     if (task.type === 'suite') task.tasks.forEach(walk)
   }
   data.files.forEach(walk)

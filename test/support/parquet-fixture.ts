@@ -12,7 +12,8 @@ export async function writeStringParquet(path: string, rows: ReadonlyArray<Recor
     type: 'STRING' as const,
     data: rows.map((row) => {
       const value = row[name]
-      if (typeof value !== 'string') throw new Error(`writeStringParquet: field "${name}" is not a string in every row.`)
+      if (typeof value !== 'string')
+        throw new Error(`writeStringParquet: field "${name}" is not a string in every row.`)
       return value
     }),
   }))

@@ -22,15 +22,24 @@ export interface Tool {
 export const TOOLS = {
   bwrap: { name: 'bwrap', install: 'apt-get install bubblewrap (Linux only; elsewhere use SANDBOX=docker)' },
   prlimit: { name: 'prlimit', install: 'apt-get install util-linux' },
-  containerEngine: { name: 'a container engine (Docker or podman through DOCKER_HOST)', install: 'apt-get install podman runc uidmap slirp4netns fuse-overlayfs, then source .ci/start-podman.sh' },
-  dockerEngine: { name: 'a Docker Engine at TESTBENCH_DOCKER_ENGINE_HOST (besides the engine at DOCKER_HOST)', install: 'apt-get install docker.io, then source .ci/start-docker.sh' },
+  containerEngine: {
+    name: 'a container engine (Docker or podman through DOCKER_HOST)',
+    install: 'apt-get install podman runc uidmap slirp4netns fuse-overlayfs, then source .ci/start-podman.sh',
+  },
+  dockerEngine: {
+    name: 'a Docker Engine at TESTBENCH_DOCKER_ENGINE_HOST (besides the engine at DOCKER_HOST)',
+    install: 'apt-get install docker.io, then source .ci/start-docker.sh',
+  },
   java: { name: 'java and javac', install: 'apt-get install default-jdk-headless' },
   go: { name: 'go', install: 'apt-get install golang-go' },
   rustc: { name: 'rustc', install: 'apt-get install rustc, or https://rustup.rs' },
   clojure: { name: 'clojure', install: 'apt-get install clojure' },
   gcc: { name: 'gcc and g++', install: 'apt-get install gcc g++' },
   chromium: { name: 'chromium', install: 'apt-get install chromium' },
-  debianPython: { name: "Debian's python3 with the BigCodeBench libraries", install: 'apt-get install python3 $(grep -v "^#" .ci/bigcodebench-packages.txt)' },
+  debianPython: {
+    name: "Debian's python3 with the BigCodeBench libraries",
+    install: 'apt-get install python3 $(grep -v "^#" .ci/bigcodebench-packages.txt)',
+  },
 } as const satisfies Record<string, Tool>
 
 /** The reason a test skips: the tool, what was looked for, and how to install it. */
@@ -55,9 +64,19 @@ export interface SkippableContext {
  * Skips the test when `missing` says why the tool cannot be used (undefined: it can).
  * With TESTBENCH_REQUIRE_TOOLS=1 it throws instead, so the test fails with the same words.
  */
-export function skipWithoutTool(context: SkippableContext, tool: Tool, missing: string | boolean | undefined, env: NodeJS.ProcessEnv = process.env): void {
+export function skipWithoutTool(
+  context: SkippableContext,
+  tool: Tool,
+  missing: string | boolean | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): void {
   if (missing === undefined || missing === false) return
-  skipForMissing(context, missingToolReason(tool, typeof missing === 'string' ? missing : undefined), 'a missing tool', env)
+  skipForMissing(
+    context,
+    missingToolReason(tool, typeof missing === 'string' ? missing : undefined),
+    'a missing tool',
+    env,
+  )
 }
 
 /**
@@ -65,7 +84,12 @@ export function skipWithoutTool(context: SkippableContext, tool: Tool, missing: 
  * enter): `reason` says what and how to get it, `what` names the kind. With TESTBENCH_REQUIRE_TOOLS=1 it
  * throws instead, as for a missing tool.
  */
-export function skipForMissing(context: SkippableContext, reason: string, what: string, env: NodeJS.ProcessEnv = process.env): never {
+export function skipForMissing(
+  context: SkippableContext,
+  reason: string,
+  what: string,
+  env: NodeJS.ProcessEnv = process.env,
+): never {
   if (toolsRequired(env)) throw new Error(`${REQUIRE_TOOLS_VARIABLE}=1, so ${what} fails the test: it ${reason}.`)
   if (context.task) context.task.meta.skipReason = reason
   return context.skip(reason)

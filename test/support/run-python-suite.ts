@@ -15,7 +15,10 @@ export async function runSuite(suite: 'humaneval' | 'mbpp', env: Record<string, 
   const reportDir = join(dir, 'reports')
   const clean = Object.fromEntries(
     Object.keys(process.env)
-      .filter((key) => key.startsWith(`TESTBENCH_${suite.toUpperCase()}_`) || key === 'TESTBENCH_PROMPT_MODE' || key === 'SAMPLES')
+      .filter(
+        (key) =>
+          key.startsWith(`TESTBENCH_${suite.toUpperCase()}_`) || key === 'TESTBENCH_PROMPT_MODE' || key === 'SAMPLES',
+      )
       .map((key) => [key, undefined]),
   )
   const args = ['--project', 'suites', `suites/${suite}`, ...(namePattern === undefined ? [] : ['-t', namePattern])]
@@ -31,19 +34,29 @@ export async function runSuite(suite: 'humaneval' | 'mbpp', env: Record<string, 
   const { code, output } = await run.done
   const seconds = (performance.now() - started) / 1000
   const records = reportFiles(join(reportDir, suite))
-    .flatMap((file) => readFileSync(file, 'utf8').split('\n').filter((line) => line !== ''))
+    .flatMap((file) =>
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((line) => line !== ''),
+    )
     .map((line) => JSON.parse(line) as ItemRecord)
   return { code, output, records, seconds }
 }
 
 function reportFiles(dir: string): string[] {
-  return existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('.jsonl')).map((name) => join(dir, name)) : []
+  return existsSync(dir)
+    ? readdirSync(dir)
+        .filter((name) => name.endsWith('.jsonl'))
+        .map((name) => join(dir, name))
+    : []
 }
 
 /** `itemId #sample` → outcome, for one variant. */
 export function outcomes(records: readonly ItemRecord[], variant: string): Record<string, string | undefined> {
   return Object.fromEntries(
-    records.filter((record) => record.variant === variant).map((record) => [`${record.itemId} #${record.sample}`, record.outcome]),
+    records
+      .filter((record) => record.variant === variant)
+      .map((record) => [`${record.itemId} #${record.sample}`, record.outcome]),
   )
 }
 

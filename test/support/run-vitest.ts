@@ -25,7 +25,9 @@ export function startVitestRun(args: string[], env: NodeJS.ProcessEnv): VitestRu
   let output = ''
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
-  const done = new Promise<{ code: number | null; output: string }>((resolve) => child.on('close', (code) => resolve({ code, output })))
+  const done = new Promise<{ code: number | null; output: string }>((resolve) =>
+    child.on('close', (code) => resolve({ code, output })),
+  )
   return { child, done }
 }
 
@@ -44,7 +46,9 @@ export interface JsonTestResult {
 
 /** Every test of a run's `--reporter=json --outputFile.json=<file>` report. */
 export function readJsonReport(file: string): JsonTestResult[] {
-  const report = JSON.parse(readFileSync(file, 'utf8')) as { testResults: Array<{ assertionResults: JsonTestResult[] }> }
+  const report = JSON.parse(readFileSync(file, 'utf8')) as {
+    testResults: Array<{ assertionResults: JsonTestResult[] }>
+  }
   return report.testResults.flatMap((testFile) => testFile.assertionResults)
 }
 
@@ -57,15 +61,22 @@ export async function runSuiteForRecords(suite: string, env: Record<string, stri
   const dir = mkdtempSync(join(tmpdir(), `${suite}-run-`))
   const report = join(dir, 'report.json')
   const prefix = `TESTBENCH_${suite.toUpperCase()}_`
-  const clean = Object.fromEntries(Object.keys(process.env).filter((key) => key.startsWith(prefix)).map((key) => [key, undefined]))
+  const clean = Object.fromEntries(
+    Object.keys(process.env)
+      .filter((key) => key.startsWith(prefix))
+      .map((key) => [key, undefined]),
+  )
   const reports = join(dir, 'reports')
-  const run = startVitestRun(['--project', 'suites', `suites/${suite}`, '--reporter=json', `--outputFile.json=${report}`], {
-    ...clean,
-    TESTBENCH_CACHE: 'off',
-    TESTBENCH_CACHE_DIR: join(dir, 'cache'),
-    TESTBENCH_REPORT_DIR: reports,
-    ...env,
-  })
+  const run = startVitestRun(
+    ['--project', 'suites', `suites/${suite}`, '--reporter=json', `--outputFile.json=${report}`],
+    {
+      ...clean,
+      TESTBENCH_CACHE: 'off',
+      TESTBENCH_CACHE_DIR: join(dir, 'cache'),
+      TESTBENCH_REPORT_DIR: reports,
+      ...env,
+    },
+  )
   const { code, output } = await run.done
   // The benchmark items: a part file whose slice is empty declares a skipped placeholder, no item.
   const results = readJsonReport(report).filter((result) => result.meta.declared !== undefined)

@@ -25,13 +25,19 @@ const toolchains = new ProcessSandbox({ warmPython: false })
 
 /** Why the process tier cannot isolate a program here (no working bwrap), or undefined. */
 export function isolationMissing(): string | undefined {
-  return hostProtections().bwrap === undefined ? 'bwrap is not at /usr/bin/bwrap, or cannot create namespaces here' : undefined
+  return hostProtections().bwrap === undefined
+    ? 'bwrap is not at /usr/bin/bwrap, or cannot create namespaces here'
+    : undefined
 }
 
 /** Skips the test unless the process sandbox isolates programs here and has every language's toolchain. */
-export async function skipWithoutSandbox(context: SkippableContext, languages: readonly Language[] = ['python']): Promise<void> {
+export async function skipWithoutSandbox(
+  context: SkippableContext,
+  languages: readonly Language[] = ['python'],
+): Promise<void> {
   skipWithoutTool(context, TOOLS.bwrap, isolationMissing())
-  for (const language of languages) skipWithoutTool(context, LANGUAGE_TOOLS[language], await toolchains.unavailable(language))
+  for (const language of languages)
+    skipWithoutTool(context, LANGUAGE_TOOLS[language], await toolchains.unavailable(language))
 }
 
 /** The interpreter the sandbox runs Python with: TESTBENCH_PYTHON, else Debian's, else python3 on PATH. */
@@ -40,7 +46,10 @@ export function sandboxPython(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /** Why the sandbox's Python cannot import `modules` (e.g. numpy), or undefined when it can. */
-export function pythonModulesMissing(modules: readonly string[], env: NodeJS.ProcessEnv = process.env): string | undefined {
+export function pythonModulesMissing(
+  modules: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): string | undefined {
   const python = sandboxPython(env)
   const probe = spawnSync(python, ['-c', `import ${modules.join(', ')}`], { encoding: 'utf8', timeout: 60_000 })
   if (probe.status === 0) return undefined

@@ -12,7 +12,11 @@ export interface ScriptedOptions {
  * A loopback model that answers its n-th generation request with the n-th scripted reply (the last one
  * again after that), and the up-front lookups as the fault-injecting server does.
  */
-export async function startScriptedModelServer(protocol: WireProtocol, replies: ReadonlyArray<{ text: string } & ReplyShape>, options: ScriptedOptions = {}): Promise<LoopbackServer> {
+export async function startScriptedModelServer(
+  protocol: WireProtocol,
+  replies: ReadonlyArray<{ text: string } & ReplyShape>,
+  options: ScriptedOptions = {},
+): Promise<LoopbackServer> {
   const lookups = await startFaultyModelServer({ protocol, model: 'fake', answer: () => '' })
   let turn = 0
   const server = await startLoopbackServer(async (request, response) => {
@@ -21,8 +25,13 @@ export async function startScriptedModelServer(protocol: WireProtocol, replies: 
       return void response.end(JSON.stringify({ details: {}, model_info: {}, capabilities: options.capabilities }))
     }
     if (request.method !== 'POST' || request.path === '/api/show') {
-      const upstream = await fetch(`${lookups.url}${request.path}`, { method: request.method, ...(request.method === 'GET' ? {} : { body: request.body }) })
-      response.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' })
+      const upstream = await fetch(`${lookups.url}${request.path}`, {
+        method: request.method,
+        ...(request.method === 'GET' ? {} : { body: request.body }),
+      })
+      response.writeHead(upstream.status, {
+        'content-type': upstream.headers.get('content-type') ?? 'application/json',
+      })
       return void response.end(Buffer.from(await upstream.arrayBuffer()))
     }
     const { text, ...shape } = replies[Math.min(turn++, replies.length - 1)]!

@@ -33,7 +33,8 @@ export function eulerSnapshot(env: NodeJS.ProcessEnv = process.env): string | un
   return dir !== undefined && existsSync(join(dir, 'euler', 'solutions.json')) ? join(dir, 'euler') : undefined
 }
 
-export const EULER_SNAPSHOT_MISSING = 'needs a PE-Bench snapshot in TESTBENCH_DATA_DIR/euler (scores of scraped problems change as solved_by counts grow)'
+export const EULER_SNAPSHOT_MISSING =
+  'needs a PE-Bench snapshot in TESTBENCH_DATA_DIR/euler (scores of scraped problems change as solved_by counts grow)'
 
 /**
  * What a test loads of a public dataset (`load` gets `withDatasets(env)`), or, where the dataset cannot be had
@@ -41,7 +42,11 @@ export const EULER_SNAPSHOT_MISSING = 'needs a PE-Bench snapshot in TESTBENCH_DA
  * to get it; under TESTBENCH_REQUIRE_TOOLS=1 (CI) a failure instead. A file that is there but is not the pinned
  * one still fails the test. Call it before running a suite that reads the dataset, too.
  */
-export async function datasetOrSkip<T>(context: SkippableContext, load: (env: NodeJS.ProcessEnv) => Promise<T>, env: NodeJS.ProcessEnv = process.env): Promise<T> {
+export async function datasetOrSkip<T>(
+  context: SkippableContext,
+  load: (env: NodeJS.ProcessEnv) => Promise<T>,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<T> {
   try {
     return await load(withDatasets(env))
   } catch (error) {

@@ -30,12 +30,27 @@ export interface WireToolCall {
   signature?: string
 }
 
-const DEFAULT_FINISH: Record<WireProtocol, string> = { openai: 'stop', ollama: 'stop', anthropic: 'end_turn', gemini: 'STOP' }
+const DEFAULT_FINISH: Record<WireProtocol, string> = {
+  openai: 'stop',
+  ollama: 'stop',
+  anthropic: 'end_turn',
+  gemini: 'STOP',
+}
 /** How each protocol ends a reply that calls tools. */
-export const TOOL_CALL_FINISH: Record<WireProtocol, string> = { openai: 'tool_calls', ollama: 'stop', anthropic: 'tool_use', gemini: 'STOP' }
+export const TOOL_CALL_FINISH: Record<WireProtocol, string> = {
+  openai: 'tool_calls',
+  ollama: 'stop',
+  anthropic: 'tool_use',
+  gemini: 'STOP',
+}
 
 /** The frames of a whole reply of `text` for a request to `path`, ending with the protocol's end marker. */
-export function streamedReply(protocol: WireProtocol, path: string, text: string, shape: ReplyShape = {}): StreamedReply {
+export function streamedReply(
+  protocol: WireProtocol,
+  path: string,
+  text: string,
+  shape: ReplyShape = {},
+): StreamedReply {
   const parts = split(text, shape.pieces ?? 3)
   const calls = shape.toolCalls ?? []
   const finish = shape.finishReason ?? (calls.length > 0 ? TOOL_CALL_FINISH : DEFAULT_FINISH)[protocol]
@@ -57,7 +72,12 @@ export function promptOf(protocol: WireProtocol, request: SeenRequest): string {
   if (typeof body.prompt === 'string') return body.prompt
   if (protocol === 'gemini') {
     const contents = body.contents as Array<{ role: string; parts: Array<{ text?: string }> }>
-    return contents.findLast((content) => content.role === 'user')?.parts.map((part) => part.text ?? '').join('') ?? ''
+    return (
+      contents
+        .findLast((content) => content.role === 'user')
+        ?.parts.map((part) => part.text ?? '')
+        .join('') ?? ''
+    )
   }
   const messages = body.messages as Array<{ role: string; content: string | Array<{ type: string; text?: string }> }>
   const last = messages.findLast((message) => message.role === 'user')?.content ?? ''
@@ -84,7 +104,13 @@ function openaiToolCallDeltas(calls: readonly WireToolCall[]): unknown[] {
     const pieces = split(call.arguments, 3)
     return pieces.map((piece, at) => ({
       index,
-      ...(at === 0 ? { ...(call.id === undefined ? {} : { id: call.id }), type: 'function', function: { name: call.name, arguments: piece } } : { function: { arguments: piece } }),
+      ...(at === 0
+        ? {
+            ...(call.id === undefined ? {} : { id: call.id }),
+            type: 'function',
+            function: { name: call.name, arguments: piece },
+          }
+        : { function: { arguments: piece } }),
     }))
   })
   const dealt: unknown[] = []
@@ -96,7 +122,8 @@ function openaiToolCallDeltas(calls: readonly WireToolCall[]): unknown[] {
 
 function openaiChat(parts: string[], finish: string, calls: readonly WireToolCall[]): StreamedReply {
   const base = { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 0, model: 'fake' }
-  const chunk = (delta: unknown, finishReason: string | null) => sse({ ...base, choices: [{ index: 0, delta, finish_reason: finishReason }] })
+  const chunk = (delta: unknown, finishReason: string | null) =>
+    sse({ ...base, choices: [{ index: 0, delta, finish_reason: finishReason }] })
   return {
     contentType: SSE,
     frames: [
@@ -113,7 +140,13 @@ function openaiChat(parts: string[], finish: string, calls: readonly WireToolCal
 
 function openaiCompletion(parts: string[], finish: string): StreamedReply {
   const chunk = (text: string, finishReason: string | null) =>
-    sse({ id: 'cmpl-1', object: 'text_completion', created: 0, model: 'fake', choices: [{ index: 0, text, finish_reason: finishReason }] })
+    sse({
+      id: 'cmpl-1',
+      object: 'text_completion',
+      created: 0,
+      model: 'fake',
+      choices: [{ index: 0, text, finish_reason: finishReason }],
+    })
   return { contentType: SSE, frames: [...parts.map((part) => chunk(part, null)), chunk('', finish), sse('[DONE]')] }
 }
 
@@ -123,7 +156,15 @@ function ollama(parts: string[], finish: string, generate: boolean, calls: reado
   const head = { model: 'fake', created_at: '2026-01-01T00:00:00Z' }
   // Ollama sends each call whole, its arguments as an object, in a line of its own.
   const callLines = calls.map((call) =>
-    line({ ...head, message: { role: 'assistant', content: '', tool_calls: [{ function: { name: call.name, arguments: JSON.parse(call.arguments) as unknown } }] }, done: false }),
+    line({
+      ...head,
+      message: {
+        role: 'assistant',
+        content: '',
+        tool_calls: [{ function: { name: call.name, arguments: JSON.parse(call.arguments) as unknown } }],
+      },
+      done: false,
+    }),
   )
   return {
     contentType: 'application/x-ndjson',
@@ -136,16 +177,33 @@ function ollama(parts: string[], finish: string, generate: boolean, calls: reado
   }
 }
 
-function anthropic(parts: string[], finish: string, calls: readonly WireToolCall[], thinking?: ReplyShape['thinking']): StreamedReply {
-  const message = { id: 'msg_1', type: 'message', role: 'assistant', model: 'fake', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 11, output_tokens: 1 } }
+function anthropic(
+  parts: string[],
+  finish: string,
+  calls: readonly WireToolCall[],
+  thinking?: ReplyShape['thinking'],
+): StreamedReply {
+  const message = {
+    id: 'msg_1',
+    type: 'message',
+    role: 'assistant',
+    model: 'fake',
+    content: [],
+    stop_reason: null,
+    stop_sequence: null,
+    usage: { input_tokens: 11, output_tokens: 1 },
+  }
   const event = (type: string, fields: Record<string, unknown> = {}) => sse({ type, ...fields }, type)
   const first = thinking === undefined ? 0 : 1
-  const thought = thinking === undefined ? [] : [
-    event('content_block_start', { index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } }),
-    event('content_block_delta', { index: 0, delta: { type: 'thinking_delta', thinking: thinking.text } }),
-    event('content_block_delta', { index: 0, delta: { type: 'signature_delta', signature: thinking.signature } }),
-    event('content_block_stop', { index: 0 }),
-  ]
+  const thought =
+    thinking === undefined
+      ? []
+      : [
+          event('content_block_start', { index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } }),
+          event('content_block_delta', { index: 0, delta: { type: 'thinking_delta', thinking: thinking.text } }),
+          event('content_block_delta', { index: 0, delta: { type: 'signature_delta', signature: thinking.signature } }),
+          event('content_block_stop', { index: 0 }),
+        ]
   return {
     contentType: SSE,
     frames: [
@@ -157,8 +215,13 @@ function anthropic(parts: string[], finish: string, calls: readonly WireToolCall
       ...calls.flatMap((call, at) => {
         const index = first + at + 1
         return [
-          event('content_block_start', { index, content_block: { type: 'tool_use', id: call.id ?? `toolu_${at}`, name: call.name, input: {} } }),
-          ...split(call.arguments, 3).map((piece) => event('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: piece } })),
+          event('content_block_start', {
+            index,
+            content_block: { type: 'tool_use', id: call.id ?? `toolu_${at}`, name: call.name, input: {} },
+          }),
+          ...split(call.arguments, 3).map((piece) =>
+            event('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: piece } }),
+          ),
           event('content_block_stop', { index }),
         ]
       }),
@@ -170,10 +233,19 @@ function anthropic(parts: string[], finish: string, calls: readonly WireToolCall
   }
 }
 
-function gemini(parts: string[], finish: string, calls: readonly WireToolCall[], thinking?: ReplyShape['thinking']): StreamedReply {
+function gemini(
+  parts: string[],
+  finish: string,
+  calls: readonly WireToolCall[],
+  thinking?: ReplyShape['thinking'],
+): StreamedReply {
   // Each call arrives whole, as one part, with its signature beside it; the calls come in a chunk of their own before the last.
   const callParts = calls.map((call) => ({
-    functionCall: { ...(call.id === undefined ? {} : { id: call.id }), name: call.name, args: JSON.parse(call.arguments) as unknown },
+    functionCall: {
+      ...(call.id === undefined ? {} : { id: call.id }),
+      name: call.name,
+      args: JSON.parse(call.arguments) as unknown,
+    },
     ...(call.signature === undefined ? {} : { thoughtSignature: call.signature }),
   }))
   const chunk = (content: unknown[], last: boolean) =>
@@ -183,11 +255,21 @@ function gemini(parts: string[], finish: string, calls: readonly WireToolCall[],
       modelVersion: 'fake-001',
     })}\r\n\r\n`
   const thought = thinking === undefined ? [] : [chunk([{ text: thinking.text, thought: true }], false)]
-  const signed = (text: string, index: number) => (thinking !== undefined && index === 0 ? { text, thoughtSignature: thinking.signature } : { text })
-  if (calls.length === 0) return { contentType: SSE, frames: [...thought, ...parts.map((part, index) => chunk([signed(part, index)], index === parts.length - 1))] }
+  const signed = (text: string, index: number) =>
+    thinking !== undefined && index === 0 ? { text, thoughtSignature: thinking.signature } : { text }
+  if (calls.length === 0)
+    return {
+      contentType: SSE,
+      frames: [...thought, ...parts.map((part, index) => chunk([signed(part, index)], index === parts.length - 1))],
+    }
   return {
     contentType: SSE,
-    frames: [...thought, ...parts.map((part, index) => chunk([signed(part, index)], false)), chunk(callParts, false), chunk([{ text: '' }], true)],
+    frames: [
+      ...thought,
+      ...parts.map((part, index) => chunk([signed(part, index)], false)),
+      chunk(callParts, false),
+      chunk([{ text: '' }], true),
+    ],
     firstCallFrame: thought.length + parts.length,
   }
 }

@@ -13,13 +13,24 @@ export function skipWithoutChromium(context: SkippableContext): void {
 }
 
 /** A headless Chromium with a profile of its own; `close` also removes the profile. */
-export async function openChromium(viewport = { width: 1400, height: 1000 }): Promise<{ browser: BrowserContext; page: Page; close: () => Promise<void> }> {
+export async function openChromium(
+  viewport = { width: 1400, height: 1000 },
+): Promise<{ browser: BrowserContext; page: Page; close: () => Promise<void> }> {
   const profile = mkdtempSync(join(tmpdir(), 'chromium-profile-'))
   const browser = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
     viewport,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   })
   const page = browser.pages()[0] ?? (await browser.newPage())
   return {

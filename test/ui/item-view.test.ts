@@ -22,7 +22,12 @@ import { openChromium, screenshotPath, skipWithoutChromium } from './chromium.ts
  */
 
 // A reply of several lines, with indentation that must survive.
-const REPLY = ['Working through the family tree:', '    Christopher is Andrew’s parent,', '      so he is three generations up.', 'So the answer is <ANSWER>3</ANSWER>.'].join('\n')
+const REPLY = [
+  'Working through the family tree:',
+  '    Christopher is Andrew’s parent,',
+  '      so he is three generations up.',
+  'So the answer is <ANSWER>3</ANSWER>.',
+].join('\n')
 const CLASSES = 9
 
 const cleanups: Array<() => Promise<void> | void> = []
@@ -35,7 +40,8 @@ async function farelRun(dir: string): Promise<Record<string, string>> {
   let asked = 0
   const answer = openaiChatHandler(['fake'], () => REPLY)
   const server = await startLoopbackServer((request, response) => {
-    if (request.path === '/v1/chat/completions' && asked++ === 0) return sendJson(response, 400, { error: { message: 'this quiz is refused by the fake server' } })
+    if (request.path === '/v1/chat/completions' && asked++ === 0)
+      return sendJson(response, 400, { error: { message: 'this quiz is refused by the fake server' } })
     return answer(request, response)
   })
   cleanups.push(() => server.close())
@@ -64,7 +70,9 @@ async function checkItemView(page: Page, screenshot: string, scoresLine: string)
   const reply = metaText(page, 'reply')
   await expect.poll(() => reply.count(), { timeout: 15_000 }).toBe(1)
   expect(await reply.innerText()).toBe(REPLY)
-  expect(await metaText(page, 'prompt').innerText()).toMatch(/^Given the family relationships:\n[\s\S]*What is \w+'s relationship to \w+\?/)
+  expect(await metaText(page, 'prompt').innerText()).toMatch(
+    /^Given the family relationships:\n[\s\S]*What is \w+'s relationship to \w+\?/,
+  )
   expect(await metaText(page, 'extracted').innerText()).toBe('3')
   expect(await metaText(page, 'outcome').innerText()).toMatch(/^(passed|wrong_answer): Answered 3/)
   // The suite's scores, as the score reporter printed them after the run.
@@ -95,7 +103,9 @@ async function checkNotTheModelsFault(page: Page, screenshot: string): Promise<v
   const items = page.locator('[data-testid="explorer-item"][aria-label$="#1"]:visible')
   await expect.poll(() => items.count(), { timeout: 15_000 }).toBe(1)
   await items.first().click()
-  await expect.poll(() => metaText(page, 'outcome').innerText(), { timeout: 15_000 }).toMatch(/^provider_error \(not the model’s fault\): /)
+  await expect
+    .poll(() => metaText(page, 'outcome').innerText(), { timeout: 15_000 })
+    .toMatch(/^provider_error \(not the model’s fault\): /)
   const header = page.getByTestId('file-detail')
   await expect.poll(() => header.getByText('provider_error', { exact: true }).count()).toBeGreaterThan(0)
   await expect.poll(() => header.getByText('not_the_models_fault', { exact: true }).count()).toBeGreaterThan(0)
@@ -116,19 +126,28 @@ function scoresLineOf(output: string): string {
 test('the html report (one self-contained file) shows the scores, an item’s texts as selectable text, and filters items by outcome', async (context) => {
   skipWithoutChromium(context)
   const dir = mkdtempSync(join(tmpdir(), 'html-report-'))
-  const run = await startVitestRun(['--project', 'suites', 'suites/farel'], { ...(await farelRun(dir)), TESTBENCH_HTML_DIR: join(dir, 'html') }).done
+  const run = await startVitestRun(['--project', 'suites', 'suites/farel'], {
+    ...(await farelRun(dir)),
+    TESTBENCH_HTML_DIR: join(dir, 'html'),
+  }).done
   const report = join(dir, 'html', 'index.html')
   expect(existsSync(report), run.output).toBe(true)
   const scoresLine = scoresLineOf(run.output)
   // The refused quiz ends skipped (grey, not a wrong answer's red ×), its outcome kept; the run fails for it.
   const refused = itemsOfHtmlReport(report).items.filter((item) => item.tags.includes('provider_error'))
-  expect(refused.map((item) => [item.state, item.outcome?.split(':')[0]])).toEqual([['skip', 'provider_error (not the model’s fault)']])
+  expect(refused.map((item) => [item.state, item.outcome?.split(':')[0]])).toEqual([
+    ['skip', 'provider_error (not the model’s fault)'],
+  ])
   expect(run.output).toContain('1 item(s) could not be judged (provider_error or infra_error')
   expect(run.code).toBe(1)
   const { browser, page, close } = await openChromium()
   cleanups.push(close)
   // Offline, as a CI artifact is opened: Vitest's page asks for a web font, and works without it.
-  await browser.route('**/*', (route) => (route.request().url().startsWith('file:') || route.request().url().startsWith('data:') ? route.continue() : route.abort()))
+  await browser.route('**/*', (route) =>
+    route.request().url().startsWith('file:') || route.request().url().startsWith('data:')
+      ? route.continue()
+      : route.abort(),
+  )
   await page.goto(pathToFileURL(report).href)
   await checkItemView(page, 'html-report-item.png', scoresLine)
   await checkNotTheModelsFault(page, 'html-report-not-the-models-fault.png')
@@ -139,19 +158,36 @@ test('npx vitest --ui shows the scores, an item’s texts as selectable text, an
   const dir = mkdtempSync(join(tmpdir(), 'vitest-ui-'))
   const port = await freePort()
   // Without a terminal, the UI needs --watch to stay up.
-  const ui = spawn(process.execPath, ['node_modules/vitest/vitest.mjs', '--ui', '--watch', '--open=false', `--api.port=${port}`, '--api.strictPort', '--project', 'suites', 'suites/farel'], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, ...(await farelRun(dir)), CI: '1', NO_COLOR: '1' },
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
+  const ui = spawn(
+    process.execPath,
+    [
+      'node_modules/vitest/vitest.mjs',
+      '--ui',
+      '--watch',
+      '--open=false',
+      `--api.port=${port}`,
+      '--api.strictPort',
+      '--project',
+      'suites',
+      'suites/farel',
+    ],
+    {
+      cwd: REPO_ROOT,
+      env: { ...process.env, ...(await farelRun(dir)), CI: '1', NO_COLOR: '1' },
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  )
   cleanups.push(() => {
     if (ui.pid !== undefined && ui.exitCode === null) process.kill(-ui.pid, 'SIGKILL')
   })
   let output = ''
   // The page is opened once the run has ended, as a person opening (or reloading) the UI after it would.
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`vitest --ui printed no URL and no scores within 90 s:\n${output}`)), 90_000)
+    const timer = setTimeout(
+      () => reject(new Error(`vitest --ui printed no URL and no scores within 90 s:\n${output}`)),
+      90_000,
+    )
     const read = (chunk: Buffer) => {
       output += chunk.toString()
       // Vitest 5's UI wants the token in the URL it prints.
@@ -177,7 +213,9 @@ function freePort(): Promise<number> {
     server.once('error', reject)
     server.listen(0, '127.0.0.1', () => {
       const address = server.address()
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))))
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      )
     })
   })
 }

@@ -45,6 +45,11 @@ export async function runCallDriver(run: CallRun, solution: string): Promise<Run
     // The driver's files are the same in every run: a warm server receives them once.
     reusedFiles: Object.keys(driver),
     // The driver stops the program at its budget; the sandbox's own limits are the backstop for a program that stops the driver's clocks.
-    limits: { wallMs: (wallSeconds + 5) * 1000, cpuSeconds: Math.ceil(run.cpuSeconds) + 1, memoryBytes: run.memoryBytes, outputBytes: 64 * 1024 * 1024 },
+    limits: {
+      wallMs: (wallSeconds + 5) * 1000,
+      cpuSeconds: Math.ceil(run.cpuSeconds) + 1,
+      memoryBytes: run.memoryBytes,
+      outputBytes: 64 * 1024 * 1024,
+    },
   })
 }

@@ -35,7 +35,11 @@ export type CheckRecord =
 /** The judge's verdict on a replay. */
 export type ReplayVerdict =
   | { status: 'passed'; calls: number }
-  | { status: 'failed'; outcome: 'wrong_answer' | 'runtime_error' | 'timeout' | 'memory' | 'compile_error'; reason: string }
+  | {
+      status: 'failed'
+      outcome: 'wrong_answer' | 'runtime_error' | 'timeout' | 'memory' | 'compile_error'
+      reason: string
+    }
   /** The check called the program in a way the run was not given: run these calls next. */
   | { status: 'diverged'; at: number; calls: string }
   /** The run ended before call `at` returned (null: before the program was defined). */
@@ -48,7 +52,13 @@ const judge = new PythonLineServer({
   name: 'The judge of upstream checks (check_judge.py)',
   flags: ['-B', '-s'],
   // A fixed hash seed: a check that walks a set of strings makes its calls in the same order in every run.
-  env: { PYTHONHASHSEED: '0', PYTHONUTF8: '1', PYTHONIOENCODING: 'utf-8', PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8' },
+  env: {
+    PYTHONHASHSEED: '0',
+    PYTHONUTF8: '1',
+    PYTHONIOENCODING: 'utf-8',
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    LANG: 'C.UTF-8',
+  },
 })
 
 /** Starts the judge while the items are collected, so that the first item does not wait for it. */
@@ -59,18 +69,40 @@ export function startCheckJudge(): void {
 export async function recordCheck(spec: CheckSpec): Promise<CheckRecord | { died: string }> {
   const reply = await judge.ask({ type: 'record', spec })
   if (typeof reply.died === 'string') return { died: reply.died }
-  if (typeof reply.inProcess === 'string' && Array.isArray(reply.statements)) return { inProcess: reply.inProcess, statements: reply.statements.map(String) }
+  if (typeof reply.inProcess === 'string' && Array.isArray(reply.statements))
+    return { inProcess: reply.inProcess, statements: reply.statements.map(String) }
   const { calls, functions, refs, cpuMs } = reply
   if (typeof calls !== 'string' || !Array.isArray(functions) || !Array.isArray(refs) || typeof cpuMs !== 'number') {
-    throw new Error(`The judge of upstream checks answered a record request with ${JSON.stringify(reply).slice(0, 300)}.`)
+    throw new Error(
+      `The judge of upstream checks answered a record request with ${JSON.stringify(reply).slice(0, 300)}.`,
+    )
   }
   return { calls, functions: functions.map(String), refs: refs.map(String), cpuMs }
 }
 
 /** The check replayed on a run's output; `seconds` bounds the replay (the judge's default: 60). */
-export async function replayCheck(spec: CheckSpec, calls: string, output: string, truncated: boolean, seconds?: number): Promise<ReplayVerdict> {
-  const reply = await judge.ask({ type: 'replay', spec, calls, output, truncated, ...(seconds === undefined ? {} : { seconds }) })
+export async function replayCheck(
+  spec: CheckSpec,
+  calls: string,
+  output: string,
+  truncated: boolean,
+  seconds?: number,
+): Promise<ReplayVerdict> {
+  const reply = await judge.ask({
+    type: 'replay',
+    spec,
+    calls,
+    output,
+    truncated,
+    ...(seconds === undefined ? {} : { seconds }),
+  })
   if (typeof reply.died === 'string') return { status: 'died', detail: reply.died }
-  if (reply.status === 'passed' || reply.status === 'failed' || reply.status === 'diverged' || reply.status === 'missing') return reply as unknown as ReplayVerdict
+  if (
+    reply.status === 'passed' ||
+    reply.status === 'failed' ||
+    reply.status === 'diverged' ||
+    reply.status === 'missing'
+  )
+    return reply as unknown as ReplayVerdict
   throw new Error(`The judge of upstream checks answered a replay request with ${JSON.stringify(reply).slice(0, 300)}.`)
 }

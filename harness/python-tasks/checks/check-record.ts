@@ -12,12 +12,20 @@ import { isRecord } from '../../dataset-file.ts'
 import { cacheDir } from '../../knobs.ts'
 import { recordCheck, type CheckRecord, type CheckSpec } from './check-judge.ts'
 
-const SOURCES = [new URL('check_judge.py', import.meta.url), new URL('upstream_check.py', import.meta.url), new URL('../io/value_codec.py', import.meta.url)]
+const SOURCES = [
+  new URL('check_judge.py', import.meta.url),
+  new URL('upstream_check.py', import.meta.url),
+  new URL('../io/value_codec.py', import.meta.url),
+]
 const records = new Map<string, Promise<CheckRecord | { broken: string }>>()
 let sources: Promise<string> | undefined
 
 /** The record of `taskId`'s check, made (and cached) on first use. */
-export function checkRecord(taskId: string, spec: CheckSpec, env: NodeJS.ProcessEnv = process.env): Promise<CheckRecord | { broken: string }> {
+export function checkRecord(
+  taskId: string,
+  spec: CheckSpec,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<CheckRecord | { broken: string }> {
   const text = JSON.stringify(spec)
   let pending = records.get(text)
   if (pending === undefined) {
@@ -28,9 +36,18 @@ export function checkRecord(taskId: string, spec: CheckSpec, env: NodeJS.Process
   return pending
 }
 
-async function loadOrMake(taskId: string, spec: CheckSpec, text: string, env: NodeJS.ProcessEnv): Promise<CheckRecord | { broken: string }> {
+async function loadOrMake(
+  taskId: string,
+  spec: CheckSpec,
+  text: string,
+  env: NodeJS.ProcessEnv,
+): Promise<CheckRecord | { broken: string }> {
   sources ??= sourcesDigest()
-  const digest = createHash('sha256').update(text).update(await sources).digest('hex').slice(0, 24)
+  const digest = createHash('sha256')
+    .update(text)
+    .update(await sources)
+    .digest('hex')
+    .slice(0, 24)
   const path = join(cacheDir(env), 'upstream-checks', `${taskId.replace(/\W+/g, '_')}-${digest}.json`)
   const cached = await readRecord(path)
   if (cached !== undefined) return cached
@@ -45,7 +62,8 @@ async function readRecord(path: string): Promise<CheckRecord | undefined> {
   try {
     const value: unknown = JSON.parse(await readFile(path, 'utf8'))
     if (!isRecord(value)) return undefined
-    if (typeof value.inProcess === 'string' && Array.isArray(value.statements)) return { inProcess: value.inProcess, statements: value.statements.map(String) }
+    if (typeof value.inProcess === 'string' && Array.isArray(value.statements))
+      return { inProcess: value.inProcess, statements: value.statements.map(String) }
     const { calls, functions, refs, cpuMs } = value
     if (typeof calls === 'string' && Array.isArray(functions) && Array.isArray(refs) && typeof cpuMs === 'number') {
       return { calls, functions: functions.map(String), refs: refs.map(String), cpuMs }

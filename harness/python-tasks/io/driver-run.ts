@@ -36,7 +36,10 @@ export function wallBackstopSeconds(cpuSeconds: number): number {
 }
 
 /** The whole run's limits: the per-input limits added up (capped), the setup, and a wall clock three times that. */
-export function runLimits(task: Pick<DriverTask, 'cpuLimits'>, limits: DriverLimits): { cpuSeconds: number; wallMs: number } {
+export function runLimits(
+  task: Pick<DriverTask, 'cpuLimits'>,
+  limits: DriverLimits,
+): { cpuSeconds: number; wallMs: number } {
   const inputs = task.cpuLimits.reduce((sum, seconds) => sum + seconds, 0)
   const cpuSeconds = Math.ceil(Math.min(inputs, limits.totalCpuSeconds) + limits.setupCpuSeconds)
   return { cpuSeconds, wallMs: 3 * cpuSeconds * 1000 + 10_000 }
@@ -52,7 +55,12 @@ export function prepareIoDriver(): void {
   driverFiles().catch(() => undefined)
 }
 
-export async function runDriver(task: DriverTask, solution: string, mode: 'candidate' | 'canonical', limits: DriverLimits): Promise<RunResult> {
+export async function runDriver(
+  task: DriverTask,
+  solution: string,
+  mode: 'candidate' | 'canonical',
+  limits: DriverLimits,
+): Promise<RunResult> {
   const spec = {
     entry_point: task.entryPoint,
     mode,

@@ -67,7 +67,12 @@ const datasets = new Map<string, Promise<DatasetTasks>>()
 const entries = new Map<string, Promise<OracleEntry>>()
 
 /** The key of `taskId`, made (and cached) on first use. */
-export function oracleEntry(source: OracleSource, taskId: string, memoryBytes: number, env: NodeJS.ProcessEnv = process.env): Promise<OracleEntry> {
+export function oracleEntry(
+  source: OracleSource,
+  taskId: string,
+  memoryBytes: number,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<OracleEntry> {
   const key = `${source.file.dataset}/${source.file.file}\u0000${taskId}`
   let pending = entries.get(key)
   if (pending === undefined) {
@@ -91,17 +96,35 @@ function datasetTasks(source: OracleSource, env: NodeJS.ProcessEnv): Promise<Dat
 
 async function readDatasetTasks(source: OracleSource, env: NodeJS.ProcessEnv): Promise<DatasetTasks> {
   const datasetPath = await datasetFilePath(source.file, { env })
-  const digest = createHash('sha256').update(await readFile(datasetPath)).update(await sourcesDigest()).digest('hex').slice(0, 20)
-  const dir = join(cacheDir(env), 'evalplus-oracles', `${source.file.dataset}-${source.file.file.replace(/\W+/g, '_')}-${digest}`)
+  const digest = createHash('sha256')
+    .update(await readFile(datasetPath))
+    .update(await sourcesDigest())
+    .digest('hex')
+    .slice(0, 20)
+  const dir = join(
+    cacheDir(env),
+    'evalplus-oracles',
+    `${source.file.dataset}-${source.file.file.replace(/\W+/g, '_')}-${digest}`,
+  )
   const python = new HostToolchain().resolve('python')
   if ('missing' in python) throw new Error(`Cannot read ${datasetPath} for the EvalPlus judge: ${python.missing}.`)
   const script = new URL('evalplus_tasks.py', HERE).pathname
-  const { stdout } = await run(python.path, ['-B', '-E', '-s', script, source.kind, datasetPath], { maxBuffer: 512 * 1024 * 1024 })
-  const rows = stdout.split('\n').filter((line) => line.trim() !== '').map((line) => taskRow(JSON.parse(line) as unknown, datasetPath))
+  const { stdout } = await run(python.path, ['-B', '-E', '-s', script, source.kind, datasetPath], {
+    maxBuffer: 512 * 1024 * 1024,
+  })
+  const rows = stdout
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => taskRow(JSON.parse(line) as unknown, datasetPath))
   return { dir, rows: new Map(rows.map((row) => [row.id, row])) }
 }
 
-async function loadOrBuild(source: OracleSource, tasks: DatasetTasks, taskId: string, memoryBytes: number): Promise<OracleEntry> {
+async function loadOrBuild(
+  source: OracleSource,
+  tasks: DatasetTasks,
+  taskId: string,
+  memoryBytes: number,
+): Promise<OracleEntry> {
   const row = tasks.rows.get(taskId)
   if (row === undefined) return { broken: `${taskId} is not in ${source.file.dataset}/${source.file.file}` }
   const path = join(tasks.dir, `${taskId.replace(/\W+/g, '_')}.json`)
@@ -117,25 +140,45 @@ async function loadOrBuild(source: OracleSource, tasks: DatasetTasks, taskId: st
 }
 
 /** What the cache file holds: the canonical run's result lines as one JSON list (values kept as text: they may hold big ints). */
-type Stored = { entryPoint: string; atol: number; nBase: number; inputs: string; expected: string; canonicalCpuMs: number[] } | { broken: string }
+type Stored =
+  | { entryPoint: string; atol: number; nBase: number; inputs: string; expected: string; canonicalCpuMs: number[] }
+  | { broken: string }
 
 async function runCanonical(row: TaskRow, kind: OracleKind, memoryBytes: number): Promise<Stored> {
   const count = inputCount(row.inputs)
-  const task = { entryPoint: row.entryPoint, inputs: row.inputs, cpuLimits: new Array<number>(count).fill(CANONICAL_INPUT_CPU_SECONDS), notNone: kind === 'mbpp' && NOT_NONE_ENTRY_POINTS.has(row.entryPoint) }
+  const task = {
+    entryPoint: row.entryPoint,
+    inputs: row.inputs,
+    cpuLimits: new Array<number>(count).fill(CANONICAL_INPUT_CPU_SECONDS),
+    notNone: kind === 'mbpp' && NOT_NONE_ENTRY_POINTS.has(row.entryPoint),
+  }
   const result = await runDriver(task, row.canonical, 'canonical', { memoryBytes, ...CANONICAL_LIMITS })
-  if (result.outcome === 'infra_error') throw new Error(`${row.id}: the canonical solution could not be run: ${result.reason}`)
+  if (result.outcome === 'infra_error')
+    throw new Error(`${row.id}: the canonical solution could not be run: ${result.reason}`)
   const lines = result.stdout.text.split('\n').filter((line) => line.trim() !== '' && line !== '{"driver":"started"}')
   const records = lines.map(parseLine)
   const perInput = records.slice(1, 1 + count)
-  const complete = perInput.length === count && perInput.every((record, index) => isRecord(record) && record.i === index && record.s === 'ok')
+  const complete =
+    perInput.length === count &&
+    perInput.every((record, index) => isRecord(record) && record.i === index && record.s === 'ok')
   const done = records.at(-1)
   if (result.stdout.truncated || !complete || !isRecord(done) || done.done !== count) {
     const failed = perInput.find((record) => isRecord(record) && record.s !== 'ok')
-    const said = isRecord(failed) && typeof failed.e === 'string' ? failed.e : lastLine(result.stderr.text).slice(0, 300)
-    return { broken: `the canonical solution did not return on every input (${result.reason}${result.stdout.truncated ? '; its results were larger than the output limit' : ''}${said ? `; ${said}` : ''})` }
+    const said =
+      isRecord(failed) && typeof failed.e === 'string' ? failed.e : lastLine(result.stderr.text).slice(0, 300)
+    return {
+      broken: `the canonical solution did not return on every input (${result.reason}${result.stdout.truncated ? '; its results were larger than the output limit' : ''}${said ? `; ${said}` : ''})`,
+    }
   }
   const canonicalCpuMs = perInput.map((record) => (isRecord(record) && typeof record.cpu === 'number' ? record.cpu : 0))
-  return { entryPoint: row.entryPoint, atol: row.atol, nBase: row.nBase, inputs: row.inputs, expected: `[${lines.slice(1, 1 + count).join(',')}]`, canonicalCpuMs }
+  return {
+    entryPoint: row.entryPoint,
+    atol: row.atol,
+    nBase: row.nBase,
+    inputs: row.inputs,
+    expected: `[${lines.slice(1, 1 + count).join(',')}]`,
+    canonicalCpuMs,
+  }
 }
 
 async function readEntry(path: string, row: TaskRow): Promise<OracleEntry | undefined> {
@@ -152,14 +195,32 @@ async function readEntry(path: string, row: TaskRow): Promise<OracleEntry | unde
 
 function entryOf(path: string, row: TaskRow, stored: Stored): OracleEntry {
   if ('broken' in stored) return { broken: stored.broken }
-  return { path, task: { entryPoint: row.entryPoint, atol: row.atol, nBase: row.nBase, inputs: row.inputs, canonicalCpuMs: stored.canonicalCpuMs } }
+  return {
+    path,
+    task: {
+      entryPoint: row.entryPoint,
+      atol: row.atol,
+      nBase: row.nBase,
+      inputs: row.inputs,
+      canonicalCpuMs: stored.canonicalCpuMs,
+    },
+  }
 }
 
 function taskRow(value: unknown, where: string): TaskRow {
   if (!isRecord(value)) throw new Error(`${where}: evalplus_tasks.py wrote something that is not a task.`)
   const { task_id, entry_point, atol, n_base, canonical, inputs } = value
-  if (typeof task_id !== 'string' || typeof entry_point !== 'string' || typeof atol !== 'number' || typeof n_base !== 'number' || typeof canonical !== 'string' || typeof inputs !== 'string') {
-    throw new Error(`${where}: evalplus_tasks.py wrote a task without task_id, entry_point, atol, n_base, canonical or inputs.`)
+  if (
+    typeof task_id !== 'string' ||
+    typeof entry_point !== 'string' ||
+    typeof atol !== 'number' ||
+    typeof n_base !== 'number' ||
+    typeof canonical !== 'string' ||
+    typeof inputs !== 'string'
+  ) {
+    throw new Error(
+      `${where}: evalplus_tasks.py wrote a task without task_id, entry_point, atol, n_base, canonical or inputs.`,
+    )
   }
   return { id: task_id, entryPoint: entry_point, atol, nBase: n_base, canonical, inputs }
 }
@@ -196,7 +257,8 @@ export function inputCount(inputs: string): number {
 /** The Python that makes and reads the key: a change to it makes a new key. */
 async function sourcesDigest(): Promise<string> {
   const hash = createHash('sha256')
-  for (const name of ['evalplus_tasks.py', 'io_driver.py', 'value_codec.py']) hash.update(await readFile(new URL(name, HERE)))
+  for (const name of ['evalplus_tasks.py', 'io_driver.py', 'value_codec.py'])
+    hash.update(await readFile(new URL(name, HERE)))
   return hash.digest('hex')
 }
 
@@ -208,7 +270,10 @@ async function withLock<T>(lock: string, build: () => Promise<T>): Promise<T> {
       await mkdir(lock)
       break
     } catch {
-      const age = await stat(lock).then((info) => Date.now() - info.mtimeMs, () => 0)
+      const age = await stat(lock).then(
+        (info) => Date.now() - info.mtimeMs,
+        () => 0,
+      )
       if (age > 3_600_000) await rm(lock, { recursive: true, force: true })
       else await new Promise((resolve) => setTimeout(resolve, 200))
     }

@@ -30,7 +30,11 @@ export interface JudgeVerdict {
   failure: { index: number | null; status: FailureStatus; detail: string } | null
 }
 
-const judge = new PythonLineServer({ script: new URL('judge.py', import.meta.url), name: 'The EvalPlus judge (judge.py)', flags: ['-B', '-E', '-s'] })
+const judge = new PythonLineServer({
+  script: new URL('judge.py', import.meta.url),
+  name: 'The EvalPlus judge (judge.py)',
+  flags: ['-B', '-E', '-s'],
+})
 
 /** Starts the judge while the items are collected, so that the first item does not wait for it. */
 export function startJudge(): void {

@@ -1,5 +1,11 @@
 import type { JsonValue } from '../../../adapters/models/model-adapter.ts'
-import { toolFailed, toolSucceeded, type ConversationTool, type ToolAnswer, type ToolArguments } from '../../../harness/conversation/tool.ts'
+import {
+  toolFailed,
+  toolSucceeded,
+  type ConversationTool,
+  type ToolAnswer,
+  type ToolArguments,
+} from '../../../harness/conversation/tool.ts'
 import { calculate } from './calculator.ts'
 import { TOOL_DEFINITIONS } from './definitions.ts'
 import { SYNTAX_CHECK_LANGUAGES, syntaxCheck, type SyntaxCheckLanguage } from './syntax-check.ts'
@@ -21,31 +27,40 @@ export class EulerAgent {
   constructor() {
     const handlers: Record<string, (args: ToolArguments) => Promise<ToolAnswer> | ToolAnswer> = {
       list_files: () => toolSucceeded(this.workspace.list().join('\n')),
-      read_file: (args) => withPath(args.path, (path) => this.workspace.read(path) === undefined ? notFound(path) : toolSucceeded(this.workspace.read(path) ?? '')),
-      write_file: (args) => withPath(args.path, (path) => {
-        const refused = this.workspace.write(path, text(args.content))
-        return refused === undefined ? toolSucceeded(`Wrote ${path}`) : toolFailed(refused)
-      }),
-      delete_file: (args) => withPath(args.path, (path) => {
-        if (!this.workspace.has(path)) return notFound(path)
-        this.workspace.delete(path)
-        return toolSucceeded(`Deleted ${path}`)
-      }),
-      rename_file: (args) => withPath(args.source_path, (source) => withPath(args.destination_path, (destination) => {
-        if (!this.workspace.has(source)) return notFound(source)
-        if (this.workspace.has(destination)) return toolFailed(`Destination already exists: ${destination}`)
-        this.workspace.rename(source, destination)
-        return toolSucceeded(`Renamed ${source} to ${destination}`)
-      })),
+      read_file: (args) =>
+        withPath(args.path, (path) =>
+          this.workspace.read(path) === undefined ? notFound(path) : toolSucceeded(this.workspace.read(path) ?? ''),
+        ),
+      write_file: (args) =>
+        withPath(args.path, (path) => {
+          const refused = this.workspace.write(path, text(args.content))
+          return refused === undefined ? toolSucceeded(`Wrote ${path}`) : toolFailed(refused)
+        }),
+      delete_file: (args) =>
+        withPath(args.path, (path) => {
+          if (!this.workspace.has(path)) return notFound(path)
+          this.workspace.delete(path)
+          return toolSucceeded(`Deleted ${path}`)
+        }),
+      rename_file: (args) =>
+        withPath(args.source_path, (source) =>
+          withPath(args.destination_path, (destination) => {
+            if (!this.workspace.has(source)) return notFound(source)
+            if (this.workspace.has(destination)) return toolFailed(`Destination already exists: ${destination}`)
+            this.workspace.rename(source, destination)
+            return toolSucceeded(`Renamed ${source} to ${destination}`)
+          }),
+        ),
       syntax_check: (args) => this.syntaxCheck(args),
       calculator: (args) => calculate(text(args.expression)),
       update_plan: (args) => updatePlan(args.plan, args.explanation),
-      deliver_code: (args) => withPath(args.path, (path) => {
-        const content = this.workspace.read(path)
-        if (content === undefined) return notFound(path)
-        this.delivery = { path, content }
-        return toolSucceeded(`Delivered ${path}`, true)
-      }),
+      deliver_code: (args) =>
+        withPath(args.path, (path) => {
+          const content = this.workspace.read(path)
+          if (content === undefined) return notFound(path)
+          this.delivery = { path, content }
+          return toolSucceeded(`Delivered ${path}`, true)
+        }),
     }
     this.tools = TOOL_DEFINITIONS.map((definition) => {
       const handler = handlers[definition.name]
@@ -64,7 +79,10 @@ export class EulerAgent {
   }
 }
 
-function withPath<Answer extends ToolAnswer | Promise<ToolAnswer>>(value: JsonValue | undefined, use: (path: string) => Answer): Answer | ToolAnswer {
+function withPath<Answer extends ToolAnswer | Promise<ToolAnswer>>(
+  value: JsonValue | undefined,
+  use: (path: string) => Answer,
+): Answer | ToolAnswer {
   const normalized = normalizeWorkspacePath(text(value))
   return 'error' in normalized ? toolFailed(normalized.error) : use(normalized.path)
 }

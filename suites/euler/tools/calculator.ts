@@ -12,10 +12,17 @@ const LIMITS = { wallMs: 5_000, cpuSeconds: 5, memoryBytes: 256 * 1024 * 1024 }
 
 export async function calculate(expression: string): Promise<ToolAnswer> {
   if (expression.trim() === '') return toolFailed('expression must not be empty.')
-  const result = await runProgram({ language: 'python', files: { 'main.py': CALCULATOR }, stdin: expression, limits: LIMITS })
+  const result = await runProgram({
+    language: 'python',
+    files: { 'main.py': CALCULATOR },
+    stdin: expression,
+    limits: LIMITS,
+  })
   if (result.outcome === 'infra_error') throw new Error(`The calculator could not run in the sandbox: ${result.reason}`)
-  if (result.outcome === 'timeout') return toolFailed(`Calculation error: the expression took longer than ${LIMITS.wallMs / 1000} s.`)
-  if (result.outcome === 'memory') return toolFailed('Calculation error: the expression needs more memory than the calculator has.')
+  if (result.outcome === 'timeout')
+    return toolFailed(`Calculation error: the expression took longer than ${LIMITS.wallMs / 1000} s.`)
+  if (result.outcome === 'memory')
+    return toolFailed('Calculation error: the expression needs more memory than the calculator has.')
   const answer = parseAnswer(result.stdout.text)
   if (answer === undefined) return toolFailed(`Calculation error: ${result.reason}`)
   return answer
@@ -29,7 +36,8 @@ function parseAnswer(stdout: string): ToolAnswer | undefined {
     return undefined
   }
   if (typeof parsed !== 'object' || parsed === null) return undefined
-  if ('ok' in parsed && parsed.ok === true && 'value' in parsed && typeof parsed.value === 'string') return toolSucceeded(parsed.value)
+  if ('ok' in parsed && parsed.ok === true && 'value' in parsed && typeof parsed.value === 'string')
+    return toolSucceeded(parsed.value)
   if ('error' in parsed && typeof parsed.error === 'string') return toolFailed(parsed.error)
   return undefined
 }

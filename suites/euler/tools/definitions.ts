@@ -8,13 +8,37 @@ import { SYNTAX_CHECK_LANGUAGES } from './syntax-check.ts'
  */
 const PATH = { type: 'string', description: 'Virtual workspace-relative file path.', minLength: 1 }
 
-function tool(name: string, description: string, properties: ToolDefinition['parameters'], required: string[]): ToolDefinition {
-  return { name, description, parameters: { type: 'object', properties, ...(required.length === 0 ? {} : { required }), additionalProperties: false } }
+function tool(
+  name: string,
+  description: string,
+  properties: ToolDefinition['parameters'],
+  required: string[],
+): ToolDefinition {
+  return {
+    name,
+    description,
+    parameters: {
+      type: 'object',
+      properties,
+      ...(required.length === 0 ? {} : { required }),
+      additionalProperties: false,
+    },
+  }
 }
 
 export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
-  tool('list_files', 'List the current virtual workspace files. Use this first when you need to discover what files exist.', {}, []),
-  tool('read_file', 'Read one virtual workspace file by relative path. Use this to inspect existing code before editing.', { path: PATH }, ['path']),
+  tool(
+    'list_files',
+    'List the current virtual workspace files. Use this first when you need to discover what files exist.',
+    {},
+    [],
+  ),
+  tool(
+    'read_file',
+    'Read one virtual workspace file by relative path. Use this to inspect existing code before editing.',
+    { path: PATH },
+    ['path'],
+  ),
   tool(
     'write_file',
     'Create or fully replace one virtual workspace file. The content must be the complete file contents, not a diff.',
@@ -57,7 +81,11 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
           type: 'object',
           properties: {
             step: { type: 'string', description: 'Human-readable description of the step.', minLength: 1 },
-            status: { type: 'string', description: 'Current state of the step.', enum: ['pending', 'in_progress', 'completed'] },
+            status: {
+              type: 'string',
+              description: 'Current state of the step.',
+              enum: ['pending', 'in_progress', 'completed'],
+            },
           },
           required: ['step', 'status'],
           additionalProperties: false,

@@ -16,15 +16,37 @@ const LIMITS = { wallMs: 30_000, cpuSeconds: 30, memoryBytes: 1024 * 1024 * 1024
 export async function syntaxCheck(language: SyntaxCheckLanguage, path: string, code: string): Promise<ToolAnswer> {
   switch (language) {
     case 'python':
-      return judged(await runProgram({ language: 'python', files: { 'main.py': PYTHON_CHECK, 'candidate.py': code }, stdin: path, limits: LIMITS }))
+      return judged(
+        await runProgram({
+          language: 'python',
+          files: { 'main.py': PYTHON_CHECK, 'candidate.py': code },
+          stdin: path,
+          limits: LIMITS,
+        }),
+      )
     case 'java': {
       const className = /public\s+class\s+(\w+)/.exec(code)?.[1]
       if (className === undefined) return toolFailed('No public class found in the Java code')
       const files = { [`${className}.java`]: code, [`${JAVA_CHECK_CLASS}.java`]: javaCheck(className) }
-      return judged(await runProgram({ language: 'java', files, main: `${JAVA_CHECK_CLASS}.java`, limits: LIMITS, compileLimits: LIMITS }))
+      return judged(
+        await runProgram({
+          language: 'java',
+          files,
+          main: `${JAVA_CHECK_CLASS}.java`,
+          limits: LIMITS,
+          compileLimits: LIMITS,
+        }),
+      )
     }
     case 'rust':
-      return judged(await runProgram({ language: 'rust', files: { 'main.rs': RUST_CHECK, 'candidate.rs': code }, limits: LIMITS, compileLimits: LIMITS }))
+      return judged(
+        await runProgram({
+          language: 'rust',
+          files: { 'main.rs': RUST_CHECK, 'candidate.rs': code },
+          limits: LIMITS,
+          compileLimits: LIMITS,
+        }),
+      )
     case 'clojure':
       return clojureBalance(code)
   }
@@ -52,7 +74,8 @@ function javaCheck(className: string): string {
 }
 
 /** The candidate as a module of ours: rustc compiles it whole, and only our `main` runs. */
-const RUST_CHECK = '#[allow(dead_code, unused)]\n#[path = "candidate.rs"]\nmod candidate;\n\nfn main() {\n    println!("Syntax OK");\n}\n'
+const RUST_CHECK =
+  '#[allow(dead_code, unused)]\n#[path = "candidate.rs"]\nmod candidate;\n\nfn main() {\n    println!("Syntax OK");\n}\n'
 
 function judged(result: RunResult): ToolAnswer {
   switch (result.outcome) {
@@ -90,7 +113,8 @@ export function clojureBalance(code: string): ToolAnswer {
     if (character === '"') inString = true
     else if (closerOf[character] !== undefined) stack.push({ opener: character, line })
     else if (openerOf[character] !== undefined) {
-      if (stack[stack.length - 1]?.opener !== openerOf[character]) return toolFailed(`Unmatched '${character}' at line ${line}`)
+      if (stack[stack.length - 1]?.opener !== openerOf[character])
+        return toolFailed(`Unmatched '${character}' at line ${line}`)
       stack.pop()
     }
   }

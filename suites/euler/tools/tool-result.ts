@@ -16,9 +16,14 @@ export function pythonJsonDumps(value: Dumpable): string {
   if (typeof value === 'string') return pythonString(value)
   if (typeof value === 'number' || typeof value === 'boolean' || value === null) return JSON.stringify(value)
   if (Array.isArray(value)) return `[${value.map(pythonJsonDumps).join(', ')}]`
-  return `{${Object.entries(value).map(([key, item]) => `${pythonString(key)}: ${pythonJsonDumps(item)}`).join(', ')}}`
+  return `{${Object.entries(value)
+    .map(([key, item]) => `${pythonString(key)}: ${pythonJsonDumps(item)}`)
+    .join(', ')}}`
 }
 
 function pythonString(text: string): string {
-  return JSON.stringify(text).replace(/[\u007f-\uffff]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  return JSON.stringify(text).replace(
+    /[\u007f-\uffff]/g,
+    (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  )
 }

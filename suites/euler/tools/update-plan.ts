@@ -13,16 +13,20 @@ export function updatePlan(plan: JsonValue | undefined, explanation: JsonValue |
   const warnings: string[] = []
   const seen = new Set<string>()
   for (const [index, item] of plan.entries()) {
-    if (typeof item !== 'object' || item === null || Array.isArray(item)) return toolFailed(`plan[${index}] must be an object.`)
+    if (typeof item !== 'object' || item === null || Array.isArray(item))
+      return toolFailed(`plan[${index}] must be an object.`)
     const { step, status } = item
-    if (typeof step !== 'string' || step.trim() === '') return toolFailed(`plan[${index}].step must be a non-empty string.`)
-    if (typeof status !== 'string' || !STATUSES.includes(status)) return toolFailed(`plan[${index}].status must be one of: pending, in_progress, completed.`)
+    if (typeof step !== 'string' || step.trim() === '')
+      return toolFailed(`plan[${index}].step must be a non-empty string.`)
+    if (typeof status !== 'string' || !STATUSES.includes(status))
+      return toolFailed(`plan[${index}].status must be one of: pending, in_progress, completed.`)
     const text = step.trim()
     if (seen.has(text.toLowerCase())) warnings.push(`Duplicate step text: ${text}`)
     seen.add(text.toLowerCase())
     steps.push({ step: text, status })
   }
-  if (steps.filter((step) => step.status === 'in_progress').length > 1) return toolFailed('At most one plan step can be in_progress.')
+  if (steps.filter((step) => step.status === 'in_progress').length > 1)
+    return toolFailed('At most one plan step can be in_progress.')
   const said = explanation ?? ''
   if (typeof said !== 'string') return toolFailed('explanation must be a string.')
   const completed = steps.filter((step) => step.status === 'completed').length

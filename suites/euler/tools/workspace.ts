@@ -27,7 +27,8 @@ export class Workspace {
     const bytes = Buffer.byteLength(content)
     if (bytes > MAX_FILE_BYTES) return `File too large: ${bytes} bytes, the limit is ${MAX_FILE_BYTES} bytes.`
     const total = this.bytes() - Buffer.byteLength(this.#files.get(path) ?? '') + bytes
-    if (total > MAX_WORKSPACE_BYTES) return `Workspace full: it would hold ${total} bytes, the limit is ${MAX_WORKSPACE_BYTES} bytes.`
+    if (total > MAX_WORKSPACE_BYTES)
+      return `Workspace full: it would hold ${total} bytes, the limit is ${MAX_WORKSPACE_BYTES} bytes.`
     this.#files.set(path, content)
     return undefined
   }
@@ -63,7 +64,8 @@ export function normalizeWorkspacePath(path: string): { path: string } | { error
   }
   const normalized = (absolute ? '/' : '') + parts.join('/')
   if (normalized === '' || normalized === '.') return { error: 'Path must not be empty.' }
-  if (normalized.startsWith('../') || normalized === '..' || normalized.startsWith('/')) return { error: 'Path must be workspace-relative.' }
+  if (normalized.startsWith('../') || normalized === '..' || normalized.startsWith('/'))
+    return { error: 'Path must be workspace-relative.' }
   return { path: normalized }
 }
 

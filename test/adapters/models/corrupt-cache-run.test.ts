@@ -16,12 +16,16 @@ const adder = (prompt: string): string => {
   return `<ANSWER>${Number(a) + Number(b)}</ANSWER>`
 }
 
-const generations = (server: FaultyServer) => server.seen.filter((seen) => seen.path.endsWith('/chat/completions')).length
+const generations = (server: FaultyServer) =>
+  server.seen.filter((seen) => seen.path.endsWith('/chat/completions')).length
 
 test('a corrupt cache entry costs one request and one warning naming the file; the rerun still passes', async () => {
   const server = await startFaultyModelServer({ protocol: 'openai', model: 'fake', answer: adder })
   const cacheDir = mkdtempSync(join(tmpdir(), 'corrupt-cache-'))
-  cleanups.push(() => server.close(), () => rmSync(cacheDir, { recursive: true, force: true }))
+  cleanups.push(
+    () => server.close(),
+    () => rmSync(cacheDir, { recursive: true, force: true }),
+  )
   const env = { ...clientEnv('openai', server.url, 'fake'), TESTBENCH_CACHE: 'on', TESTBENCH_CACHE_DIR: cacheDir }
 
   const first = await runSuiteForRecords('demo', env)
@@ -29,7 +33,9 @@ test('a corrupt cache entry costs one request and one warning naming the file; t
   expect(first.code, first.output).toBe(0)
   expect(generations(server)).toBe(5)
 
-  const files = readdirSync(join(cacheDir, 'replies'), { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.json'))
+  const files = readdirSync(join(cacheDir, 'replies'), { recursive: true, encoding: 'utf8' }).filter((file) =>
+    file.endsWith('.json'),
+  )
   expect(files).toHaveLength(5)
   const corrupt = join(cacheDir, 'replies', files[0]!)
   writeFileSync(corrupt, '{"key": {}, "reply": {"text": "<ANSW')
@@ -37,7 +43,8 @@ test('a corrupt cache entry costs one request and one warning naming the file; t
   // With the default reporter, as a user runs it: that is where a test's warnings are printed.
   const reports = mkdtempSync(join(tmpdir(), 'corrupt-cache-reports-'))
   cleanups.push(() => rmSync(reports, { recursive: true, force: true }))
-  const second = await startVitestRun(['--project', 'suites', 'suites/demo'], { ...env, TESTBENCH_REPORT_DIR: reports }).done
+  const second = await startVitestRun(['--project', 'suites', 'suites/demo'], { ...env, TESTBENCH_REPORT_DIR: reports })
+    .done
   expect(second.code, second.output).toBe(0)
   expect(second.output).toMatch(/5 passed/)
   expect(generations(server)).toBe(6)

@@ -5,7 +5,12 @@ import type { ChatReply } from '../../../adapters/models/model-adapter.ts'
 import type { WireProtocol } from '../../../adapters/models/wire-check.ts'
 import type { ItemRecord } from '../../../harness/item-record.ts'
 import { scoreFarel } from '../../../suites/farel/score.ts'
-import { clientEnv, FAULT_KINDS, startFaultyModelServer, type FaultyServer } from '../../support/fault-injecting-server.ts'
+import {
+  clientEnv,
+  FAULT_KINDS,
+  startFaultyModelServer,
+  type FaultyServer,
+} from '../../support/fault-injecting-server.ts'
 import { runSuiteForRecords } from '../../support/run-vitest.ts'
 import { steadyFarelModel as steadyModel } from '../../support/steady-model.ts'
 
@@ -34,12 +39,18 @@ async function runFarel(protocol: WireProtocol, faults: boolean) {
     ...(faults ? { faults: { rate: 0.2, kinds: FAULT_KINDS, seed: 11 } } : {}),
   })
   servers.push(server)
-  const run = await runSuiteForRecords('farel', { ...clientEnv(protocol, server.url, 'fake'), ...SMALL_RUN, ...FAST_RETRIES, TESTBENCH_CACHE: 'on' })
+  const run = await runSuiteForRecords('farel', {
+    ...clientEnv(protocol, server.url, 'fake'),
+    ...SMALL_RUN,
+    ...FAST_RETRIES,
+    TESTBENCH_CACHE: 'on',
+  })
   runDirs.push(dirname(run.reports))
   return { ...run, server, cacheDir: join(dirname(run.reports), 'cache') }
 }
 
-const outcomes = (records: ItemRecord[]) => Object.fromEntries(records.map((record) => [`${record.itemId} #${record.sample}`, record.outcome]))
+const outcomes = (records: ItemRecord[]) =>
+  Object.fromEntries(records.map((record) => [`${record.itemId} #${record.sample}`, record.outcome]))
 
 describe.each(PROTOCOLS)('FaRel through a flaky %s server', (protocol) => {
   test('every fault kind at 20 %: the same score and the same outcome for every item as the clean run; only whole replies cached', async () => {
@@ -47,7 +58,9 @@ describe.each(PROTOCOLS)('FaRel through a flaky %s server', (protocol) => {
     const flaky = await runFarel(protocol, true)
     expect(clean.records, clean.output).toHaveLength(72)
     expect(flaky.records, flaky.output).toHaveLength(72)
-    expect(new Set(clean.records.map((record) => record.outcome))).toEqual(new Set(['passed', 'wrong_answer', 'no_answer']))
+    expect(new Set(clean.records.map((record) => record.outcome))).toEqual(
+      new Set(['passed', 'wrong_answer', 'no_answer']),
+    )
     expect(outcomes(flaky.records)).toEqual(outcomes(clean.records))
     expect(scoreFarel(flaky.records)).toEqual(scoreFarel(clean.records))
     const injected = Object.values(flaky.server.injected).reduce((sum, count) => sum + count, 0)
@@ -62,7 +75,9 @@ describe.each(PROTOCOLS)('FaRel through a flaky %s server', (protocol) => {
 
 /** Every reply in a cache dir, with the prompt it answers. */
 function cachedReplies(cacheDir: string): Array<{ prompt: string; reply: ChatReply }> {
-  const files = readdirSync(join(cacheDir, 'replies'), { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.json'))
+  const files = readdirSync(join(cacheDir, 'replies'), { recursive: true, encoding: 'utf8' }).filter((file) =>
+    file.endsWith('.json'),
+  )
   return files.map((file) => {
     const stored = JSON.parse(readFileSync(join(cacheDir, 'replies', file), 'utf8')) as {
       key: { messages: Array<{ role: string; content: string }> }

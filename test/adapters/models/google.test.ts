@@ -15,7 +15,12 @@ describe('google adapter', () => {
     server = await startLoopbackServer((request, response) => {
       if (request.path.includes('/models/gemini-test:streamGenerateContent')) {
         sendEvents(response, [
-          { data: { candidates: [{ content: { role: 'model', parts: [{ text: 'Weighing options.', thought: true }] } }], modelVersion: 'gemini-test-001' } },
+          {
+            data: {
+              candidates: [{ content: { role: 'model', parts: [{ text: 'Weighing options.', thought: true }] } }],
+              modelVersion: 'gemini-test-001',
+            },
+          },
           {
             data: {
               candidates: [{ content: { role: 'model', parts: [{ text: '42' }] }, finishReason: 'STOP' }],
@@ -28,9 +33,20 @@ describe('google adapter', () => {
     })
     const adapter = new GoogleAdapter('gemini-test', { GEMINI_API_KEY: 'g-test', GOOGLE_GEMINI_BASE_URL: server.url })
     const reply = await adapter.chat(
-      chatRequest('', { messages: [{ role: 'system', content: 'Answer with a number.' }, { role: 'user', content: '6 × 7?' }], params: { temperature: 0, seed: 42 } }),
+      chatRequest('', {
+        messages: [
+          { role: 'system', content: 'Answer with a number.' },
+          { role: 'user', content: '6 × 7?' },
+        ],
+        params: { temperature: 0, seed: 42 },
+      }),
     )
-    expect(reply).toMatchObject({ text: '42', reasoning: 'Weighing options.', tokens: { prompt: 12, completion: 2 }, finishReason: 'STOP' })
+    expect(reply).toMatchObject({
+      text: '42',
+      reasoning: 'Weighing options.',
+      tokens: { prompt: 12, completion: 2 },
+      finishReason: 'STOP',
+    })
     const sent = JSON.parse(server.seen[0]?.body ?? '{}')
     expect(sent.contents).toEqual([{ role: 'user', parts: [{ text: '6 × 7?' }] }])
     expect(sent.systemInstruction).toMatchObject({ parts: [{ text: 'Answer with a number.' }] })
@@ -42,7 +58,13 @@ describe('google adapter', () => {
     let calls = 0
     server = await startLoopbackServer((request, response) => {
       calls++
-      if (calls === 1) sendJson(response, 429, { error: { code: 429, message: 'quota', status: 'RESOURCE_EXHAUSTED' } }, { 'retry-after': '0' })
+      if (calls === 1)
+        sendJson(
+          response,
+          429,
+          { error: { code: 429, message: 'quota', status: 'RESOURCE_EXHAUSTED' } },
+          { 'retry-after': '0' },
+        )
       else {
         const reply = streamedReply('gemini', request.path, 'ok')
         response.writeHead(200, { 'content-type': reply.contentType })

@@ -38,28 +38,31 @@ describe('limitConcurrency', () => {
 describe('limitConcurrency at limit 1', () => {
   // With the old limiter, a caller arriving two microtasks after a task ended took the freed slot
   // before the waiter it had been handed to woke up: 2 in flight at limit 1 (issue 16).
-  test.for([0, 1, 2, 3, 4, 5])('a caller arriving %i microtasks after a task ends waits for the slot', async (depth) => {
-    const limited = limitConcurrency(1)
-    let running = 0
-    let most = 0
-    let releaseFirst = (): void => {}
-    const job = (gate: Promise<void>): Promise<void> =>
-      limited(async () => {
-        running++
-        most = Math.max(most, running)
-        await gate
-        running--
-      })
-    const short = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 2))
-    const first = job(new Promise((resolve) => (releaseFirst = resolve)))
-    const second = job(short())
-    const third = (async () => {
-      await new Promise((resolve) => setTimeout(resolve, 5))
-      releaseFirst()
-      for (let step = 0; step < depth; step++) await null
-      await job(short())
-    })()
-    await Promise.all([first, second, third])
-    expect(most).toBe(1)
-  })
+  test.for([0, 1, 2, 3, 4, 5])(
+    'a caller arriving %i microtasks after a task ends waits for the slot',
+    async (depth) => {
+      const limited = limitConcurrency(1)
+      let running = 0
+      let most = 0
+      let releaseFirst = (): void => {}
+      const job = (gate: Promise<void>): Promise<void> =>
+        limited(async () => {
+          running++
+          most = Math.max(most, running)
+          await gate
+          running--
+        })
+      const short = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 2))
+      const first = job(new Promise((resolve) => (releaseFirst = resolve)))
+      const second = job(short())
+      const third = (async () => {
+        await new Promise((resolve) => setTimeout(resolve, 5))
+        releaseFirst()
+        for (let step = 0; step < depth; step++) await null
+        await job(short())
+      })()
+      await Promise.all([first, second, third])
+      expect(most).toBe(1)
+    },
+  )
 })

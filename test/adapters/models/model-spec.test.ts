@@ -9,9 +9,21 @@ describe('MODEL', () => {
     ['ollama:qwen2.5:7b', [{ provider: 'ollama', model: 'qwen2.5:7b', label: 'ollama:qwen2.5:7b' }]],
     ['ollama:*', [{ provider: 'ollama', model: '*', label: 'ollama:*' }]],
     ['openai:gpt-4o', [{ provider: 'openai', model: 'gpt-4o', label: 'openai:gpt-4o' }]],
-    ['anthropic:claude-sonnet-4-5', [{ provider: 'anthropic', model: 'claude-sonnet-4-5', label: 'anthropic:claude-sonnet-4-5' }]],
+    [
+      'anthropic:claude-sonnet-4-5',
+      [{ provider: 'anthropic', model: 'claude-sonnet-4-5', label: 'anthropic:claude-sonnet-4-5' }],
+    ],
     ['google:gemini-2.5-flash', [{ provider: 'google', model: 'gemini-2.5-flash', label: 'google:gemini-2.5-flash' }]],
-    ['openrouter:meta-llama/llama-3.3-70b-instruct', [{ provider: 'openrouter', model: 'meta-llama/llama-3.3-70b-instruct', label: 'openrouter:meta-llama/llama-3.3-70b-instruct' }]],
+    [
+      'openrouter:meta-llama/llama-3.3-70b-instruct',
+      [
+        {
+          provider: 'openrouter',
+          model: 'meta-llama/llama-3.3-70b-instruct',
+          label: 'openrouter:meta-llama/llama-3.3-70b-instruct',
+        },
+      ],
+    ],
     ['reference', [{ provider: 'reference', model: 'reference', label: 'reference' }]],
     ['replay:runs/a.jsonl', [{ provider: 'replay', model: 'runs/a.jsonl', label: 'replay:runs/a.jsonl' }]],
     [

@@ -1,7 +1,13 @@
 import { afterEach, describe, expect, test } from 'vitest'
 import { OllamaAdapter, listOllamaModels, ollamaHost } from '../../../adapters/models/ollama.ts'
 import { chatRequest } from '../../support/chat-request.ts'
-import { sendJson, sendNdjson, startLoopbackServer, type LoopbackServer, type SeenRequest } from '../../support/loopback-server.ts'
+import {
+  sendJson,
+  sendNdjson,
+  startLoopbackServer,
+  type LoopbackServer,
+  type SeenRequest,
+} from '../../support/loopback-server.ts'
 import type { ServerResponse } from 'node:http'
 
 let server: LoopbackServer | undefined
@@ -18,7 +24,13 @@ const TAGS = {
       modified_at: '2026-01-01T00:00:00Z',
       size: 4_683_087_332,
       digest: '845dbda0ea48ed749caafd9e6037047aa19acfcfd82e704d7ca97d631a0b697e',
-      details: { format: 'gguf', family: 'qwen2', families: ['qwen2'], parameter_size: '7.6B', quantization_level: 'Q4_K_M' },
+      details: {
+        format: 'gguf',
+        family: 'qwen2',
+        families: ['qwen2'],
+        parameter_size: '7.6B',
+        quantization_level: 'Q4_K_M',
+      },
     },
   ],
 }
@@ -26,13 +38,34 @@ const TAGS = {
 function fakeOllama(request: SeenRequest, response: ServerResponse): void {
   if (request.path === '/api/tags') return sendJson(response, 200, TAGS)
   if (request.path === '/api/show') {
-    return sendJson(response, 200, { details: TAGS.models[0]?.details, model_info: { 'general.architecture': 'qwen2', 'qwen2.context_length': 32768 } })
+    return sendJson(response, 200, {
+      details: TAGS.models[0]?.details,
+      model_info: { 'general.architecture': 'qwen2', 'qwen2.context_length': 32768 },
+    })
   }
   if (request.path === '/api/chat') {
     return sendNdjson(response, [
-      { model: 'qwen2.5', created_at: '2026-01-01T00:00:00Z', message: { role: 'assistant', content: '', thinking: 'Six sevens.' }, done: false },
-      { model: 'qwen2.5', created_at: '2026-01-01T00:00:00Z', message: { role: 'assistant', content: '42' }, done: false },
-      { model: 'qwen2.5', created_at: '2026-01-01T00:00:00Z', message: { role: 'assistant', content: '' }, done: true, done_reason: 'stop', prompt_eval_count: 26, eval_count: 3 },
+      {
+        model: 'qwen2.5',
+        created_at: '2026-01-01T00:00:00Z',
+        message: { role: 'assistant', content: '', thinking: 'Six sevens.' },
+        done: false,
+      },
+      {
+        model: 'qwen2.5',
+        created_at: '2026-01-01T00:00:00Z',
+        message: { role: 'assistant', content: '42' },
+        done: false,
+      },
+      {
+        model: 'qwen2.5',
+        created_at: '2026-01-01T00:00:00Z',
+        message: { role: 'assistant', content: '' },
+        done: true,
+        done_reason: 'stop',
+        prompt_eval_count: 26,
+        eval_count: 3,
+      },
     ])
   }
   if (request.path === '/api/generate') {
@@ -58,12 +91,18 @@ describe('ollama adapter', () => {
     const reply = await adapter.chat(chatRequest('6 × 7?', { params: { temperature: 0, seed: 42, maxTokens: 64 } }))
     expect(reply).toMatchObject({ text: '42', reasoning: 'Six sevens.', tokens: { prompt: 26, completion: 3 } })
     const sent = JSON.parse(server.seen[0]?.body ?? '{}')
-    expect(sent).toMatchObject({ model: 'qwen2.5', stream: true, options: { temperature: 0, seed: 42, num_predict: 64 } })
+    expect(sent).toMatchObject({
+      model: 'qwen2.5',
+      stream: true,
+      options: { temperature: 0, seed: 42, num_predict: 64 },
+    })
   })
 
   test('completion mode sends the raw prompt to /api/generate', async () => {
     server = await startLoopbackServer(fakeOllama)
-    const reply = await new OllamaAdapter('qwen2.5', { OLLAMA_HOST: server.url }).chat(chatRequest('def add(a, b):\n', { mode: 'completion' }))
+    const reply = await new OllamaAdapter('qwen2.5', { OLLAMA_HOST: server.url }).chat(
+      chatRequest('def add(a, b):\n', { mode: 'completion' }),
+    )
     expect(reply.text).toBe('    return a + b')
     expect(JSON.parse(server.seen[0]?.body ?? '{}')).toMatchObject({ prompt: 'def add(a, b):\n', raw: true })
   })

@@ -19,10 +19,13 @@ function adapterFor(url: string, env: NodeJS.ProcessEnv = {}): OpenAIAdapter {
 describe('openai adapter', () => {
   test('streams a chat reply through the SDK and reports usage and reasoning', async () => {
     server = await startLoopbackServer((request, response) => {
-      if (request.path === '/v1/chat/completions') streamChatCompletion(response, 'The answer is 42.', { reasoning_content: 'Let me think.' })
+      if (request.path === '/v1/chat/completions')
+        streamChatCompletion(response, 'The answer is 42.', { reasoning_content: 'Let me think.' })
       else sendJson(response, 404, {})
     })
-    const reply = await adapterFor(server.url).chat(chatRequest('What is 6 × 7?', { params: { temperature: 0, maxTokens: 100, seed: 42 } }))
+    const reply = await adapterFor(server.url).chat(
+      chatRequest('What is 6 × 7?', { params: { temperature: 0, maxTokens: 100, seed: 42 } }),
+    )
     expect(reply.text).toBe('The answer is 42.')
     expect(reply.reasoning).toBe('Let me think.')
     expect(reply.tokens).toEqual({ prompt: 11, completion: 7 })
@@ -34,11 +37,20 @@ describe('openai adapter', () => {
 
   test('continues a raw prompt through /v1/completions in completion mode', async () => {
     server = await startLoopbackServer((request, response) => {
-      const chunk = (text: string, finish: string | null = null) => ({ id: 'c', object: 'text_completion', created: 0, model: 'fake', choices: [{ index: 0, text, finish_reason: finish }] })
-      if (request.path === '/v1/completions') sendEvents(response, [{ data: chunk('    return ') }, { data: chunk('a + b\n', 'length') }, { data: '[DONE]' }])
+      const chunk = (text: string, finish: string | null = null) => ({
+        id: 'c',
+        object: 'text_completion',
+        created: 0,
+        model: 'fake',
+        choices: [{ index: 0, text, finish_reason: finish }],
+      })
+      if (request.path === '/v1/completions')
+        sendEvents(response, [{ data: chunk('    return ') }, { data: chunk('a + b\n', 'length') }, { data: '[DONE]' }])
       else sendJson(response, 404, {})
     })
-    const reply = await adapterFor(server.url).chat(chatRequest('def add(a, b):\n', { mode: 'completion', params: { stop: ['\ndef'] } }))
+    const reply = await adapterFor(server.url).chat(
+      chatRequest('def add(a, b):\n', { mode: 'completion', params: { stop: ['\ndef'] } }),
+    )
     expect(reply).toMatchObject({ text: '    return a + b\n', finishReason: 'length' })
     expect(JSON.parse(server.seen[0]?.body ?? '{}')).toMatchObject({ prompt: 'def add(a, b):\n', stop: ['\ndef'] })
   })
@@ -71,7 +83,9 @@ describe('openai adapter', () => {
   })
 
   test('does not retry a 400: the request itself is wrong', async () => {
-    server = await startLoopbackServer((_request, response) => sendJson(response, 400, { error: { message: 'bad temperature' } }))
+    server = await startLoopbackServer((_request, response) =>
+      sendJson(response, 400, { error: { message: 'bad temperature' } }),
+    )
     const failure = adapterFor(server.url).chat(chatRequest('hi'))
     await expect(failure).rejects.toThrow(ProviderError)
     await expect(failure).rejects.toThrow(/item item-1 \(HTTP 400\).*bad temperature/)
@@ -82,13 +96,17 @@ describe('openai adapter', () => {
     server = await startLoopbackServer(() => {
       // Never answers.
     })
-    const failure = adapterFor(server.url, { TESTBENCH_REQUEST_TIMEOUT: '1', TESTBENCH_RETRIES: '0' }).chat(chatRequest('hi'))
+    const failure = adapterFor(server.url, { TESTBENCH_REQUEST_TIMEOUT: '1', TESTBENCH_RETRIES: '0' }).chat(
+      chatRequest('hi'),
+    )
     await expect(failure).rejects.toThrow(/no complete answer for item item-1 within 1 s \(TESTBENCH_REQUEST_TIMEOUT\)/)
   })
 
   test('the up-front check names an unknown model and lists what the server has', async () => {
     server = await startLoopbackServer(openaiChatHandler(['llama-3.1-8b', 'qwen2.5-7b'], () => ''))
-    await expect(adapterFor(server.url).preflight()).rejects.toThrow(/has no model "fake-model".*llama-3\.1-8b, qwen2\.5-7b/)
+    await expect(adapterFor(server.url).preflight()).rejects.toThrow(
+      /has no model "fake-model".*llama-3\.1-8b, qwen2\.5-7b/,
+    )
   })
 
   test('the up-front check says where the server was not reachable', async () => {

@@ -5,7 +5,10 @@ import { OpenAIAdapter } from '../../../adapters/models/openai.ts'
 import { apiKeyOf, baseUrlOf, PROVIDERS, type ProviderRow } from '../../../adapters/models/providers.ts'
 
 /** Providers that could one day be added, named like the model families Ollama serves. */
-const FAMILY_NAMED = ['mistral', 'qwen2.5', 'llama3.2', 'mixtral', 'gemma3n', 'deepseek-r1'].map((prefix) => ({ prefix, sharesNameWithOllamaModels: true }))
+const FAMILY_NAMED = ['mistral', 'qwen2.5', 'llama3.2', 'mixtral', 'gemma3n', 'deepseek-r1'].map((prefix) => ({
+  prefix,
+  sharesNameWithOllamaModels: true,
+}))
 
 describe('Ollama model names with tags stay Ollama models', () => {
   test.for([
@@ -27,19 +30,36 @@ describe('Ollama model names with tags stay Ollama models', () => {
   })
 
   test('a provider named like a family still gets its own models, and the real providers theirs', () => {
-    expect(parseModel('mistral:mistral-large-latest', 'x', [...PROVIDERS, ...FAMILY_NAMED])).toMatchObject({ provider: 'mistral', model: 'mistral-large-latest' })
-    for (const entry of ['openai:gpt-4o', 'openai:o3-mini', 'anthropic:claude-sonnet-4-5', 'google:gemini-2.5-flash', 'openrouter:qwen/qwen-2.5-72b-instruct']) {
+    expect(parseModel('mistral:mistral-large-latest', 'x', [...PROVIDERS, ...FAMILY_NAMED])).toMatchObject({
+      provider: 'mistral',
+      model: 'mistral-large-latest',
+    })
+    for (const entry of [
+      'openai:gpt-4o',
+      'openai:o3-mini',
+      'anthropic:claude-sonnet-4-5',
+      'google:gemini-2.5-flash',
+      'openrouter:qwen/qwen-2.5-72b-instruct',
+    ]) {
       expect(parseModel(entry).provider).toBe(entry.split(':')[0])
     }
-    expect(parseModel('ollama:mistral:7b')).toEqual({ provider: 'ollama', model: 'mistral:7b', label: 'ollama:mistral:7b' })
+    expect(parseModel('ollama:mistral:7b')).toEqual({
+      provider: 'ollama',
+      model: 'mistral:7b',
+      label: 'ollama:mistral:7b',
+    })
   })
 })
 
 describe('a provider written out in front is the provider, whatever the model is called', () => {
   // OpenAI-compatible servers (vLLM, llama.cpp's server, LM Studio) name their models freely, often like Ollama tags.
-  test.for(HOSTED_PROVIDERS.filter((prefix) => prefix !== 'ollama').flatMap((prefix) =>
-    ['v0.16.0-alpha__deepseek-r1', '7b-chat', 'latest', 'q4-k-m', 'v2', '8x7b', 'fp16'].map((model) => [prefix, model] as const),
-  ))('%s:%s', ([prefix, model]) => {
+  test.for(
+    HOSTED_PROVIDERS.filter((prefix) => prefix !== 'ollama').flatMap((prefix) =>
+      ['v0.16.0-alpha__deepseek-r1', '7b-chat', 'latest', 'q4-k-m', 'v2', '8x7b', 'fp16'].map(
+        (model) => [prefix, model] as const,
+      ),
+    ),
+  )('%s:%s', ([prefix, model]) => {
     expect(parseModel(`${prefix}:${model}`)).toEqual({ provider: prefix, model, label: `${prefix}:${model}` })
   })
 })
@@ -47,9 +67,14 @@ describe('a provider written out in front is the provider, whatever the model is
 describe('providers as one table', () => {
   const keyed = PROVIDERS.filter((row) => row.keyVariables.length > 0)
 
-  test.for(keyed.map((row) => [row.prefix, row.keyVariables[0]!] as const))('a missing %s key names %s', async ([prefix, variable]) => {
-    await expect(createAdapter({ provider: prefix, model: 'some-model', label: `${prefix}:some-model` }, {})).rejects.toThrow(`set ${variable}`)
-  })
+  test.for(keyed.map((row) => [row.prefix, row.keyVariables[0]!] as const))(
+    'a missing %s key names %s',
+    async ([prefix, variable]) => {
+      await expect(
+        createAdapter({ provider: prefix, model: 'some-model', label: `${prefix}:some-model` }, {}),
+      ).rejects.toThrow(`set ${variable}`)
+    },
+  )
 
   test('a provider added as a row over the OpenAI protocol names its own key variable, not one copied from another', () => {
     const row: ProviderRow = {
@@ -62,8 +87,18 @@ describe('providers as one table', () => {
       howToFix: 'Check MISTRAL_API_KEY.',
       example: 'mistral:mistral-large-latest',
     }
-    const endpoint = { provider: row.prefix, name: row.name, baseURL: baseUrlOf(row, {}), apiKey: apiKeyOf(row, {}), howToFix: row.howToFix, officialApi: false, row }
-    expect(() => new OpenAIAdapter('mistral-large-latest', endpoint, {})).toThrow('Mistral needs an API key: set MISTRAL_API_KEY.')
+    const endpoint = {
+      provider: row.prefix,
+      name: row.name,
+      baseURL: baseUrlOf(row, {}),
+      apiKey: apiKeyOf(row, {}),
+      howToFix: row.howToFix,
+      officialApi: false,
+      row,
+    }
+    expect(() => new OpenAIAdapter('mistral-large-latest', endpoint, {})).toThrow(
+      'Mistral needs an API key: set MISTRAL_API_KEY.',
+    )
   })
 
   test('every row reads its own address and key variables', () => {

@@ -49,7 +49,9 @@ describe('replay', () => {
     const file = replayFile([JSON.stringify({ id: 'a', reply: 'x' }), '{not json', ''])
     expect(() => parseReplayFile(file)).toThrow(new RegExp(`${file}:2 is not a JSON object`))
     const noAnswer = replayFile([JSON.stringify({ id: 'a', text: 'x' })])
-    expect(() => parseReplayFile(noAnswer)).toThrow(/:1 has no answer: give "reply", "completion", "solution", "model_patch" or "turns"/)
+    expect(() => parseReplayFile(noAnswer)).toThrow(
+      /:1 has no answer: give "reply", "completion", "solution", "model_patch" or "turns"/,
+    )
   })
 
   test('a missing file says where it looked', () => {
@@ -60,15 +62,30 @@ describe('replay', () => {
 describe('replay: one rule for repeated ids, and files that do not fit the suite', () => {
   test.for([
     ['plain', (sample?: number) => ({ id: 'a', reply: 'r', ...(sample === undefined ? {} : { sample }) })],
-    ['human-eval', (sample?: number) => ({ task_id: 'a', completion: 'c', ...(sample === undefined ? {} : { sample }) })],
+    [
+      'human-eval',
+      (sample?: number) => ({ task_id: 'a', completion: 'c', ...(sample === undefined ? {} : { sample }) }),
+    ],
     ['evalplus', (sample?: number) => ({ task_id: 'a', solution: 's', ...(sample === undefined ? {} : { sample }) })],
-    ['SWE-bench', (sample?: number) => ({ instance_id: 'a', model_patch: 'p', ...(sample === undefined ? {} : { sample }) })],
-  ] as const)('%s: repeats without a sample count on as samples; the same sample twice is an error naming both lines', ([, line]) => {
-    expect(parseReplayFile(replayFile([line(), line(), line(5), line()].map((each) => JSON.stringify(each)))).map((answer) => answer.sample)).toEqual([0, 1, 5, 6])
-    expect(() => parseReplayFile(replayFile([line(), line(0)].map((each) => JSON.stringify(each))))).toThrow(/answers\.jsonl:2 answers item a sample 0 again \(line 1 did already\)/)
-  })
+    [
+      'SWE-bench',
+      (sample?: number) => ({ instance_id: 'a', model_patch: 'p', ...(sample === undefined ? {} : { sample }) }),
+    ],
+  ] as const)(
+    '%s: repeats without a sample count on as samples; the same sample twice is an error naming both lines',
+    ([, line]) => {
+      expect(
+        parseReplayFile(replayFile([line(), line(), line(5), line()].map((each) => JSON.stringify(each)))).map(
+          (answer) => answer.sample,
+        ),
+      ).toEqual([0, 1, 5, 6])
+      expect(() => parseReplayFile(replayFile([line(), line(0)].map((each) => JSON.stringify(each))))).toThrow(
+        /answers\.jsonl:2 answers item a sample 0 again \(line 1 did already\)/,
+      )
+    },
+  )
 
-  test('a file that answers none of the suite\'s items is one error naming the file and ids on both sides', () => {
+  test("a file that answers none of the suite's items is one error naming the file and ids on both sides", () => {
     const file = replayFile([JSON.stringify({ task_id: 'HumanEval/0', completion: 'x' })])
     const coverage = replayCoverage(file, 'mbpp', ['Mbpp/2', 'Mbpp/3', 'Mbpp/4', 'Mbpp/5'], 1)
     expect(coverage.error).toBe(

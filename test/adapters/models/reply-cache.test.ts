@@ -11,7 +11,10 @@ const model = { provider: 'ollama', model: 'qwen2.5', details: { digest: 'sha256
 
 function countingModel() {
   const asked: ChatRequest[] = []
-  return { asked, ask: async (request: ChatRequest) => (asked.push(request), { text: `reply ${asked.length}`, latencyMs: 1 }) }
+  return {
+    asked,
+    ask: async (request: ChatRequest) => (asked.push(request), { text: `reply ${asked.length}`, latencyMs: 1 }),
+  }
 }
 
 function cacheIn(directory: string, mode: CacheMode = 'on', warn?: (message: string) => void) {
@@ -86,7 +89,9 @@ describe('reply cache', () => {
     const request = chatRequest('hello')
     const file = cacheIn(directory).fileFor(model, request)
     mkdirSync(file, { recursive: true })
-    expect((await cacheIn(directory, 'on', (message) => warnings.push(message)).wrap(model, counting.ask)(request)).text).toBe('reply 1')
+    expect(
+      (await cacheIn(directory, 'on', (message) => warnings.push(message)).wrap(model, counting.ask)(request)).text,
+    ).toBe('reply 1')
     expect(warnings[0]).toContain(`the cached reply ${file} cannot be read (EISDIR)`)
   })
 
@@ -99,16 +104,25 @@ describe('reply cache', () => {
     const ask = cacheIn(directory, 'on', (message) => warnings.push(message)).wrap(model, counting.ask)
     expect((await ask(chatRequest('one'))).text).toBe('reply 1')
     expect((await ask(chatRequest('two'))).text).toBe('reply 2')
-    expect(warnings).toEqual([expect.stringMatching(/cannot be stored in the cache .* \(ENOTDIR\).*make TESTBENCH_CACHE_DIR=.* writable/)])
+    expect(warnings).toEqual([
+      expect.stringMatching(/cannot be stored in the cache .* \(ENOTDIR\).*make TESTBENCH_CACHE_DIR=.* writable/),
+    ])
   })
 
   test('two requests that differ only in their tools, or only in the thinking switch, do not share an entry; a reply with calls comes back whole', async () => {
     const directory = temporaryDirectory()
     const asked: ChatRequest[] = []
     const call = { id: 'call_1', name: 'read_file', arguments: '{"path":"a.txt"}' }
-    const withCalls = async (request: ChatRequest) => (asked.push(request), { text: `reply ${asked.length}`, latencyMs: 1, toolCalls: [call] })
+    const withCalls = async (request: ChatRequest) => (
+      asked.push(request),
+      { text: `reply ${asked.length}`, latencyMs: 1, toolCalls: [call] }
+    )
     const ask = cacheIn(directory).wrap(model, withCalls)
-    const tool = { name: 'read_file', description: 'Reads a file.', parameters: { type: 'object', properties: { path: { type: 'string' } } } }
+    const tool = {
+      name: 'read_file',
+      description: 'Reads a file.',
+      parameters: { type: 'object', properties: { path: { type: 'string' } } },
+    }
     const base = chatRequest('Read a.txt.')
     const variants: ChatRequest[] = [
       base,

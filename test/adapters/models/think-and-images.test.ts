@@ -10,13 +10,20 @@ import { clientEnv } from '../../support/fault-injecting-server.ts'
 import type { LoopbackServer } from '../../support/loopback-server.ts'
 import { startScriptedModelServer, type ScriptedOptions } from '../../support/scripted-model-server.ts'
 
-const PNG = { mediaType: 'image/png' as const, base64: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==' }
+const PNG = {
+  mediaType: 'image/png' as const,
+  base64: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+}
 const WITH_IMAGE: ChatRequest = {
   messages: [{ role: 'user', content: 'What is in the picture (see image)?', images: [PNG] }],
   params: { temperature: 0 },
   item: { suite: 'test', itemId: 'img-1', sample: 0 },
 }
-const asking = (think: ThinkSetting, temperature = 0): ChatRequest => ({ ...WITH_IMAGE, messages: [{ role: 'user', content: 'Think?' }], params: { temperature, think } })
+const asking = (think: ThinkSetting, temperature = 0): ChatRequest => ({
+  ...WITH_IMAGE,
+  messages: [{ role: 'user', content: 'Think?' }],
+  params: { temperature, think },
+})
 
 async function serve(protocol: WireProtocol, options: ScriptedOptions = {}): Promise<LoopbackServer> {
   const server = await startScriptedModelServer(protocol, [{ text: 'ok' }], options)
@@ -24,7 +31,12 @@ async function serve(protocol: WireProtocol, options: ScriptedOptions = {}): Pro
   return server
 }
 
-async function adapterFor(protocol: WireProtocol, url: string, model = 'fake', env: Record<string, string> = {}): Promise<ModelAdapter> {
+async function adapterFor(
+  protocol: WireProtocol,
+  url: string,
+  model = 'fake',
+  env: Record<string, string> = {},
+): Promise<ModelAdapter> {
   const { MODEL: _model, ...rest } = clientEnv(protocol, url, model)
   const prefix = { openai: 'openai', ollama: 'ollama', anthropic: 'anthropic', gemini: 'google' }[protocol]
   return createAdapter(parseModel(`${prefix}:${model}`), { ...rest, TESTBENCH_RETRIES: '0', ...env })
@@ -41,7 +53,9 @@ describe('TESTBENCH_THINK', () => {
     expect(thinkSetting({})).toBeUndefined()
     expect(thinkSetting({ TESTBENCH_THINK: 'OFF' })).toBe('off')
     expect(thinkSetting({ TESTBENCH_THINK: 'high' })).toBe('high')
-    expect(() => thinkSetting({ TESTBENCH_THINK: 'maybe' })).toThrow(/TESTBENCH_THINK=maybe is not accepted: use on, off, low, medium or high, or unset it for the model's default\./)
+    expect(() => thinkSetting({ TESTBENCH_THINK: 'maybe' })).toThrow(
+      /TESTBENCH_THINK=maybe is not accepted: use on, off, low, medium or high, or unset it for the model's default\./,
+    )
   })
 
   test('OpenAI-compatible servers get chat_template_kwargs.enable_thinking (and an effort as reasoning_effort)', async () => {
@@ -51,10 +65,13 @@ describe('TESTBENCH_THINK', () => {
     expect(lastBody(server)).toMatchObject({ chat_template_kwargs: { enable_thinking: false } })
     expect(lastBody(server)).not.toHaveProperty('reasoning_effort')
     await adapter.chat(asking('high'))
-    expect(lastBody(server)).toMatchObject({ chat_template_kwargs: { enable_thinking: true }, reasoning_effort: 'high' })
+    expect(lastBody(server)).toMatchObject({
+      chat_template_kwargs: { enable_thinking: true },
+      reasoning_effort: 'high',
+    })
   })
 
-  test("the official OpenAI API gets reasoning_effort; OpenRouter its reasoning object", async () => {
+  test('the official OpenAI API gets reasoning_effort; OpenRouter its reasoning object', async () => {
     const server = await serve('openai')
     const env = { OPENAI_BASE_URL: `${server.url}/v1`, OPENAI_API_KEY: 'k', TESTBENCH_RETRIES: '0' }
     const official = new OpenAIAdapter('fake', { ...openaiEndpoint(env), thinkStyle: 'reasoning_effort' }, env)
@@ -63,7 +80,11 @@ describe('TESTBENCH_THINK', () => {
     expect(lastBody(server)).not.toHaveProperty('chat_template_kwargs')
     await official.chat(asking('off'))
     expect(lastBody(server)).toMatchObject({ reasoning_effort: 'none' })
-    const router = openrouterAdapter('fake', { OPENROUTER_BASE_URL: `${server.url}/v1`, OPENROUTER_API_KEY: 'k', TESTBENCH_RETRIES: '0' })
+    const router = openrouterAdapter('fake', {
+      OPENROUTER_BASE_URL: `${server.url}/v1`,
+      OPENROUTER_API_KEY: 'k',
+      TESTBENCH_RETRIES: '0',
+    })
     await router.chat(asking('off'))
     expect(lastBody(server)).toMatchObject({ reasoning: { enabled: false } })
     await router.chat(asking('medium'))
@@ -86,13 +107,19 @@ describe('TESTBENCH_THINK', () => {
     await flash.chat(asking('off'))
     expect((lastBody(server).generationConfig as Record<string, unknown>).thinkingConfig).toEqual({ thinkingBudget: 0 })
     await flash.chat(asking('on'))
-    expect((lastBody(server).generationConfig as Record<string, unknown>).thinkingConfig).toEqual({ includeThoughts: true, thinkingBudget: -1 })
+    expect((lastBody(server).generationConfig as Record<string, unknown>).thinkingConfig).toEqual({
+      includeThoughts: true,
+      thinkingBudget: -1,
+    })
     const three = await adapterFor('gemini', server.url, 'gemini-3-pro-preview')
     await three.chat(asking('high'))
-    expect((lastBody(server).generationConfig as Record<string, unknown>).thinkingConfig).toEqual({ includeThoughts: true, thinkingLevel: 'HIGH' })
+    expect((lastBody(server).generationConfig as Record<string, unknown>).thinkingConfig).toEqual({
+      includeThoughts: true,
+      thinkingLevel: 'HIGH',
+    })
   })
 
-  test("Ollama gets think as a boolean, gpt-oss its effort; a model that cannot think is sent nothing", async () => {
+  test('Ollama gets think as a boolean, gpt-oss its effort; a model that cannot think is sent nothing', async () => {
     const thinking = await serve('ollama', { capabilities: ['completion', 'tools', 'thinking'] })
     const qwen = await adapterFor('ollama', thinking.url, 'qwen3')
     await qwen.chat(asking('off'))
@@ -116,7 +143,9 @@ describe('TESTBENCH_THINK', () => {
     const adapter = await createAdapter(parseModel('ollama:fake'), { ...env, TESTBENCH_THINK: 'on' })
     expect(await adapter.preflight()).toMatchObject({ thinks: 'no', vision: 'no' })
     expect(warn).toHaveBeenCalledTimes(1)
-    expect(warn.mock.calls[0]?.[0]).toMatch(/Ollama's fake cannot think \(its capabilities have no "thinking"\): TESTBENCH_THINK=on is not sent/)
+    expect(warn.mock.calls[0]?.[0]).toMatch(
+      /Ollama's fake cannot think \(its capabilities have no "thinking"\): TESTBENCH_THINK=on is not sent/,
+    )
   })
 })
 
@@ -125,7 +154,13 @@ describe('images', () => {
     const server = await serve('openai')
     await (await adapterFor('openai', server.url, 'fake', { TESTBENCH_VISION: 'on' })).chat(WITH_IMAGE)
     expect(lastBody(server).messages).toEqual([
-      { role: 'user', content: [{ type: 'text', text: 'What is in the picture (see image)?' }, { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG.base64}` } }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'What is in the picture (see image)?' },
+          { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG.base64}` } },
+        ],
+      },
     ])
     await (await adapterFor('openai', server.url)).chat(WITH_IMAGE)
     expect(lastBody(server).messages).toEqual([{ role: 'user', content: 'What is in the picture (see image)?' }])
@@ -135,22 +170,38 @@ describe('images', () => {
     const server = await serve('anthropic')
     await (await adapterFor('anthropic', server.url, 'fake', { TESTBENCH_VISION: 'on' })).chat(WITH_IMAGE)
     expect(lastBody(server).messages).toEqual([
-      { role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG.base64 } }, { type: 'text', text: 'What is in the picture (see image)?' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG.base64 } },
+          { type: 'text', text: 'What is in the picture (see image)?' },
+        ],
+      },
     ])
   })
 
   test('Gemini: an inlineData part before the text', async () => {
     const server = await serve('gemini')
     await (await adapterFor('gemini', server.url, 'fake', { TESTBENCH_VISION: 'on' })).chat(WITH_IMAGE)
-    expect(lastBody(server).contents).toEqual([{ role: 'user', parts: [{ inlineData: { mimeType: 'image/png', data: PNG.base64 } }, { text: 'What is in the picture (see image)?' }] }])
+    expect(lastBody(server).contents).toEqual([
+      {
+        role: 'user',
+        parts: [
+          { inlineData: { mimeType: 'image/png', data: PNG.base64 } },
+          { text: 'What is in the picture (see image)?' },
+        ],
+      },
+    ])
   })
 
-  test("Ollama: `images` when /api/show lists vision, left out when it does not, whatever TESTBENCH_VISION says", async () => {
+  test('Ollama: `images` when /api/show lists vision, left out when it does not, whatever TESTBENCH_VISION says', async () => {
     const seeing = await serve('ollama', { capabilities: ['completion', 'vision'] })
     const adapter = await adapterFor('ollama', seeing.url, 'fake')
     expect(await adapter.preflight()).toMatchObject({ vision: 'yes' })
     await adapter.chat(WITH_IMAGE)
-    expect(lastBody(seeing).messages).toEqual([{ role: 'user', content: 'What is in the picture (see image)?', images: [PNG.base64] }])
+    expect(lastBody(seeing).messages).toEqual([
+      { role: 'user', content: 'What is in the picture (see image)?', images: [PNG.base64] },
+    ])
     const blind = await serve('ollama', { capabilities: ['completion'] })
     await (await adapterFor('ollama', blind.url, 'fake', { TESTBENCH_VISION: 'on' })).chat(WITH_IMAGE)
     expect(lastBody(blind).messages).toEqual([{ role: 'user', content: 'What is in the picture (see image)?' }])

@@ -9,11 +9,33 @@ import { startScriptedModelServer } from '../../support/scripted-model-server.ts
 import type { WireToolCall } from '../../support/wire-replies.ts'
 
 const TOOLS: ToolDefinition[] = [
-  { name: 'write_file', description: 'Writes a file.', parameters: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } }, required: ['path', 'content'] } },
-  { name: 'syntax_check', description: 'Checks a file.', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } },
+  {
+    name: 'write_file',
+    description: 'Writes a file.',
+    parameters: {
+      type: 'object',
+      properties: { path: { type: 'string' }, content: { type: 'string' } },
+      required: ['path', 'content'],
+    },
+  },
+  {
+    name: 'syntax_check',
+    description: 'Checks a file.',
+    parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+  },
 ]
-const WRITE: WireToolCall = { id: 'call_write', name: 'write_file', arguments: '{"path":"main.py","content":"print(1)\\n"}', signature: 'sig-write' }
-const CHECK: WireToolCall = { id: 'call_check', name: 'syntax_check', arguments: '{"path":"main.py"}', signature: 'sig-check' }
+const WRITE: WireToolCall = {
+  id: 'call_write',
+  name: 'write_file',
+  arguments: '{"path":"main.py","content":"print(1)\\n"}',
+  signature: 'sig-write',
+}
+const CHECK: WireToolCall = {
+  id: 'call_check',
+  name: 'syntax_check',
+  arguments: '{"path":"main.py"}',
+  signature: 'sig-check',
+}
 const THINKING = { text: 'First write, then check.', signature: 'sig-thinking' }
 const FIRST: ChatMessage[] = [
   { role: 'system', content: 'You write programs with tools.' },
@@ -34,7 +56,10 @@ async function adapterFor(protocol: WireProtocol, url: string, env: Record<strin
   return createAdapter(parseModel(MODEL!), { ...rest, TESTBENCH_RETRIES: '0', ...env })
 }
 
-const generations = (seen: SeenRequest[]): Body[] => seen.filter((each) => each.method === 'POST' && each.path !== '/api/show').map((each) => JSON.parse(each.body) as Body)
+const generations = (seen: SeenRequest[]): Body[] =>
+  seen
+    .filter((each) => each.method === 'POST' && each.path !== '/api/show')
+    .map((each) => JSON.parse(each.body) as Body)
 
 const request = (messages: ChatMessage[], extra: Partial<ChatRequest> = {}): ChatRequest => ({
   messages,
@@ -65,20 +90,32 @@ function secondTurn(reply: ChatReply): ChatMessage[] {
 const WIRE: Record<WireProtocol, { tools: (body: Body) => void; history: (body: Body, reply: ChatReply) => void }> = {
   openai: {
     tools: (body) =>
-      expect(body.tools).toEqual(TOOLS.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } }))),
+      expect(body.tools).toEqual(
+        TOOLS.map((tool) => ({
+          type: 'function',
+          function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+        })),
+      ),
     history: (body, reply) =>
       expect((body.messages as unknown[]).slice(2)).toEqual([
         {
           role: 'assistant',
           content: reply.text,
-          tool_calls: [WRITE, CHECK].map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } })),
+          tool_calls: [WRITE, CHECK].map((call) => ({
+            id: call.id,
+            type: 'function',
+            function: { name: call.name, arguments: call.arguments },
+          })),
         },
         { role: 'tool', tool_call_id: 'call_write', content: '{"ok": true}' },
         { role: 'tool', tool_call_id: 'call_check', content: 'SyntaxError: line 1' },
       ]),
   },
   anthropic: {
-    tools: (body) => expect(body.tools).toEqual(TOOLS.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.parameters }))),
+    tools: (body) =>
+      expect(body.tools).toEqual(
+        TOOLS.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.parameters })),
+      ),
     history: (body, reply) =>
       expect((body.messages as unknown[]).slice(1)).toEqual([
         {
@@ -101,7 +138,15 @@ const WIRE: Record<WireProtocol, { tools: (body: Body) => void; history: (body: 
   },
   gemini: {
     tools: (body) =>
-      expect(body.tools).toEqual([{ functionDeclarations: TOOLS.map((tool) => ({ name: tool.name, description: tool.description, parametersJsonSchema: tool.parameters })) }]),
+      expect(body.tools).toEqual([
+        {
+          functionDeclarations: TOOLS.map((tool) => ({
+            name: tool.name,
+            description: tool.description,
+            parametersJsonSchema: tool.parameters,
+          })),
+        },
+      ]),
     history: (body, reply) => {
       const ids = (reply.toolCalls ?? []).map((call) => call.id)
       expect((body.contents as unknown[]).slice(1)).toEqual([
@@ -109,8 +154,14 @@ const WIRE: Record<WireProtocol, { tools: (body: Body) => void; history: (body: 
           role: 'model',
           parts: [
             { text: reply.text, thoughtSignature: THINKING.signature },
-            { functionCall: { id: ids[0], name: 'write_file', args: JSON.parse(WRITE.arguments) }, thoughtSignature: 'sig-write' },
-            { functionCall: { id: ids[1], name: 'syntax_check', args: JSON.parse(CHECK.arguments) }, thoughtSignature: 'sig-check' },
+            {
+              functionCall: { id: ids[0], name: 'write_file', args: JSON.parse(WRITE.arguments) },
+              thoughtSignature: 'sig-write',
+            },
+            {
+              functionCall: { id: ids[1], name: 'syntax_check', args: JSON.parse(CHECK.arguments) },
+              thoughtSignature: 'sig-check',
+            },
           ],
         },
         {
@@ -125,54 +176,78 @@ const WIRE: Record<WireProtocol, { tools: (body: Body) => void; history: (body: 
   },
   ollama: {
     tools: (body) =>
-      expect(body.tools).toEqual(TOOLS.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } }))),
+      expect(body.tools).toEqual(
+        TOOLS.map((tool) => ({
+          type: 'function',
+          function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+        })),
+      ),
     history: (body, reply) =>
       expect((body.messages as unknown[]).slice(2)).toEqual([
-        { role: 'assistant', content: reply.text, tool_calls: [WRITE, CHECK].map((call) => ({ function: { name: call.name, arguments: JSON.parse(call.arguments) } })) },
+        {
+          role: 'assistant',
+          content: reply.text,
+          tool_calls: [WRITE, CHECK].map((call) => ({
+            function: { name: call.name, arguments: JSON.parse(call.arguments) },
+          })),
+        },
         { role: 'tool', content: '{"ok": true}', tool_name: 'write_file' },
         { role: 'tool', content: 'SyntaxError: line 1', tool_name: 'syntax_check' },
       ]),
   },
 }
 
-describe.each(['openai', 'anthropic', 'gemini', 'ollama'] as const)('%s: a scripted two-turn tool conversation through the real SDK', (protocol) => {
-  test('tools go in the wire shape, the calls come back whole, results and signatures go back in the wire shape', async () => {
-    const withIds = protocol === 'openai' || protocol === 'anthropic'
-    const calls = withIds ? [WRITE, CHECK] : [WRITE, CHECK].map(({ id: _id, ...call }) => call)
-    const server = await scripted(protocol, [
-      { text: 'I write it, then check it.', toolCalls: calls, ...(protocol === 'anthropic' || protocol === 'gemini' ? { thinking: THINKING } : {}) },
-      { text: 'Delivered.' },
-    ])
-    const adapter = await adapterFor(protocol, server.url)
-    const first = await adapter.chat(request(FIRST))
-    expect(first.text).toBe('I write it, then check it.')
-    expect(first.toolCalls?.map(({ name, arguments: text }) => ({ name, arguments: text }))).toEqual([WRITE, CHECK].map(({ name, arguments: text }) => ({ name, arguments: text })))
-    if (withIds) expect(first.toolCalls?.map((call) => call.id)).toEqual(['call_write', 'call_check'])
-    else {
-      // Made up, distinct, and the same when the same reply comes again.
-      const ids = first.toolCalls?.map((call) => call.id) ?? []
-      expect(new Set(ids).size).toBe(2)
-      expect(ids.every((id) => /^call_[0-9a-f]{24}$/.test(id))).toBe(true)
-    }
-    if (protocol === 'gemini') expect(first.toolCalls?.map((call) => call.signature)).toEqual(['sig-write', 'sig-check'])
-    if (protocol === 'anthropic' || protocol === 'gemini') expect(first).toMatchObject({ reasoning: THINKING.text, reasoningSignature: THINKING.signature })
+describe.each(['openai', 'anthropic', 'gemini', 'ollama'] as const)(
+  '%s: a scripted two-turn tool conversation through the real SDK',
+  (protocol) => {
+    test('tools go in the wire shape, the calls come back whole, results and signatures go back in the wire shape', async () => {
+      const withIds = protocol === 'openai' || protocol === 'anthropic'
+      const calls = withIds ? [WRITE, CHECK] : [WRITE, CHECK].map(({ id: _id, ...call }) => call)
+      const server = await scripted(protocol, [
+        {
+          text: 'I write it, then check it.',
+          toolCalls: calls,
+          ...(protocol === 'anthropic' || protocol === 'gemini' ? { thinking: THINKING } : {}),
+        },
+        { text: 'Delivered.' },
+      ])
+      const adapter = await adapterFor(protocol, server.url)
+      const first = await adapter.chat(request(FIRST))
+      expect(first.text).toBe('I write it, then check it.')
+      expect(first.toolCalls?.map(({ name, arguments: text }) => ({ name, arguments: text }))).toEqual(
+        [WRITE, CHECK].map(({ name, arguments: text }) => ({ name, arguments: text })),
+      )
+      if (withIds) expect(first.toolCalls?.map((call) => call.id)).toEqual(['call_write', 'call_check'])
+      else {
+        // Made up, distinct, and the same when the same reply comes again.
+        const ids = first.toolCalls?.map((call) => call.id) ?? []
+        expect(new Set(ids).size).toBe(2)
+        expect(ids.every((id) => /^call_[0-9a-f]{24}$/.test(id))).toBe(true)
+      }
+      if (protocol === 'gemini')
+        expect(first.toolCalls?.map((call) => call.signature)).toEqual(['sig-write', 'sig-check'])
+      if (protocol === 'anthropic' || protocol === 'gemini')
+        expect(first).toMatchObject({ reasoning: THINKING.text, reasoningSignature: THINKING.signature })
 
-    const second = await adapter.chat(request(secondTurn(first)))
-    expect(second.text).toBe('Delivered.')
-    expect(second.toolCalls).toBeUndefined()
-    const [sentFirst, sentSecond] = generations(server.seen)
-    WIRE[protocol].tools(sentFirst!)
-    WIRE[protocol].history(sentSecond!, first)
-  })
+      const second = await adapter.chat(request(secondTurn(first)))
+      expect(second.text).toBe('Delivered.')
+      expect(second.toolCalls).toBeUndefined()
+      const [sentFirst, sentSecond] = generations(server.seen)
+      WIRE[protocol].tools(sentFirst!)
+      WIRE[protocol].history(sentSecond!, first)
+    })
 
-  test('made-up or given, the ids of one reply are the same when it is asked again', async () => {
-    const server = await scripted(protocol, [{ text: 'Again.', toolCalls: [WRITE, CHECK].map(({ id: _id, ...call }) => call) }])
-    const adapter = await adapterFor(protocol, server.url)
-    const [once, twice] = [await adapter.chat(request(FIRST)), await adapter.chat(request(FIRST))]
-    expect(once.toolCalls).toHaveLength(2)
-    expect(twice.toolCalls).toEqual(once.toolCalls)
-  })
-})
+    test('made-up or given, the ids of one reply are the same when it is asked again', async () => {
+      const server = await scripted(protocol, [
+        { text: 'Again.', toolCalls: [WRITE, CHECK].map(({ id: _id, ...call }) => call) },
+      ])
+      const adapter = await adapterFor(protocol, server.url)
+      const [once, twice] = [await adapter.chat(request(FIRST)), await adapter.chat(request(FIRST))]
+      expect(once.toolCalls).toHaveLength(2)
+      expect(twice.toolCalls).toEqual(once.toolCalls)
+    })
+  },
+)
 
 describe.each(['openai', 'anthropic'] as const)('%s: arguments that are not valid JSON', (protocol) => {
   test('reach the caller as written, and the conversation can go on', async () => {
@@ -184,20 +259,33 @@ describe.each(['openai', 'anthropic'] as const)('%s: arguments that are not vali
     const next: ChatMessage[] = [
       ...FIRST,
       { role: 'assistant', content: '', toolCalls: first.toolCalls ?? [] },
-      { role: 'tool', callId: 'call_broken', toolName: 'write_file', content: 'the arguments are not JSON', isError: true },
+      {
+        role: 'tool',
+        callId: 'call_broken',
+        toolName: 'write_file',
+        content: 'the arguments are not JSON',
+        isError: true,
+      },
     ]
     expect((await adapter.chat(request(next))).text).toBe('Sorry.')
     const sent = generations(server.seen)[1]!
     const assistant = (sent.messages as Array<Record<string, unknown>>).find((message) => message.role === 'assistant')
     // OpenAI takes the text back as it was; Anthropic takes an object, and gets the nothing the call amounted to.
-    if (protocol === 'openai') expect(assistant?.tool_calls).toEqual([{ id: 'call_broken', type: 'function', function: { name: 'write_file', arguments: broken.arguments } }])
+    if (protocol === 'openai')
+      expect(assistant?.tool_calls).toEqual([
+        { id: 'call_broken', type: 'function', function: { name: 'write_file', arguments: broken.arguments } },
+      ])
     else expect(assistant?.content).toEqual([{ type: 'tool_use', id: 'call_broken', name: 'write_file', input: {} }])
   })
 })
 
 describe('openai: fragments', () => {
   test('fragments of two calls that interleave are joined by index, and the usage-only last chunk still counts', async () => {
-    const long = { id: 'call_long', name: 'write_file', arguments: JSON.stringify({ path: 'a.py', content: 'x = 1\n'.repeat(20) }) }
+    const long = {
+      id: 'call_long',
+      name: 'write_file',
+      arguments: JSON.stringify({ path: 'a.py', content: 'x = 1\n'.repeat(20) }),
+    }
     const short = { id: 'call_short', name: 'syntax_check', arguments: '{"path":"a.py"}' }
     const server = await scripted('openai', [{ text: 'Both.', toolCalls: [long, short] }])
     const reply = await (await adapterFor('openai', server.url)).chat(request(FIRST))

@@ -8,19 +8,32 @@ import { ReplayAdapter } from '../../../adapters/models/replay.ts'
 import { parseTurns } from '../../../adapters/models/trajectory-turns.ts'
 
 const TURNS = [
-  { content: 'Writing.', reasoning: 'Short.', tool_calls: [{ name: 'write_file', arguments: { path: 'a.py', content: 'print(1)' } }] },
+  {
+    content: 'Writing.',
+    reasoning: 'Short.',
+    tool_calls: [{ name: 'write_file', arguments: { path: 'a.py', content: 'print(1)' } }],
+  },
   { content: '', tool_calls: [{ id: 'mine', name: 'deliver_code', arguments: '{"path": "a.py"}' }] },
 ]
 const tool = { name: 'write_file', description: 'Writes.', parameters: { type: 'object' } }
 
 function conversationAt(turn: number): ChatMessage[] {
   const messages: ChatMessage[] = [{ role: 'user', content: 'go' }]
-  for (let index = 1; index < turn; index++) messages.push({ role: 'assistant', content: '' }, { role: 'tool', callId: 'x', toolName: 'write_file', content: 'ok' })
+  for (let index = 1; index < turn; index++)
+    messages.push(
+      { role: 'assistant', content: '' },
+      { role: 'tool', callId: 'x', toolName: 'write_file', content: 'ok' },
+    )
   return messages
 }
 
 function request(turn: number, item: Partial<ChatRequest['item']> = {}): ChatRequest {
-  return { messages: conversationAt(turn), params: {}, tools: [tool], item: { suite: 'euler', itemId: '0101', variant: 'python', sample: 0, ...item } }
+  return {
+    messages: conversationAt(turn),
+    params: {},
+    tools: [tool],
+    item: { suite: 'euler', itemId: '0101', variant: 'python', sample: 0, ...item },
+  }
 }
 
 const dirs: string[] = []
@@ -31,10 +44,17 @@ afterEach(() => {
 describe('trajectories as data', () => {
   test('turns become replies: arguments as JSON text, made-up ids where none is given', () => {
     expect(parseTurns(TURNS, 'file:1')).toEqual([
-      { text: 'Writing.', reasoning: 'Short.', toolCalls: [{ id: 'call_1_1', name: 'write_file', arguments: '{"path":"a.py","content":"print(1)"}' }], latencyMs: 0 },
+      {
+        text: 'Writing.',
+        reasoning: 'Short.',
+        toolCalls: [{ id: 'call_1_1', name: 'write_file', arguments: '{"path":"a.py","content":"print(1)"}' }],
+        latencyMs: 0,
+      },
       { text: '', toolCalls: [{ id: 'mine', name: 'deliver_code', arguments: '{"path": "a.py"}' }], latencyMs: 0 },
     ])
-    expect(() => parseTurns([{ tool_calls: [{ arguments: '{}' }] }], 'file:3')).toThrow('file:3 turn 1 call 1 has no "name".')
+    expect(() => parseTurns([{ tool_calls: [{ arguments: '{}' }] }], 'file:3')).toThrow(
+      'file:3 turn 1 call 1 has no "name".',
+    )
     expect(() => parseTurns('none', 'file:4')).toThrow('file:4: "turns" must be a list of assistant turns.')
   })
 
@@ -53,7 +73,9 @@ describe('trajectories as data', () => {
     const reference = new ReferenceAdapter()
     const item = { reference: JSON.stringify({ turns: TURNS }) }
     expect((await reference.chat(request(2, item))).toolCalls?.[0]?.id).toBe('mine')
-    await expect(reference.chat(request(1, { reference: 'print(1)' }))).rejects.toThrow('its reference is not a trajectory')
+    await expect(reference.chat(request(1, { reference: 'print(1)' }))).rejects.toThrow(
+      'its reference is not a trajectory',
+    )
     expect((await reference.chat({ ...request(1, { reference: 'print(1)' }), tools: undefined })).text).toBe('print(1)')
   })
 })

@@ -31,13 +31,28 @@ describe('classify', () => {
     expect(outcome({ exitCode: null, signal: 'SIGXCPU' })).toBe('timeout')
     expect(outcome({ exitCode: null, signal: 'SIGKILL', cpuMs: 10_000 })).toBe('timeout')
     expect(outcome({ exitCode: 1, stderr: 'Traceback (most recent call last):\n  ...\nMemoryError\n' })).toBe('memory')
-    expect(outcome({ exitCode: 134, stderr: 'FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory' }, 'javascript')).toBe('memory')
+    expect(
+      outcome(
+        { exitCode: 134, stderr: 'FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory' },
+        'javascript',
+      ),
+    ).toBe('memory')
     expect(outcome({ exitCode: null, signal: 'SIGKILL', oomKilled: true })).toBe('memory')
   })
 
   test('a source that never ran is a compile error; a crash while running is not', () => {
-    expect(outcome({ exitCode: 1, stderr: '  File "main.py", line 1\n    def f(:\n          ^\nSyntaxError: invalid syntax\n' })).toBe('compile_error')
-    expect(outcome({ exitCode: 1, stderr: 'Traceback (most recent call last):\n  File "main.py", line 1\nSyntaxError: bad input\n' })).toBe('runtime_error')
+    expect(
+      outcome({
+        exitCode: 1,
+        stderr: '  File "main.py", line 1\n    def f(:\n          ^\nSyntaxError: invalid syntax\n',
+      }),
+    ).toBe('compile_error')
+    expect(
+      outcome({
+        exitCode: 1,
+        stderr: 'Traceback (most recent call last):\n  File "main.py", line 1\nSyntaxError: bad input\n',
+      }),
+    ).toBe('runtime_error')
     expect(outcome({ step: 'compile', exitCode: 1 }, 'c')).toBe('compile_error')
     expect(outcome({ exitCode: null, signal: 'SIGSEGV' }, 'c')).toBe('runtime_error')
   })

@@ -7,13 +7,15 @@ test('a limiter never runs more than its limit at once, and runs everything', as
   let most = 0
   const results = await Promise.all(
     Array.from({ length: 10 }, (_, index) =>
-      limiter.run(async () => {
-        most = Math.max(most, ++running)
-        await new Promise((resolve) => setTimeout(resolve, 5))
-        running--
-        if (index === 3) throw new Error('boom')
-        return index
-      }).catch(() => -1),
+      limiter
+        .run(async () => {
+          most = Math.max(most, ++running)
+          await new Promise((resolve) => setTimeout(resolve, 5))
+          running--
+          if (index === 3) throw new Error('boom')
+          return index
+        })
+        .catch(() => -1),
     ),
   )
   expect(most).toBe(2)

@@ -1,7 +1,14 @@
 import { describe, expect, test } from 'vitest'
 import { probeLacks, type ProbeRequest } from '../../../adapters/sandbox/container-tier-probe.ts'
 
-const request: ProbeRequest = { uid: 65534, processes: 64, memoryBytes: 768 * 1024 * 1024, fileName: 'probe.txt', fileText: 'probe-1', workDir: '/work' }
+const request: ProbeRequest = {
+  uid: 65534,
+  processes: 64,
+  memoryBytes: 768 * 1024 * 1024,
+  fileName: 'probe.txt',
+  fileText: 'probe-1',
+  workDir: '/work',
+}
 
 /** What the probe script prints in a container that has every protection (as seen on podman 4.3 and Docker 20.10 here). */
 const EVERYTHING = [
@@ -19,7 +26,9 @@ const EVERYTHING = [
 ].join('\n')
 
 function without(line: string, instead: string): string {
-  return EVERYTHING.split('\n').map((seen) => (seen.startsWith(line) ? instead : seen)).join('\n')
+  return EVERYTHING.split('\n')
+    .map((seen) => (seen.startsWith(line) ? instead : seen))
+    .join('\n')
 }
 
 describe('what an engine lacks, from the probe container', () => {

@@ -20,7 +20,12 @@ const engines = await Promise.all(
   CONTAINER_ENGINES.map(async (engine) => {
     const sandbox = new DockerSandbox({ host: engine.host })
     const unreachable = await engineMissing(engine)
-    return { ...engine, sandbox, unreachable, name: unreachable === undefined ? `${engine.variable}: ${await sandbox.engine()}` : engine.variable }
+    return {
+      ...engine,
+      sandbox,
+      unreachable,
+      name: unreachable === undefined ? `${engine.variable}: ${await sandbox.engine()}` : engine.variable,
+    }
   }),
 )
 
@@ -77,13 +82,19 @@ const CONTAINER_CASES = new Set([
 ])
 
 describe.for(engines)('container sandbox on $name: hostile programs', ({ sandbox, unreachable, tool }) => {
-  test.concurrent.for(hostileCases(host).filter((hostile) => CONTAINER_CASES.has(hostile.name)))('$name', async (hostile, context) => {
-    skipWithoutTool(context, tool, unreachable)
-    const result = await sandbox.run(hostile.request)
-    const expected = typeof hostile.expected === 'string' ? [hostile.expected] : hostile.expected
-    expect(expected, `${result.reason}\nstdout: ${result.stdout.text.slice(0, 500)}\nstderr: ${result.stderr.text.slice(0, 1500)}`).toContain(result.outcome)
-    await hostile.check?.(result)
-  })
+  test.concurrent.for(hostileCases(host).filter((hostile) => CONTAINER_CASES.has(hostile.name)))(
+    '$name',
+    async (hostile, context) => {
+      skipWithoutTool(context, tool, unreachable)
+      const result = await sandbox.run(hostile.request)
+      const expected = typeof hostile.expected === 'string' ? [hostile.expected] : hostile.expected
+      expect(
+        expected,
+        `${result.reason}\nstdout: ${result.stdout.text.slice(0, 500)}\nstderr: ${result.stderr.text.slice(0, 1500)}`,
+      ).toContain(result.outcome)
+      await hostile.check?.(result)
+    },
+  )
 })
 
 describe.for(engines)('container sandbox on $name: every language', ({ sandbox, unreachable, tool, host }) => {
@@ -102,32 +113,55 @@ describe.for(engines)('container sandbox on $name: every language', ({ sandbox, 
     expect(broken.outcome, `${broken.reason}\n${broken.stderr.text}`).toBe('compile_error')
   })
 
-  test('a run whose process is killed (Ctrl-C, a crash) leaves no container: it ends with its lifetime and the engine removes it', { timeout: 150_000 }, async (context) => {
-    skipWithoutTool(context, tool, unreachable)
-    const docker = new (await import('dockerode')).default({ socketPath: (host ?? '').replace(/^unix:\/\//, '') })
-    const dir = mkdtempSync(join(tmpdir(), 'testbench-killed-run-'))
-    const script = join(dir, 'killed-run.ts')
-    writeFileSync(script, [
-      `import { DockerSandbox } from ${JSON.stringify(fileURLToPath(new URL('../../../adapters/sandbox/docker-sandbox.ts', import.meta.url)))}`,
-      'const sandbox = new DockerSandbox({ host: process.argv[2] })',
-      "await sandbox.run({ language: 'python', files: { 'main.py': 'import time\\ntime.sleep(600)\\n' }, limits: { wallMs: 5_000 } })",
-    ].join('\n'))
-    const child = spawn(process.execPath, [script, host ?? ''], { stdio: 'ignore' })
-    try {
-      const ours = { label: [`testbench.sandbox.pid=${child.pid}`] }
-      await expect.poll(async () => (await docker.listContainers({ filters: { ...ours, status: ['running'] } })).length, { timeout: 60_000, interval: 250 }).toBe(1)
-      // The program is running in it: kill the process that made it, as a second Ctrl-C or a crash would, before it can clean up.
-      child.kill('SIGKILL')
-      await expect.poll(async () => (await docker.listContainers({ all: true, filters: ours })).length, { timeout: 90_000, interval: 1_000 }).toBe(0)
-    } finally {
-      child.kill('SIGKILL')
-      rmSync(dir, { recursive: true, force: true })
-    }
-  })
+  test(
+    'a run whose process is killed (Ctrl-C, a crash) leaves no container: it ends with its lifetime and the engine removes it',
+    { timeout: 150_000 },
+    async (context) => {
+      skipWithoutTool(context, tool, unreachable)
+      const docker = new (await import('dockerode')).default({ socketPath: (host ?? '').replace(/^unix:\/\//, '') })
+      const dir = mkdtempSync(join(tmpdir(), 'testbench-killed-run-'))
+      const script = join(dir, 'killed-run.ts')
+      writeFileSync(
+        script,
+        [
+          `import { DockerSandbox } from ${JSON.stringify(fileURLToPath(new URL('../../../adapters/sandbox/docker-sandbox.ts', import.meta.url)))}`,
+          'const sandbox = new DockerSandbox({ host: process.argv[2] })',
+          "await sandbox.run({ language: 'python', files: { 'main.py': 'import time\\ntime.sleep(600)\\n' }, limits: { wallMs: 5_000 } })",
+        ].join('\n'),
+      )
+      const child = spawn(process.execPath, [script, host ?? ''], { stdio: 'ignore' })
+      try {
+        const ours = { label: [`testbench.sandbox.pid=${child.pid}`] }
+        await expect
+          .poll(async () => (await docker.listContainers({ filters: { ...ours, status: ['running'] } })).length, {
+            timeout: 60_000,
+            interval: 250,
+          })
+          .toBe(1)
+        // The program is running in it: kill the process that made it, as a second Ctrl-C or a crash would, before it can clean up.
+        child.kill('SIGKILL')
+        await expect
+          .poll(async () => (await docker.listContainers({ all: true, filters: ours })).length, {
+            timeout: 90_000,
+            interval: 1_000,
+          })
+          .toBe(0)
+      } finally {
+        child.kill('SIGKILL')
+        rmSync(dir, { recursive: true, force: true })
+      }
+    },
+  )
 
   test('no container is left behind', async (context) => {
     skipWithoutTool(context, tool, unreachable)
     const docker = new (await import('dockerode')).default({ socketPath: (host ?? '').replace(/^unix:\/\//, '') })
-    await expect.poll(async () => (await docker.listContainers({ all: true, filters: { label: [`testbench.sandbox.pid=${process.pid}`] } })).length).toBe(0)
+    await expect
+      .poll(
+        async () =>
+          (await docker.listContainers({ all: true, filters: { label: [`testbench.sandbox.pid=${process.pid}`] } }))
+            .length,
+      )
+      .toBe(0)
   })
 })

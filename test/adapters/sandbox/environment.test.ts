@@ -12,7 +12,12 @@ test('the sandbox environment is an allow-list: secrets never get in, even when 
     TESTBENCH_SANDBOX_ENV: 'TZ, OPENAI_API_KEY,GITHUB_TOKEN',
   }
   const env = sandboxEnvironment('/tmp/work', { GOCACHE: '/tmp/work/.cache' }, parent)
-  expect(env).toMatchObject({ HOME: '/tmp/work', TZ: 'Europe/Paris', GOCACHE: '/tmp/work/.cache', PATH: '/usr/local/bin:/usr/bin:/bin' })
+  expect(env).toMatchObject({
+    HOME: '/tmp/work',
+    TZ: 'Europe/Paris',
+    GOCACHE: '/tmp/work/.cache',
+    PATH: '/usr/local/bin:/usr/bin:/bin',
+  })
   expect(Object.values(env).join(' ')).not.toMatch(/canary|vim/)
 })
 
@@ -26,7 +31,8 @@ test('URLs with credentials, DATABASE_URL and *_KEY, *_PASSWORD, *_CREDENTIALS n
     GCP_CREDENTIALS: 'canary',
     SENTRY_SECRET: 'canary',
     DOCS_URL: 'https://example.org/docs',
-    TESTBENCH_SANDBOX_ENV: 'PROXY_URL,REDIS_URL,DATABASE_URL,SIGNING_KEY,DB_PASSWORD,GCP_CREDENTIALS,SENTRY_SECRET,DOCS_URL',
+    TESTBENCH_SANDBOX_ENV:
+      'PROXY_URL,REDIS_URL,DATABASE_URL,SIGNING_KEY,DB_PASSWORD,GCP_CREDENTIALS,SENTRY_SECRET,DOCS_URL',
   }
   const env = sandboxEnvironment('/tmp/work', {}, parent)
   expect(env['DOCS_URL']).toBe('https://example.org/docs')

@@ -22,13 +22,23 @@ const MiB = 1024 * 1024
 const PROCESSES = 8
 
 const isolations = [
-  { name: 'userns (ordinary users)', servers: () => new ExecServers(python, bwrap, { root, ...(root ? { user: NOBODY } : {}) }), needsRoot: false },
+  {
+    name: 'userns (ordinary users)',
+    servers: () => new ExecServers(python, bwrap, { root, ...(root ? { user: NOBODY } : {}) }),
+    needsRoot: false,
+  },
   { name: "uid (root's)", servers: () => new ExecServers(python, bwrap, { root }), needsRoot: true },
 ] as const
 
 function skipUnlessAvailable(context: SkippableContext, needsRoot: boolean): void {
-  skipWithoutTool(context, TOOLS.bwrap, hostProtections().bwrap === undefined ? 'bwrap is not at /usr/bin/bwrap, or cannot create namespaces here' : undefined)
-  if (needsRoot && !root) context.skip('the uid isolation is root\'s')
+  skipWithoutTool(
+    context,
+    TOOLS.bwrap,
+    hostProtections().bwrap === undefined
+      ? 'bwrap is not at /usr/bin/bwrap, or cannot create namespaces here'
+      : undefined,
+  )
+  if (needsRoot && !root) context.skip("the uid isolation is root's")
 }
 
 let nextUid = 1_600_000_000
@@ -39,7 +49,9 @@ function step(argv: string[], files: Record<string, string> = {}, rest: Partial<
     tools: [],
     argv,
     env: sandboxEnvironment('/tmp/work'),
-    files: new Map(Object.entries(files).map(([path, text]) => [path, { bytes: Buffer.from(text), executable: false }])),
+    files: new Map(
+      Object.entries(files).map(([path, text]) => [path, { bytes: Buffer.from(text), executable: false }]),
+    ),
     stdin: undefined,
     limits,
     dataBytes: limits.memoryBytes,
@@ -66,8 +78,15 @@ describe.each(isolations)('warm exec server, $name isolation', (isolation) => {
 
   test('runs a command in the work dir with its stdin, and reports its exit status, CPU time and peak memory', async (context) => {
     skipUnlessAvailable(context, isolation.needsRoot)
-    const ran = await py("import os, sys\nblock = bytearray(50 * 2 ** 20)\nprint(os.getcwd(), sys.stdin.read(), os.getpid(), sorted(os.listdir('/proc/1/task')))\nsys.exit(3)", { stdin: 'from stdin' })
-    expect({ exitCode: ran.exitCode, stdout: ran.stdout, stderr: ran.stderr }).toEqual({ exitCode: 3, stdout: "/tmp/work from stdin 2 ['1']\n", stderr: '' })
+    const ran = await py(
+      "import os, sys\nblock = bytearray(50 * 2 ** 20)\nprint(os.getcwd(), sys.stdin.read(), os.getpid(), sorted(os.listdir('/proc/1/task')))\nsys.exit(3)",
+      { stdin: 'from stdin' },
+    )
+    expect({ exitCode: ran.exitCode, stdout: ran.stdout, stderr: ran.stderr }).toEqual({
+      exitCode: 3,
+      stdout: "/tmp/work from stdin 2 ['1']\n",
+      stderr: '',
+    })
     expect(ran.peakMemoryBytes).toBeGreaterThan(50 * MiB)
     expect(ran.cpuMs).toBeGreaterThanOrEqual(0)
     expect(servers.isolation).toBe(isolation.needsRoot ? 'uid' : 'userns')
@@ -85,7 +104,9 @@ try:
     print('lowered the init')
 except OSError as error:
     print(error.strerror)`)
-    expect(ran.stdout, ran.stderr).toBe('0000000000000000 0000000000000000 0000000000000000 0000000000000000 1 2\n-1\nOperation not permitted\n')
+    expect(ran.stdout, ran.stderr).toBe(
+      '0000000000000000 0000000000000000 0000000000000000 0000000000000000 1 2\n-1\nOperation not permitted\n',
+    )
   })
 
   test(`the process limit counts only the step's own processes (${PROCESSES})`, async (context) => {
@@ -106,7 +127,17 @@ print(sorted(os.listdir('/tmp')), os.listdir('/dev/shm'), sorted(os.listdir('/tm
 print(open('/proc/sysvipc/shm').read().count('\\n'))`)
     expect(next.stdout).toBe("['work'] [] ['main.py'] ['1', '2']\n1\n")
     const { readdirSync, readFileSync } = await import('node:fs')
-    const left = readdirSync('/proc').filter((pid) => /^\d+$/.test(pid) && (() => { try { return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(token) } catch { return false } })())
+    const left = readdirSync('/proc').filter(
+      (pid) =>
+        /^\d+$/.test(pid) &&
+        (() => {
+          try {
+            return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(token)
+          } catch {
+            return false
+          }
+        })(),
+    )
     expect(left).toEqual([])
   })
 
@@ -169,7 +200,9 @@ raise SystemExit(7)`)
 
   test("a program that prints the server's set-up failure and exits 125 is only that: its own exit", async (context) => {
     skipUnlessAvailable(context, isolation.needsRoot)
-    const forged = await py("import os, sys\nsys.stderr.write(\"could not prepare the step: OSError()\\n\")\nsys.stderr.flush()\nos._exit(125)")
+    const forged = await py(
+      'import os, sys\nsys.stderr.write("could not prepare the step: OSError()\\n")\nsys.stderr.flush()\nos._exit(125)',
+    )
     expect(forged.exitCode).toBe(125)
     expect(servers.available).toBe(true)
   })
@@ -177,9 +210,12 @@ raise SystemExit(7)`)
   test('the wall limit kills the whole step, a daemon in a new session too', async (context) => {
     skipUnlessAvailable(context, isolation.needsRoot)
     const token = `testbench-exec-${randomBytes(6).toString('hex')}`
-    const ran = await py(`import subprocess, time\nsubprocess.Popen(['/bin/sh', '-c', 'sleep 30; : ${token}'], start_new_session=True)\ntime.sleep(30)`, {
-      limits: { ...DEFAULT_RUN_LIMITS, wallMs: 1_000, processes: PROCESSES },
-    })
+    const ran = await py(
+      `import subprocess, time\nsubprocess.Popen(['/bin/sh', '-c', 'sleep 30; : ${token}'], start_new_session=True)\ntime.sleep(30)`,
+      {
+        limits: { ...DEFAULT_RUN_LIMITS, wallMs: 1_000, processes: PROCESSES },
+      },
+    )
     expect(ran.wallLimitHit).toBe(true)
     expect(ran.wallMs).toBeLessThan(4_000)
     expect((await py('print("next")')).stdout).toBe('next\n')
@@ -188,28 +224,49 @@ raise SystemExit(7)`)
   test("a compile step's work dir comes back (executable bits kept, symlinks not followed); too much of it is too big", async (context) => {
     skipUnlessAvailable(context, isolation.needsRoot)
     const made = await servers.run(
-      step([python, 'build.py'], { 'build.py': "import os\nopen('out', 'w').write('#!/bin/sh\\necho built\\n')\nos.chmod('out', 0o755)\nos.makedirs('sub')\nopen('sub/data', 'w').write('d')\nos.symlink('/etc/passwd', 'link')\nos.chmod('sub/data', 0)\n" }, {
-        ship: 'all',
-        shipBytes: MiB,
-        limits: { ...DEFAULT_COMPILE_LIMITS, wallMs: 5_000 },
-      }),
+      step(
+        [python, 'build.py'],
+        {
+          'build.py':
+            "import os\nopen('out', 'w').write('#!/bin/sh\\necho built\\n')\nos.chmod('out', 0o755)\nos.makedirs('sub')\nopen('sub/data', 'w').write('d')\nos.symlink('/etc/passwd', 'link')\nos.chmod('sub/data', 0)\n",
+        },
+        {
+          ship: 'all',
+          shipBytes: MiB,
+          limits: { ...DEFAULT_COMPILE_LIMITS, wallMs: 5_000 },
+        },
+      ),
     )
-    expect([...(made?.files ?? new Map<string, StepFile>())].map(([path, file]) => [path, file.executable, file.bytes.toString()]).sort()).toEqual([
+    expect(
+      [...(made?.files ?? new Map<string, StepFile>())]
+        .map(([path, file]) => [path, file.executable, file.bytes.toString()])
+        .sort(),
+    ).toEqual([
       ['build.py', false, expect.any(String)],
       ['out', true, '#!/bin/sh\necho built\n'],
       ['sub/data', false, 'd'],
     ])
     const built = await servers.run(step(['./out'], {}, { files: made?.files ?? new Map() }))
     expect(built?.stdout.capture().text).toBe('built\n')
-    const big = await servers.run(step([python, 'build.py'], { 'build.py': "open('big', 'wb').write(b'x' * 3 * 2 ** 20)\n" }, { ship: 'all', shipBytes: 2 * MiB, limits: { ...DEFAULT_COMPILE_LIMITS, wallMs: 5_000 } }))
+    const big = await servers.run(
+      step(
+        [python, 'build.py'],
+        { 'build.py': "open('big', 'wb').write(b'x' * 3 * 2 ** 20)\n" },
+        { ship: 'all', shipBytes: 2 * MiB, limits: { ...DEFAULT_COMPILE_LIMITS, wallMs: 5_000 } },
+      ),
+    )
     expect(big?.tooBig).toMatch(/more than 2097152 bytes/)
   })
 
   test("a program's tmpfs holds its size, and files that do not fit are the program's, not ours", async (context) => {
     skipUnlessAvailable(context, isolation.needsRoot)
-    const filled = await py("n = 0\ntry:\n    with open('/tmp/fill', 'wb') as file:\n        while True:\n            file.write(b'x' * 2 ** 20)\n            file.flush()\n            n += 1\nexcept OSError as error:\n    print(n, error.strerror)")
+    const filled = await py(
+      "n = 0\ntry:\n    with open('/tmp/fill', 'wb') as file:\n        while True:\n            file.write(b'x' * 2 ** 20)\n            file.flush()\n            n += 1\nexcept OSError as error:\n    print(n, error.strerror)",
+    )
     expect(filled.stdout).toMatch(/^1[56] No space left on device\n$/)
-    const tooBig = await servers.run(step([python, 'main.py'], { 'main.py': 'print(1)', 'huge.bin': 'x'.repeat(20 * MiB) }))
+    const tooBig = await servers.run(
+      step([python, 'main.py'], { 'main.py': 'print(1)', 'huge.bin': 'x'.repeat(20 * MiB) }),
+    )
     expect(tooBig?.tooBig).toMatch(/do not fit/)
   })
 })

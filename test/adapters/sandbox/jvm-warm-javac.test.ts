@@ -15,7 +15,8 @@ afterAll(async () => {
 })
 
 const TWO_FILES = {
-  'Main.java': 'import util.Twice;\npublic class Main { public static void main(String[] args) { System.out.println(Twice.of(21)); } }\n',
+  'Main.java':
+    'import util.Twice;\npublic class Main { public static void main(String[] args) { System.out.println(Twice.of(21)); } }\n',
   'util/Twice.java': 'package util;\npublic class Twice { public static int of(int n) { return 2 * n; } }\n',
 }
 
@@ -44,7 +45,10 @@ describe('warm javac', () => {
   test('a compile error is a compile_error with the diagnostics a fresh javac prints', async (context) => {
     await skipWithoutSandbox(context, ['java'])
     const broken = { 'Main.java': 'public class Main {\n  public static void main(String[] args) { int x = ; }\n}\n' }
-    const [warmResult, coldResult] = [await warm.run({ language: 'java', files: broken }), await cold.run({ language: 'java', files: broken })]
+    const [warmResult, coldResult] = [
+      await warm.run({ language: 'java', files: broken }),
+      await cold.run({ language: 'java', files: broken }),
+    ]
     expect(warmResult.outcome).toBe('compile_error')
     expect(coldResult.outcome).toBe('compile_error')
     expect(warmResult.reason).toBe(coldResult.reason)
@@ -54,7 +58,10 @@ describe('warm javac', () => {
   test('a run cannot use classes another run compiled', async (context) => {
     await skipWithoutSandbox(context, ['java'])
     expect((await warm.run({ language: 'java', files: TWO_FILES })).outcome).toBe('passed')
-    const borrower = { 'Main.java': 'public class Main { public static void main(String[] args) { System.out.println(util.Twice.of(1)); } }\n' }
+    const borrower = {
+      'Main.java':
+        'public class Main { public static void main(String[] args) { System.out.println(util.Twice.of(1)); } }\n',
+    }
     const result = await warm.run({ language: 'java', files: borrower })
     expect(result.outcome).toBe('compile_error')
     expect(result.compileOutput).toMatch(/package util does not exist/)

@@ -30,20 +30,31 @@ describe('memory cgroup (root, where the kernel has a memory controller)', () =>
   test.for([
     ['cold', sandbox],
     ['warm', warm],
-  ] as const)("%s: a run's processes together are held to its memory limit, not each to its own", async ([, runner], context) => {
-    await skipWithoutSandbox(context)
-    if (memoryCgroups() === undefined) context.skip('needs root and a cgroup memory controller (cgroup v1 memory or v2)')
-    const result = await runner.run({ language: 'python', files: { 'main.py': SPREAD_OUT }, limits: { memoryBytes: 256 * MiB, wallMs: 20_000 } })
-    // The kernel kills inside the run when all of it passes 256 MiB (plus the tmpfs it may fill): some children die.
-    expect(result.stdout.text, result.stderr.text).not.toBe('children failed: 0\n')
-    expect(['memory', 'runtime_error', 'wrong_answer', 'passed']).toContain(result.outcome)
-  })
+  ] as const)(
+    "%s: a run's processes together are held to its memory limit, not each to its own",
+    async ([, runner], context) => {
+      await skipWithoutSandbox(context)
+      if (memoryCgroups() === undefined)
+        context.skip('needs root and a cgroup memory controller (cgroup v1 memory or v2)')
+      const result = await runner.run({
+        language: 'python',
+        files: { 'main.py': SPREAD_OUT },
+        limits: { memoryBytes: 256 * MiB, wallMs: 20_000 },
+      })
+      // The kernel kills inside the run when all of it passes 256 MiB (plus the tmpfs it may fill): some children die.
+      expect(result.stdout.text, result.stderr.text).not.toBe('children failed: 0\n')
+      expect(['memory', 'runtime_error', 'wrong_answer', 'passed']).toContain(result.outcome)
+    },
+  )
 
   test("a cold run's cgroup is removed afterwards", async (context) => {
     await skipWithoutSandbox(context)
     const groups = memoryCgroups()
     if (groups === undefined) return context.skip('needs root and a cgroup memory controller (cgroup v1 memory or v2)')
-    const parent = groups.version === 2 ? `/sys/fs/cgroup/testbench-${process.pid}` : `/sys/fs/cgroup/memory/testbench-${process.pid}`
+    const parent =
+      groups.version === 2
+        ? `/sys/fs/cgroup/testbench-${process.pid}`
+        : `/sys/fs/cgroup/memory/testbench-${process.pid}`
     // A warm server keeps its cgroup while it lives; a cold run's goes with the run.
     const runs = () => (existsSync(parent) ? readdirSync(parent).filter((name) => name.startsWith('run-')) : [])
     const before = runs()

@@ -66,20 +66,32 @@ describe('process sandbox: hostile programs', () => {
     await skipWithoutSandbox(context, [hostile.request.language])
     const result = await sandbox.run(hostile.request)
     const expected = typeof hostile.expected === 'string' ? [hostile.expected] : hostile.expected
-    expect(expected, `${result.reason}\nstdout: ${result.stdout.text.slice(0, 500)}\nstderr: ${result.stderr.text.slice(0, 1500)}`).toContain(result.outcome)
+    expect(
+      expected,
+      `${result.reason}\nstdout: ${result.stdout.text.slice(0, 500)}\nstderr: ${result.stderr.text.slice(0, 1500)}`,
+    ).toContain(result.outcome)
     await hostile.check?.(result)
   })
 })
 
-describe.for(freshInterpreters)('process sandbox: hostile Python programs, a fresh interpreter each, %s', ([, fresh]) => {
-  beforeEach((context) => skipWithoutSandbox(context))
-  test.concurrent.for(hostileCases(host).filter((hostile) => hostile.request.language === 'python'))('$name', async (hostile) => {
-    const result = await fresh.run(hostile.request)
-    const expected = typeof hostile.expected === 'string' ? [hostile.expected] : hostile.expected
-    expect(expected, `${result.reason}\nstdout: ${result.stdout.text.slice(0, 500)}\nstderr: ${result.stderr.text.slice(0, 1500)}`).toContain(result.outcome)
-    await hostile.check?.(result)
-  })
-})
+describe.for(freshInterpreters)(
+  'process sandbox: hostile Python programs, a fresh interpreter each, %s',
+  ([, fresh]) => {
+    beforeEach((context) => skipWithoutSandbox(context))
+    test.concurrent.for(hostileCases(host).filter((hostile) => hostile.request.language === 'python'))(
+      '$name',
+      async (hostile) => {
+        const result = await fresh.run(hostile.request)
+        const expected = typeof hostile.expected === 'string' ? [hostile.expected] : hostile.expected
+        expect(
+          expected,
+          `${result.reason}\nstdout: ${result.stdout.text.slice(0, 500)}\nstderr: ${result.stderr.text.slice(0, 1500)}`,
+        ).toContain(result.outcome)
+        await hostile.check?.(result)
+      },
+    )
+  },
+)
 
 describe('process sandbox: every language', () => {
   test.concurrent.for(LANGUAGES)('%s: hello world passes', async (language, context) => {
@@ -105,7 +117,8 @@ describe('process sandbox: runs are isolated from each other', () => {
   ] as const)('%s: a run leaves nothing in /tmp, /dev/shm or SysV IPC for the next one', async ([, options]) => {
     // One sandbox, one run at a time: warm, both runs go through the same server.
     const isolated = new ProcessSandbox(options)
-    const leave = "import ctypes\nopen('/tmp/leak', 'w').write('x')\nopen('/dev/shm/leak', 'w').write('x')\nprint(ctypes.CDLL(None).shmget(0x7e57, 4096, 0o1000 | 0o666))\n"
+    const leave =
+      "import ctypes\nopen('/tmp/leak', 'w').write('x')\nopen('/dev/shm/leak', 'w').write('x')\nprint(ctypes.CDLL(None).shmget(0x7e57, 4096, 0o1000 | 0o666))\n"
     const look =
       "import ctypes, os\nfound = [path for path in ('/tmp/leak', '/dev/shm/leak') if os.path.exists(path)]\nif ctypes.CDLL(None).shmget(0x7e57, 4096, 0o666) >= 0:\n    found.append('shm')\nprint(found)\n"
     try {
@@ -122,8 +135,11 @@ describe('process sandbox: runs are isolated from each other', () => {
 
 describe('process sandbox: on hosts missing a protection', () => {
   const found = hostProtections()
-  test('a sandbox that cannot start is an infra_error, not the program\'s fault', async () => {
-    const broken = new ProcessSandbox({ protections: () => ({ ...found, bwrap: '/nonexistent/bwrap' }), warmPython: false })
+  test("a sandbox that cannot start is an infra_error, not the program's fault", async () => {
+    const broken = new ProcessSandbox({
+      protections: () => ({ ...found, bwrap: '/nonexistent/bwrap' }),
+      warmPython: false,
+    })
     const result = await broken.run({ language: 'python', files: HELLO.python.files })
     expect(result.outcome).toBe('infra_error')
     // (As root the sandbox starts in a memory cgroup through /bin/sh, which then fails to exec bwrap.)
@@ -131,9 +147,19 @@ describe('process sandbox: on hosts missing a protection', () => {
   })
 
   test('without bwrap no program runs: every run is an infra_error that says what is missing and what to do', async () => {
-    const withoutBwrap = new ProcessSandbox({ protections: () => ({ ...found, bwrap: undefined, bwrapProblem: 'bwrap is not at /usr/bin/bwrap (apt-get install bubblewrap)' }), warmPython: false })
+    const withoutBwrap = new ProcessSandbox({
+      protections: () => ({
+        ...found,
+        bwrap: undefined,
+        bwrapProblem: 'bwrap is not at /usr/bin/bwrap (apt-get install bubblewrap)',
+      }),
+      warmPython: false,
+    })
     const token = host.token('no-bwrap-ran')
-    const result = await withoutBwrap.run({ language: 'python', files: { 'main.py': `open('/tmp/${token}', 'w')\nprint(1)\n` } })
+    const result = await withoutBwrap.run({
+      language: 'python',
+      files: { 'main.py': `open('/tmp/${token}', 'w')\nprint(1)\n` },
+    })
     expect(result.outcome).toBe('infra_error')
     expect(result.reason).toMatch(/apt-get install bubblewrap.*SANDBOX=docker.*SANDBOX=none/)
     expect(existsSync(`/tmp/${token}`)).toBe(false)
@@ -148,7 +174,11 @@ describe('process sandbox: on hosts missing a protection', () => {
     skipWithoutTool(context, { name: 'setpriv', install: 'apt-get install util-linux' }, found.setpriv === undefined)
     const withoutBwrap = new ProcessSandbox({ unsandboxed: true, warmPython: false })
     expect(withoutBwrap.description()).toBe('none (unsandboxed)')
-    const loop = await withoutBwrap.run({ language: 'python', files: { 'main.py': 'while True:\n    pass\n' }, limits: { wallMs: 3_000, cpuSeconds: 1 } })
+    const loop = await withoutBwrap.run({
+      language: 'python',
+      files: { 'main.py': 'while True:\n    pass\n' },
+      limits: { wallMs: 3_000, cpuSeconds: 1 },
+    })
     expect(loop.outcome).toBe('timeout')
     const token = host.token('no-bwrap-orphan')
     const orphan = `import subprocess\nsubprocess.Popen(['/bin/sh', '-c', 'sleep 1000; : ${token}'], start_new_session=True)\n`
@@ -165,7 +195,12 @@ describe('process sandbox: afterwards', () => {
     // The warm servers are ours too, until closed.
     await sandbox.close()
     for (const [, fresh] of freshInterpreters) await fresh.close()
-    const children = () => readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)
+    const children = () =>
+      readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8')
+        .trim()
+        .split(/\s+/)
+        .filter(Boolean)
+        .map(Number)
     await expect.poll(() => children().filter((pid) => pid !== sentinel.pid)).toEqual([])
   })
 

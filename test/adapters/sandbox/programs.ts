@@ -23,12 +23,18 @@ export interface HostileContext {
   processesWith: (text: string) => number[]
 }
 
-const python = (source: string, rest: Partial<RunRequest> = {}): RunRequest => ({ language: 'python', files: { 'main.py': source }, ...rest })
+const python = (source: string, rest: Partial<RunRequest> = {}): RunRequest => ({
+  language: 'python',
+  files: { 'main.py': source },
+  ...rest,
+})
 
 /** Program, then checks, then the marker: the shape every suite gives the runner. */
 export const withChecks = (language: Language, program: string, checks: string): RunRequest => ({
   language,
-  files: (marker) => ({ [language === 'python' ? 'main.py' : 'main.js']: `${program}\n${checks}\n${printMarker(language, marker)}\n` }),
+  files: (marker) => ({
+    [language === 'python' ? 'main.py' : 'main.js']: `${program}\n${checks}\n${printMarker(language, marker)}\n`,
+  }),
 })
 
 export function hostileCases(host: HostileContext): HostileCase[] {
@@ -57,7 +63,9 @@ export function hostileCases(host: HostileContext): HostileCase[] {
     },
     {
       name: 'a memory bomb in Python runs out of memory',
-      request: python('blocks = []\nwhile True:\n    blocks.append(bytearray(10_000_000))\n', { limits: { memoryBytes: 256 * 2 ** 20 } }),
+      request: python('blocks = []\nwhile True:\n    blocks.append(bytearray(10_000_000))\n', {
+        limits: { memoryBytes: 256 * 2 ** 20 },
+      }),
       expected: 'memory',
     },
     {
@@ -83,11 +91,17 @@ export function hostileCases(host: HostileContext): HostileCase[] {
     },
     {
       name: '100 MB of output is capped, counted, and the marker after it still found',
-      request: withChecks('python', "import sys\nchunk = 'x' * 2 ** 20\nfor _ in range(100):\n    sys.stdout.write(chunk)\nprint()", ''),
+      request: withChecks(
+        'python',
+        "import sys\nchunk = 'x' * 2 ** 20\nfor _ in range(100):\n    sys.stdout.write(chunk)\nprint()",
+        '',
+      ),
       expected: 'passed',
       check: (result) => {
-        if (!result.stdout.truncated || result.stdout.text.length !== 2 ** 20) throw new Error('stdout was not capped at 1 MiB.')
-        if (result.stdout.bytes < 100 * 2 ** 20) throw new Error(`Only ${result.stdout.bytes} bytes of stdout were counted.`)
+        if (!result.stdout.truncated || result.stdout.text.length !== 2 ** 20)
+          throw new Error('stdout was not capped at 1 MiB.')
+        if (result.stdout.bytes < 100 * 2 ** 20)
+          throw new Error(`Only ${result.stdout.bytes} bytes of stdout were counted.`)
       },
     },
     {
@@ -97,19 +111,21 @@ export function hostileCases(host: HostileContext): HostileCase[] {
       ),
       expected: 'passed',
       check: (result) => {
-        if (result.stdout.text.includes('connected')) throw new Error(`The program got a connection: ${result.stdout.text}`)
+        if (result.stdout.text.includes('connected'))
+          throw new Error(`The program got a connection: ${result.stdout.text}`)
         if (host.connectionsSeen() !== 0) throw new Error('The host listener saw a connection from the sandbox.')
       },
     },
     {
       name: 'a user namespace cannot be made, nor the image written',
       request: python(
-        "import ctypes, os\nlibc = ctypes.CDLL(None, use_errno=True)\nprint(libc.unshare(0x10000000))\n" +
+        'import ctypes, os\nlibc = ctypes.CDLL(None, use_errno=True)\nprint(libc.unshare(0x10000000))\n' +
           "for path in ('/usr/testbench-write', '/etc/testbench-write', '/testbench-write'):\n    try:\n        open(path, 'w')\n        print('wrote', path)\n    except OSError:\n        pass\n",
       ),
       expected: 'passed',
       check: (result) => {
-        if (result.stdout.text !== '-1\n') throw new Error(`The program made a user namespace or wrote outside its dirs: ${result.stdout.text}`)
+        if (result.stdout.text !== '-1\n')
+          throw new Error(`The program made a user namespace or wrote outside its dirs: ${result.stdout.text}`)
       },
     },
     {
@@ -117,7 +133,8 @@ export function hostileCases(host: HostileContext): HostileCase[] {
       request: python('import os\nprint(sorted(os.environ.items()))\n'),
       expected: 'passed',
       check: (result) => {
-        if (/canary|API_KEY|TOKEN|SECRET/.test(result.stdout.text)) throw new Error(`A secret leaked: ${result.stdout.text}`)
+        if (/canary|API_KEY|TOKEN|SECRET/.test(result.stdout.text))
+          throw new Error(`A secret leaked: ${result.stdout.text}`)
       },
     },
     {
@@ -147,7 +164,9 @@ export function hostileCases(host: HostileContext): HostileCase[] {
     },
     {
       name: 'killing its parent ends at most its own run',
-      request: python("import os, signal, time\nos.kill(os.getppid(), signal.SIGKILL)\ntime.sleep(0.2)\nprint('still here')\n"),
+      request: python(
+        "import os, signal, time\nos.kill(os.getppid(), signal.SIGKILL)\ntime.sleep(0.2)\nprint('still here')\n",
+      ),
       expected: ['passed', 'runtime_error'],
     },
     {
@@ -185,7 +204,9 @@ export function hostileCases(host: HostileContext): HostileCase[] {
       name: 'printing the real marker from code that then fails does not pass',
       request: {
         language: 'python',
-        files: (marker) => ({ 'main.py': `print(${JSON.stringify(marker)})\nraise ValueError('the checks fail')\n${printMarker('python', marker)}\n` }),
+        files: (marker) => ({
+          'main.py': `print(${JSON.stringify(marker)})\nraise ValueError('the checks fail')\n${printMarker('python', marker)}\n`,
+        }),
       },
       expected: 'runtime_error',
       check: (result) => {
@@ -194,7 +215,11 @@ export function hostileCases(host: HostileContext): HostileCase[] {
     },
     {
       name: 'printing a guessed marker and exiting 0 does not pass',
-      request: withChecks('python', "print('TESTBENCH_PASS_00000000000000000000000000000000')\nraise SystemExit(0)", 'assert False'),
+      request: withChecks(
+        'python',
+        "print('TESTBENCH_PASS_00000000000000000000000000000000')\nraise SystemExit(0)",
+        'assert False',
+      ),
       expected: 'runtime_error',
     },
     {
@@ -221,7 +246,8 @@ export function hostileCases(host: HostileContext): HostileCase[] {
       expected: 'passed',
       check: (result) => {
         const files = JSON.stringify(result.files)
-        if (files !== JSON.stringify({ 'out.txt': 'result 42', 'sub/deep.txt': 'deep' })) throw new Error(`Collected ${files}.`)
+        if (files !== JSON.stringify({ 'out.txt': 'result 42', 'sub/deep.txt': 'deep' }))
+          throw new Error(`Collected ${files}.`)
       },
     },
     {
@@ -240,20 +266,34 @@ export const HELLO: Record<Language, { files: Record<string, string>; broken: Re
   python: { files: { 'main.py': 'print("hello")\n' }, broken: { 'main.py': 'def f(:\n    pass\n' } },
   javascript: { files: { 'main.js': 'console.log("hello")\n' }, broken: { 'main.js': 'function (\n' } },
   java: {
-    files: { 'Main.java': 'public class Main {\n  public static void main(String[] args) {\n    System.out.println("hello");\n  }\n}\n' },
-    broken: { 'Main.java': 'public class Main {\n  public static void main(String[] args) {\n    int x = "hello";\n  }\n}\n' },
+    files: {
+      'Main.java':
+        'public class Main {\n  public static void main(String[] args) {\n    System.out.println("hello");\n  }\n}\n',
+    },
+    broken: {
+      'Main.java': 'public class Main {\n  public static void main(String[] args) {\n    int x = "hello";\n  }\n}\n',
+    },
   },
-  rust: { files: { 'main.rs': 'fn main() {\n    println!("hello");\n}\n' }, broken: { 'main.rs': 'fn main() {\n    let x: i32 = "hello";\n}\n' } },
+  rust: {
+    files: { 'main.rs': 'fn main() {\n    println!("hello");\n}\n' },
+    broken: { 'main.rs': 'fn main() {\n    let x: i32 = "hello";\n}\n' },
+  },
   go: {
     files: { 'main.go': 'package main\n\nimport "fmt"\n\nfunc main() {\n\tfmt.Println("hello")\n}\n' },
     broken: { 'main.go': 'package main\n\nfunc main() {\n\tvar x int = "hello"\n}\n' },
   },
-  c: { files: { 'main.c': '#include <stdio.h>\nint main(void) {\n  puts("hello");\n  return 0;\n}\n' }, broken: { 'main.c': 'int main(void) {\n  return undefined_name;\n}\n' } },
+  c: {
+    files: { 'main.c': '#include <stdio.h>\nint main(void) {\n  puts("hello");\n  return 0;\n}\n' },
+    broken: { 'main.c': 'int main(void) {\n  return undefined_name;\n}\n' },
+  },
   cpp: {
     files: { 'main.cpp': '#include <iostream>\nint main() {\n  std::cout << "hello" << std::endl;\n}\n' },
     broken: { 'main.cpp': '#include <string>\nint main() {\n  int x = std::string("hello");\n}\n' },
   },
-  clojure: { files: { 'main.clj': '(println "hello")\n' }, broken: { 'main.clj': '(println (undefined-function 1))\n' } },
+  clojure: {
+    files: { 'main.clj': '(println "hello")\n' },
+    broken: { 'main.clj': '(println (undefined-function 1))\n' },
+  },
 }
 
 /** Forks sleeping children until the process limit refuses one; prints how many processes it had then, itself included. */

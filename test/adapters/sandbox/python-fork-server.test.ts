@@ -22,27 +22,51 @@ const root = process.getuid?.() === 0
 const NOBODY = { uid: 65534, gid: 65534 }
 
 function bwrapMissing(): string | undefined {
-  return hostProtections().bwrap === undefined ? 'bwrap is not at /usr/bin/bwrap, or cannot create namespaces here' : undefined
+  return hostProtections().bwrap === undefined
+    ? 'bwrap is not at /usr/bin/bwrap, or cannot create namespaces here'
+    : undefined
 }
 
 /** Why bwrap cannot give an ordinary user's fork server its sandbox here, or undefined. */
 function userNamespacesMissing(): string | undefined {
   const missing = bwrapMissing()
   if (missing !== undefined) return missing
-  const flags = ['--unshare-user', '--unshare-pid', '--disable-userns', '--as-pid-1', '--cap-add', 'CAP_SYS_ADMIN', '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev']
-  const probe = spawnSync(bwrap, [...flags, '--', python, '-c', 'import ctypes; assert ctypes.CDLL(None).unshare(0x20000000) == 0'], {
-    encoding: 'utf8',
-    timeout: 10_000,
-    cwd: '/',
-    ...(root ? NOBODY : {}),
-  })
+  const flags = [
+    '--unshare-user',
+    '--unshare-pid',
+    '--disable-userns',
+    '--as-pid-1',
+    '--cap-add',
+    'CAP_SYS_ADMIN',
+    '--ro-bind',
+    '/',
+    '/',
+    '--proc',
+    '/proc',
+    '--dev',
+    '/dev',
+  ]
+  const probe = spawnSync(
+    bwrap,
+    [...flags, '--', python, '-c', 'import ctypes; assert ctypes.CDLL(None).unshare(0x20000000) == 0'],
+    {
+      encoding: 'utf8',
+      timeout: 10_000,
+      cwd: '/',
+      ...(root ? NOBODY : {}),
+    },
+  )
   if (probe.status === 0) return undefined
   return `unprivileged user namespaces with bwrap --disable-userns: ${(probe.stderr || probe.error?.message || `exit status ${probe.status}`).trim().split('\n')[0]}`
 }
 
 const isolations = [
   { name: 'userns (ordinary users, and root first)', kind: 'userns', missing: () => userNamespacesMissing() },
-  { name: "uid (root's fallback)", kind: 'uid', missing: () => bwrapMissing() ?? (root ? undefined : 'root, to switch each child to a throwaway uid') },
+  {
+    name: "uid (root's fallback)",
+    kind: 'uid',
+    missing: () => bwrapMissing() ?? (root ? undefined : 'root, to switch each child to a throwaway uid'),
+  },
 ] as const
 
 const PROCESSES = 8
@@ -53,9 +77,18 @@ describe.each(isolations)('warm Python fork server, $name isolation', (isolation
   const servers = new PythonForkServers(python, bwrap, { root, isolation: isolation.kind })
   afterAll(() => servers.close())
 
-  const skipUnlessAvailable = (context: SkippableContext): void => skipWithoutTool(context, TOOLS.bwrap, isolation.missing())
+  const skipUnlessAvailable = (context: SkippableContext): void =>
+    skipWithoutTool(context, TOOLS.bwrap, isolation.missing())
   async function run(code: string, stdin?: string) {
-    const ran = await servers.run({ files: { 'main.py': code }, main: 'main.py', stdin, limits, uid: nextUid++, marker: undefined, collect: [] })
+    const ran = await servers.run({
+      files: { 'main.py': code },
+      main: 'main.py',
+      stdin,
+      limits,
+      uid: nextUid++,
+      marker: undefined,
+      collect: [],
+    })
     if (ran === undefined) throw new Error('the fork server could not serve the run')
     return { exitCode: ran.exitCode, stdout: ran.stdout.capture().text, stderr: ran.stderr.capture().text }
   }
@@ -72,7 +105,16 @@ describe.each(isolations)('warm Python fork server, $name isolation', (isolation
     const driver = `# ${'the same driver in every run '.repeat(200)}\nprint(open('main.py').read() == open('/proc/self/cwd/main.py').read(), len(open('driver.py').read()))\n`
     const program = `exec(open('driver.py').read())\nopen('driver.py', 'w').write('changed')\n`
     const reusedRun = async () => {
-      const ran = await servers.run({ files: { 'main.py': program, 'driver.py': driver }, main: 'main.py', stdin: undefined, limits, uid: nextUid++, marker: undefined, collect: [], reused: ['driver.py'] })
+      const ran = await servers.run({
+        files: { 'main.py': program, 'driver.py': driver },
+        main: 'main.py',
+        stdin: undefined,
+        limits,
+        uid: nextUid++,
+        marker: undefined,
+        collect: [],
+        reused: ['driver.py'],
+      })
       if (ran === undefined) throw new Error('the fork server could not serve the run')
       return ran.stdout.capture().text
     }
@@ -175,7 +217,11 @@ describe('warm Python fork server: modules preloaded per request', () => {
   afterAll(() => sandbox.close())
 
   test('a run that asks for preloaded modules finds them imported; one that does not, does not', async (context) => {
-    skipWithoutTool(context, TOOLS.bwrap, hostProtections().bwrap === undefined ? 'bwrap cannot create namespaces here' : undefined)
+    skipWithoutTool(
+      context,
+      TOOLS.bwrap,
+      hostProtections().bwrap === undefined ? 'bwrap cannot create namespaces here' : undefined,
+    )
     const files = { 'main.py': "import sys\nprint('wave' in sys.modules, 'csv' in sys.modules)" }
     const preloaded = await sandbox.run({ language: 'python', files, preload: ['csv', 'wave'] })
     const plain = await sandbox.run({ language: 'python', files })
@@ -188,8 +234,13 @@ describe('warm Python fork server: the verdict of the sandbox, not of the progra
   afterAll(() => sandbox.close())
 
   test("a program that prints the server's old set-up failure and exits 125 is a runtime error, not an infra error", async (context) => {
-    skipWithoutTool(context, TOOLS.bwrap, hostProtections().bwrap === undefined ? 'bwrap cannot create namespaces here' : undefined)
-    const forged = 'import os, sys\nsys.stderr.write("testbench fork server: could not prepare the child: OSError()\\n")\nsys.stderr.flush()\nos._exit(125)'
+    skipWithoutTool(
+      context,
+      TOOLS.bwrap,
+      hostProtections().bwrap === undefined ? 'bwrap cannot create namespaces here' : undefined,
+    )
+    const forged =
+      'import os, sys\nsys.stderr.write("testbench fork server: could not prepare the child: OSError()\\n")\nsys.stderr.flush()\nos._exit(125)'
     const result = await sandbox.run({ language: 'python', files: { 'main.py': forged } })
     expect(result.outcome).toBe('runtime_error')
   })

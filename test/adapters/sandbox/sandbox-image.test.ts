@@ -27,28 +27,37 @@ async function engineAndBase(): Promise<string | undefined> {
 
 // Removing a large image takes podman more than the default 10 s on a busy machine.
 afterAll(async () => {
-  await docker.getImage(image).remove({ force: true }).catch(() => undefined)
+  await docker
+    .getImage(image)
+    .remove({ force: true })
+    .catch(() => undefined)
 }, 120_000)
 
-test('a missing sandbox image is built from the shipped Dockerfile, labelled with its hash, once', { timeout: 900_000 }, async (context) => {
-  skipWithoutTool(context, TOOLS.containerEngine, await engineAndBase())
-  const lines: string[] = []
-  await ensureSandboxImage({ docker, image, base: BASE, log: (line) => lines.push(line) })
-  const built = await docker.getImage(image).inspect()
-  expect(built.Config.Labels?.[DOCKERFILE_HASH_LABEL]).toBe(dockerfileHash())
-  expect(built.Config.Labels?.['testbench.languages']).toContain('python')
-  expect(lines[0]).toContain(`building ${image}`)
+test(
+  'a missing sandbox image is built from the shipped Dockerfile, labelled with its hash, once',
+  { timeout: 900_000 },
+  async (context) => {
+    skipWithoutTool(context, TOOLS.containerEngine, await engineAndBase())
+    const lines: string[] = []
+    await ensureSandboxImage({ docker, image, base: BASE, log: (line) => lines.push(line) })
+    const built = await docker.getImage(image).inspect()
+    expect(built.Config.Labels?.[DOCKERFILE_HASH_LABEL]).toBe(dockerfileHash())
+    expect(built.Config.Labels?.['testbench.languages']).toContain('python')
+    expect(lines[0]).toContain(`building ${image}`)
 
-  const again: string[] = []
-  await ensureSandboxImage({ docker, image, base: BASE, log: (line) => again.push(line) })
-  expect(again, 'an image built from this Dockerfile is reused').toEqual([])
-})
+    const again: string[] = []
+    await ensureSandboxImage({ docker, image, base: BASE, log: (line) => again.push(line) })
+    expect(again, 'an image built from this Dockerfile is reused').toEqual([])
+  },
+)
 
 test('a failed build says why and what to do', { timeout: 120_000 }, async (context) => {
   skipWithoutTool(context, TOOLS.containerEngine, await engineAndBase())
   const missingBase = `localhost/testbench/no-such-base-${randomBytes(4).toString('hex')}:none`
   const failing = `localhost/testbench/sandbox-build-fails-${randomBytes(4).toString('hex')}:bookworm`
   await expect(ensureSandboxImage({ docker, image: failing, base: missingBase, log: () => undefined })).rejects.toThrow(
-    new RegExp(`Building the sandbox image ${failing.replace(/[.]/g, '\\.')} on .*failed[\\s\\S]*TESTBENCH_SANDBOX_BASE_IMAGE`),
+    new RegExp(
+      `Building the sandbox image ${failing.replace(/[.]/g, '\\.')} on .*failed[\\s\\S]*TESTBENCH_SANDBOX_BASE_IMAGE`,
+    ),
   )
 })

@@ -39,7 +39,11 @@ plant('the reply cache', cacheDir)
 plant('the reports', reportDir)
 plant('the project tree', process.cwd())
 plant('the home dir', homedir())
-const saved = { data: process.env['TESTBENCH_DATA_DIR'], cache: process.env['TESTBENCH_CACHE_DIR'], reports: process.env['TESTBENCH_REPORT_DIR'] }
+const saved = {
+  data: process.env['TESTBENCH_DATA_DIR'],
+  cache: process.env['TESTBENCH_CACHE_DIR'],
+  reports: process.env['TESTBENCH_REPORT_DIR'],
+}
 process.env['TESTBENCH_DATA_DIR'] = dataDir
 process.env['TESTBENCH_CACHE_DIR'] = cacheDir
 process.env['TESTBENCH_REPORT_DIR'] = reportDir
@@ -49,7 +53,11 @@ const cold = new ProcessSandbox({ warmPython: false })
 
 afterAll(async () => {
   for (const path of made) rmSync(path, { recursive: true, force: true })
-  for (const [name, value] of [['TESTBENCH_DATA_DIR', saved.data], ['TESTBENCH_CACHE_DIR', saved.cache], ['TESTBENCH_REPORT_DIR', saved.reports]] as const) {
+  for (const [name, value] of [
+    ['TESTBENCH_DATA_DIR', saved.data],
+    ['TESTBENCH_CACHE_DIR', saved.cache],
+    ['TESTBENCH_REPORT_DIR', saved.reports],
+  ] as const) {
     if (value === undefined) delete process.env[name]
     else process.env[name] = value
   }
@@ -78,28 +86,48 @@ describe('the sandbox root', () => {
   test.for([
     ['warm', warm],
     ['cold', cold],
-  ] as const)('a %s Python program searching the whole visible file system finds no secret', async ([, sandbox], context) => {
-    await skipWithoutSandbox(context)
-    const direct = Object.values(places).map((path) => `print(${JSON.stringify(path)}, os.path.exists(${JSON.stringify(path)}))`).join('\n')
-    const ran = await sandbox.run({ language: 'python', files: { 'main.py': `${SEARCH}\n${direct}\n` }, limits: { wallMs: 60_000, cpuSeconds: 60 } })
-    expect(ran.outcome, ran.stderr.text).toBe('passed')
-    expect(ran.stdout.text).toContain('found []\n')
-    for (const path of Object.values(places)) expect(ran.stdout.text).toContain(`${path} False\n`)
-  })
+  ] as const)(
+    'a %s Python program searching the whole visible file system finds no secret',
+    async ([, sandbox], context) => {
+      await skipWithoutSandbox(context)
+      const direct = Object.values(places)
+        .map((path) => `print(${JSON.stringify(path)}, os.path.exists(${JSON.stringify(path)}))`)
+        .join('\n')
+      const ran = await sandbox.run({
+        language: 'python',
+        files: { 'main.py': `${SEARCH}\n${direct}\n` },
+        limits: { wallMs: 60_000, cpuSeconds: 60 },
+      })
+      expect(ran.outcome, ran.stderr.text).toBe('passed')
+      expect(ran.stdout.text).toContain('found []\n')
+      for (const path of Object.values(places)) expect(ran.stdout.text).toContain(`${path} False\n`)
+    },
+  )
 
   const compileTimeReads: Array<[Language, Record<string, string>]> = [
-    ['c', { 'main.c': '#include <stdio.h>\nstatic const char *key =\n#include "PATH"\n;\nint main(void) { puts(key); return 0; }\n' }],
+    [
+      'c',
+      {
+        'main.c':
+          '#include <stdio.h>\nstatic const char *key =\n#include "PATH"\n;\nint main(void) { puts(key); return 0; }\n',
+      },
+    ],
     ['rust', { 'main.rs': `fn main() { println!("{}", include_str!("PATH")); }\n` }],
   ]
-  test.for(compileTimeReads)('a %s compile step cannot read a secret at compile time', async ([language, files], context) => {
-    await skipWithoutSandbox(context, [language])
-    for (const [name, path] of Object.entries(places)) {
-      const source = Object.fromEntries(Object.entries(files).map(([file, text]) => [file, text.replace('PATH', path)]))
-      const ran = await cold.run({ language, files: source })
-      expect(ran.outcome, `${language} read ${name} at compile time`).toBe('compile_error')
-      expect(`${ran.stdout.text}${ran.compileOutput ?? ''}`).not.toContain(SECRET)
-    }
-  })
+  test.for(compileTimeReads)(
+    'a %s compile step cannot read a secret at compile time',
+    async ([language, files], context) => {
+      await skipWithoutSandbox(context, [language])
+      for (const [name, path] of Object.entries(places)) {
+        const source = Object.fromEntries(
+          Object.entries(files).map(([file, text]) => [file, text.replace('PATH', path)]),
+        )
+        const ran = await cold.run({ language, files: source })
+        expect(ran.outcome, `${language} read ${name} at compile time`).toBe('compile_error')
+        expect(`${ran.stdout.text}${ran.compileOutput ?? ''}`).not.toContain(SECRET)
+      }
+    },
+  )
 
   test.for(['warm', 'cold'] as const)('a %s program cannot make a user namespace', async (kind, context) => {
     await skipWithoutSandbox(context)

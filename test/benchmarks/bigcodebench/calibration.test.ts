@@ -4,7 +4,12 @@ import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { beforeEach, describe, expect, test } from 'vitest'
 import { claim } from '../../../suites/bigcodebench/calibration-claim.ts'
-import { calibrate, exclusionsByCategory, taskKey, type CalibrationEntry } from '../../../suites/bigcodebench/calibration.ts'
+import {
+  calibrate,
+  exclusionsByCategory,
+  taskKey,
+  type CalibrationEntry,
+} from '../../../suites/bigcodebench/calibration.ts'
 import { bigCodeBenchTask } from '../../../suites/bigcodebench/dataset.ts'
 import type { PythonEnvironment } from '../../../suites/bigcodebench/environment.ts'
 import { skipWithoutSandbox } from '../../support/sandbox-available.ts'
@@ -31,23 +36,76 @@ describe('exclusionsByCategory', () => {
 
 describe('taskKey: a task is calibrated again only when something it depends on changed', () => {
   const task = bigCodeBenchTask(
-    { task_id: 'BigCodeBench/1', complete_prompt: 'import pandas\ndef task_func():\n', instruct_prompt: 'i', canonical_solution: '    return 1\n', code_prompt: 'import pandas\ndef task_func():\n', test: 'import unittest\nclass TestCases(unittest.TestCase):\n    def test_a(self): pass\n', entry_point: 'task_func', doc_struct: '{}', libs: "['pandas', 'os']" },
+    {
+      task_id: 'BigCodeBench/1',
+      complete_prompt: 'import pandas\ndef task_func():\n',
+      instruct_prompt: 'i',
+      canonical_solution: '    return 1\n',
+      code_prompt: 'import pandas\ndef task_func():\n',
+      test: 'import unittest\nclass TestCases(unittest.TestCase):\n    def test_a(self): pass\n',
+      entry_point: 'task_func',
+      doc_struct: '{}',
+      libs: "['pandas', 'os']",
+    },
     'fixture',
   )
-  const environment = (libraries: Record<string, string>, interpreter = 'process 3.11.2 /usr/bin/python3 x86_64'): PythonEnvironment => ({ interpreter, libraries: new Map(Object.entries(libraries)), preload: [] })
+  const environment = (
+    libraries: Record<string, string>,
+    interpreter = 'process 3.11.2 /usr/bin/python3 x86_64',
+  ): PythonEnvironment => ({ interpreter, libraries: new Map(Object.entries(libraries)), preload: [] })
   const options = { memoryBytes: 1024, timeLimitSeconds: 240 }
-  const base = taskKey(task, environment({ pandas: 'numpy==1.24.2 pandas==1.5.3', os: 'stdlib', requests: 'requests==2.28.1' }), options)
+  const base = taskKey(
+    task,
+    environment({ pandas: 'numpy==1.24.2 pandas==1.5.3', os: 'stdlib', requests: 'requests==2.28.1' }),
+    options,
+  )
 
   test('the versions of what it imports, its requirements included, the interpreter and the limits', () => {
-    expect(taskKey(task, environment({ pandas: 'numpy==1.26.0 pandas==1.5.3', os: 'stdlib', requests: 'requests==2.28.1' }), options)).not.toBe(base)
-    expect(taskKey(task, environment({ pandas: 'absent', os: 'stdlib', requests: 'requests==2.28.1' }), options)).not.toBe(base)
-    expect(taskKey(task, environment({ pandas: 'numpy==1.24.2 pandas==1.5.3', os: 'stdlib' }, 'process 3.12.1 /usr/bin/python3 x86_64'), options)).not.toBe(base)
-    expect(taskKey(task, environment({ pandas: 'numpy==1.24.2 pandas==1.5.3', os: 'stdlib' }), { ...options, timeLimitSeconds: 10 })).not.toBe(base)
-    expect(taskKey({ ...task, test: `${task.test}    def test_b(self): pass\n` }, environment({ pandas: 'numpy==1.24.2 pandas==1.5.3', os: 'stdlib' }), options)).not.toBe(base)
+    expect(
+      taskKey(
+        task,
+        environment({ pandas: 'numpy==1.26.0 pandas==1.5.3', os: 'stdlib', requests: 'requests==2.28.1' }),
+        options,
+      ),
+    ).not.toBe(base)
+    expect(
+      taskKey(task, environment({ pandas: 'absent', os: 'stdlib', requests: 'requests==2.28.1' }), options),
+    ).not.toBe(base)
+    expect(
+      taskKey(
+        task,
+        environment({ pandas: 'numpy==1.24.2 pandas==1.5.3', os: 'stdlib' }, 'process 3.12.1 /usr/bin/python3 x86_64'),
+        options,
+      ),
+    ).not.toBe(base)
+    expect(
+      taskKey(task, environment({ pandas: 'numpy==1.24.2 pandas==1.5.3', os: 'stdlib' }), {
+        ...options,
+        timeLimitSeconds: 10,
+      }),
+    ).not.toBe(base)
+    expect(
+      taskKey(
+        { ...task, test: `${task.test}    def test_b(self): pass\n` },
+        environment({ pandas: 'numpy==1.24.2 pandas==1.5.3', os: 'stdlib' }),
+        options,
+      ),
+    ).not.toBe(base)
   })
 
   test('not a library it does not import', () => {
-    expect(taskKey(task, environment({ pandas: 'numpy==1.24.2 pandas==1.5.3', os: 'stdlib', requests: 'requests==2.31.0', flask: 'flask==3.0' }), options)).toBe(base)
+    expect(
+      taskKey(
+        task,
+        environment({
+          pandas: 'numpy==1.24.2 pandas==1.5.3',
+          os: 'stdlib',
+          requests: 'requests==2.31.0',
+          flask: 'flask==3.0',
+        }),
+        options,
+      ),
+    ).toBe(base)
   })
 })
 
@@ -64,7 +122,9 @@ describe('claim: one worker per task calibration', () => {
       expect(second).toBeDefined()
       await second?.release()
       // A process of this host that has ended: its claim is stale at once.
-      const ended = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' })
+      const ended = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
+        encoding: 'utf8',
+      })
       writeFileSync(lock, JSON.stringify({ pid: Number(ended.stdout), host: hostname(), since: Date.now() }))
       expect(await claim(lock, 60_000)).toBeDefined()
       // Another host's claim is taken over only once old.
@@ -85,7 +145,13 @@ describe('calibrate: which tasks keep raw memory', () => {
     try {
       const fixtures = await fixtureTasks()
       const tasks = [9001, 9002, 9016].map((number) => fixtures.get(number)!)
-      const calibration = await calibrate(tasks, { version: 'fixtures', memoryBytes: 1024 * 1024 * 1024, timeLimitSeconds: 30, env: { ...process.env, TESTBENCH_CACHE_DIR: dir }, progress: () => {} })
+      const calibration = await calibrate(tasks, {
+        version: 'fixtures',
+        memoryBytes: 1024 * 1024 * 1024,
+        timeLimitSeconds: 30,
+        env: { ...process.env, TESTBENCH_CACHE_DIR: dir },
+        progress: () => {},
+      })
       expect(calibration.entries.get('BigCodeBench/9001')).toMatchObject({ status: 'scored', rawMemory: 'blocked' })
       expect(calibration.entries.get('BigCodeBench/9016')).toMatchObject({ status: 'scored', rawMemory: 'allowed' })
       expect(calibration.entries.get('BigCodeBench/9002')).toMatchObject({ status: 'excluded', category: 'fails here' })

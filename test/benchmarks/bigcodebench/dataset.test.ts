@@ -6,14 +6,22 @@ import { datasetOrSkip, type SkippableContext } from '../../support/test-dataset
 let loading: Promise<Awaited<ReturnType<typeof loadBigCodeBench>>[]> | undefined
 /** Both subsets, loaded once for the tests below; a test skips where the files cannot be had. */
 function subsets(context: SkippableContext) {
-  return datasetOrSkip(context, (env) => (loading ??= Promise.all([loadBigCodeBench('full', env), loadBigCodeBench('hard', env)])))
+  return datasetOrSkip(
+    context,
+    (env) => (loading ??= Promise.all([loadBigCodeBench('full', env), loadBigCodeBench('hard', env)])),
+  )
 }
 
 describe('loadBigCodeBench (the shared v0.1.0 files)', () => {
   test('1140 tasks in the full set and 148 in the hard one, whose records are the full set’s', async (context) => {
     const [full = [], hard = []] = await subsets(context)
     expect(full).toHaveLength(1140)
-    expect(full[0]).toMatchObject({ id: 'BigCodeBench/0', entryPoint: 'task_func', libs: ['random', 'itertools'], title: 'itertools random' })
+    expect(full[0]).toMatchObject({
+      id: 'BigCodeBench/0',
+      entryPoint: 'task_func',
+      libs: ['random', 'itertools'],
+      title: 'itertools random',
+    })
     expect(full.at(-1)?.id).toBe('BigCodeBench/1139')
     expect(hard).toHaveLength(148)
     const byId = new Map(full.map((task) => [task.id, task]))

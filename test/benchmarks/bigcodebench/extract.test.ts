@@ -15,7 +15,8 @@ describe('solutionFrom', () => {
   })
 
   test('a whole function in the reply is taken as it is, the last block that defines the entry point winning', () => {
-    const reply = '```python\ndef task_func(x):\n    return 0\n```\nFixed:\n```python\nimport math\ndef task_func(x):\n    return round(math.sqrt(x))\n```\n```python\nprint(task_func(4))\n```'
+    const reply =
+      '```python\ndef task_func(x):\n    return 0\n```\nFixed:\n```python\nimport math\ndef task_func(x):\n    return round(math.sqrt(x))\n```\n```python\nprint(task_func(4))\n```'
     expect(solutionFrom(task, { text: reply }, 'chat')).toEqual({
       code: 'import math\ndef task_func(x):\n    return round(math.sqrt(x))',
       from: 'entry-point block',
@@ -23,9 +24,14 @@ describe('solutionFrom', () => {
   })
 
   test('completions continue the complete prompt; replayed solutions are whole programs; empty replies hold nothing', () => {
-    expect(solutionFrom(task, { text: '    return 1\n', form: 'completion' }, 'chat')?.code).toBe(`${COMPLETE_PROMPT}    return 1\n`)
+    expect(solutionFrom(task, { text: '    return 1\n', form: 'completion' }, 'chat')?.code).toBe(
+      `${COMPLETE_PROMPT}    return 1\n`,
+    )
     expect(solutionFrom(task, { text: '    return 1\n' }, 'completion')?.from).toBe('prompt + completion')
-    expect(solutionFrom(task, { text: 'def task_func(x): pass', form: 'solution' }, 'chat')).toEqual({ code: 'def task_func(x): pass', from: 'whole program' })
+    expect(solutionFrom(task, { text: 'def task_func(x): pass', form: 'solution' }, 'chat')).toEqual({
+      code: 'def task_func(x): pass',
+      from: 'whole program',
+    })
     expect(solutionFrom(task, { text: '  ' }, 'chat')).toBeUndefined()
     expect(solutionFrom(task, { text: 'I cannot help with that.' }, 'chat')).toBeUndefined()
   })

@@ -6,8 +6,10 @@ import { bigCodeBenchTask, type BigCodeBenchTask } from '../../../suites/bigcode
 export async function fixtureTasks(): Promise<Map<number, BigCodeBenchTask>> {
   const file = fileURLToPath(new URL('../../../fixtures/bigcodebench/tasks.jsonl', import.meta.url))
   const rows = await readJsonLines(file)
-  return new Map(rows.map((row, index) => {
-    const task = bigCodeBenchTask(row, `${file} row ${index + 1}`)
-    return [Number(task.id.split('/')[1]), task]
-  }))
+  return new Map(
+    rows.map((row, index) => {
+      const task = bigCodeBenchTask(row, `${file} row ${index + 1}`)
+      return [Number(task.id.split('/')[1]), task]
+    }),
+  )
 }

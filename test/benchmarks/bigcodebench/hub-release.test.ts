@@ -21,11 +21,16 @@ let sha256: string
 // in reverse order, served as both subsets' v0.1.4 and v0.1.3 files.
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'testbench-bcb-hub-'))
-  const rows = (await readJsonLines(fileURLToPath(new URL('../../../fixtures/bigcodebench/tasks.jsonl', import.meta.url)))).reverse()
+  const rows = (
+    await readJsonLines(fileURLToPath(new URL('../../../fixtures/bigcodebench/tasks.jsonl', import.meta.url)))
+  ).reverse()
   const file = join(dir, 'release.parquet')
   sha256 = await writeStringParquet(file, rows)
   const body = await readFile(file)
-  const served = [FULL, HARD].flatMap((base) => [`${base}/v0.1.4-00000-of-00001.parquet`, `${base}/v0.1.3-00000-of-00001.parquet`])
+  const served = [FULL, HARD].flatMap((base) => [
+    `${base}/v0.1.4-00000-of-00001.parquet`,
+    `${base}/v0.1.3-00000-of-00001.parquet`,
+  ])
   server = await startLoopbackServer((request, response) => {
     if (!served.includes(request.path)) {
       response.writeHead(404, 'Not Found')

@@ -3,7 +3,7 @@ import { TASKS } from '../../../suites/bigcodebench/knobs.ts'
 import { bigCodeBenchOptions } from '../../../suites/bigcodebench/options.ts'
 
 describe('bigCodeBenchOptions', () => {
-  test("defaults: the complete split of the full set, chat, 4 GiB, the official 240 s and --calibrated", () => {
+  test('defaults: the complete split of the full set, chat, 4 GiB, the official 240 s and --calibrated', () => {
     expect(bigCodeBenchOptions(1, {})).toEqual({
       splits: ['complete'],
       subset: 'full',
@@ -44,10 +44,18 @@ describe('bigCodeBenchOptions', () => {
   })
 
   test('wrong values say which knob and what to write', () => {
-    expect(() => bigCodeBenchOptions(1, { TESTBENCH_BIGCODEBENCH_SPLIT: 'both' })).toThrow(/TESTBENCH_BIGCODEBENCH_SPLIT=both is not accepted: use a comma list of complete and instruct/)
-    expect(() => bigCodeBenchOptions(1, { TESTBENCH_BIGCODEBENCH_SUBSET: 'lite' })).toThrow(/use full \(1140 tasks\) or hard \(148\)/)
-    expect(() => bigCodeBenchOptions(1, { TESTBENCH_BIGCODEBENCH_MEMORY_MB: '0' })).toThrow(/TESTBENCH_BIGCODEBENCH_MEMORY_MB=0/)
-    expect(() => bigCodeBenchOptions(1, { TESTBENCH_BIGCODEBENCH_VERSION: '0.1.4' })).toThrow(/TESTBENCH_BIGCODEBENCH_VERSION=0\.1\.4 is not accepted: use a release as vX\.Y\.Z/)
+    expect(() => bigCodeBenchOptions(1, { TESTBENCH_BIGCODEBENCH_SPLIT: 'both' })).toThrow(
+      /TESTBENCH_BIGCODEBENCH_SPLIT=both is not accepted: use a comma list of complete and instruct/,
+    )
+    expect(() => bigCodeBenchOptions(1, { TESTBENCH_BIGCODEBENCH_SUBSET: 'lite' })).toThrow(
+      /use full \(1140 tasks\) or hard \(148\)/,
+    )
+    expect(() => bigCodeBenchOptions(1, { TESTBENCH_BIGCODEBENCH_MEMORY_MB: '0' })).toThrow(
+      /TESTBENCH_BIGCODEBENCH_MEMORY_MB=0/,
+    )
+    expect(() => bigCodeBenchOptions(1, { TESTBENCH_BIGCODEBENCH_VERSION: '0.1.4' })).toThrow(
+      /TESTBENCH_BIGCODEBENCH_VERSION=0\.1\.4 is not accepted: use a release as vX\.Y\.Z/,
+    )
     expect(() => TASKS.read({ TESTBENCH_BIGCODEBENCH_TASKS: '5-2' })).toThrow(/runs backwards/)
     expect(() => TASKS.read({ TESTBENCH_BIGCODEBENCH_TASKS: 'x' })).toThrow(/"x" is not a number or a range/)
   })
@@ -55,6 +63,10 @@ describe('bigCodeBenchOptions', () => {
 
 test('TESTBENCH_PROMPT_MODE=completion applies to BigCodeBench unless its own knob says otherwise', () => {
   expect(bigCodeBenchOptions(1, { TESTBENCH_PROMPT_MODE: 'completion' }).mode).toBe('completion')
-  expect(bigCodeBenchOptions(1, { TESTBENCH_PROMPT_MODE: 'completion', TESTBENCH_BIGCODEBENCH_PROMPT_MODE: 'chat' }).mode).toBe('chat')
-  expect(() => bigCodeBenchOptions(1, { TESTBENCH_PROMPT_MODE: 'base' })).toThrow(/TESTBENCH_PROMPT_MODE=base is not accepted/)
+  expect(
+    bigCodeBenchOptions(1, { TESTBENCH_PROMPT_MODE: 'completion', TESTBENCH_BIGCODEBENCH_PROMPT_MODE: 'chat' }).mode,
+  ).toBe('chat')
+  expect(() => bigCodeBenchOptions(1, { TESTBENCH_PROMPT_MODE: 'base' })).toThrow(
+    /TESTBENCH_PROMPT_MODE=base is not accepted/,
+  )
 })

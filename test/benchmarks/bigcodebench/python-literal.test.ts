@@ -11,7 +11,12 @@ describe('parsePythonStringList (the libs field)', () => {
   })
 
   test('understands Python escapes, and raw strings keep them', () => {
-    expect(parsePythonStringList(String.raw`['it\'s', "say \"hi\"", 'tab\there', '\x41\u00e9\101']`)).toEqual(["it's", 'say "hi"', 'tab\there', 'AéA'])
+    expect(parsePythonStringList(String.raw`['it\'s', "say \"hi\"", 'tab\there', '\x41\u00e9\101']`)).toEqual([
+      "it's",
+      'say "hi"',
+      'tab\there',
+      'AéA',
+    ])
     expect(parsePythonStringList(String.raw`[r'\d+\n']`)).toEqual([String.raw`\d+\n`])
     expect(parsePythonStringList(String.raw`['\q']`)).toEqual([String.raw`\q`])
   })

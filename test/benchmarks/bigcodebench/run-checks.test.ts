@@ -22,7 +22,16 @@ describe('runChecks: a program and its unittest checks in the sandbox', async ()
     const checks = (number: number, rawMemory: RawMemoryAccess): Promise<TaskRun> => {
       const task = tasks.get(number)!
       const timeLimitSeconds = number === 9006 || number === 9014 ? 2 : 30
-      return runChecks({ id: task.id, program: canonicalProgram(task), test: task.test, entryPoint: task.entryPoint, timeLimitSeconds, memoryBytes: 1024 * MiB, preload: [], rawMemory })
+      return runChecks({
+        id: task.id,
+        program: canonicalProgram(task),
+        test: task.test,
+        entryPoint: task.entryPoint,
+        timeLimitSeconds,
+        memoryBytes: 1024 * MiB,
+        preload: [],
+        rawMemory,
+      })
     }
     await Promise.all([
       ...[...tasks.keys()].map(async (number) => runs.set(number, await checks(number, 'blocked'))),
@@ -32,7 +41,13 @@ describe('runChecks: a program and its unittest checks in the sandbox', async ()
   const run = (number: number): TaskRun => runs.get(number)!
 
   test('a correct program passes, with every planned method listed', () => {
-    expect(run(9001)).toMatchObject({ id: 'BigCodeBench/9001', outcome: 'passed', finished: true, tamper: [], expected: ['test_empty', 'test_squares', 'test_two'] })
+    expect(run(9001)).toMatchObject({
+      id: 'BigCodeBench/9001',
+      outcome: 'passed',
+      finished: true,
+      tamper: [],
+      expected: ['test_empty', 'test_squares', 'test_two'],
+    })
     expect(run(9001).methods.map((method) => [method.name, method.status])).toEqual([
       ['test_empty', 'passed'],
       ['test_squares', 'passed'],
@@ -43,25 +58,46 @@ describe('runChecks: a program and its unittest checks in the sandbox', async ()
 
   test('a failed assertion is a wrong answer and names its method, with the traceback in the output', () => {
     expect(run(9002).outcome).toBe('wrong_answer')
-    expect(run(9002).methods.find((method) => method.name === 'test_two')).toMatchObject({ status: 'failed', detail: expect.stringContaining('AssertionError: 1 != 1.41') })
-    expect(describeTaskRun(run(9002))).toMatch(/^1 of 3 test methods failed: test_two\.\ntime limit 30000 ms; CPU \d+ ms, wall \d+ ms, \d+ ms on an idle machine's clock\n✓ test_empty passed \(\d+ ms\)\n✓ test_squares passed/)
+    expect(run(9002).methods.find((method) => method.name === 'test_two')).toMatchObject({
+      status: 'failed',
+      detail: expect.stringContaining('AssertionError: 1 != 1.41'),
+    })
+    expect(describeTaskRun(run(9002))).toMatch(
+      /^1 of 3 test methods failed: test_two\.\ntime limit 30000 ms; CPU \d+ ms, wall \d+ ms, \d+ ms on an idle machine's clock\n✓ test_empty passed \(\d+ ms\)\n✓ test_squares passed/,
+    )
   })
 
   test('an exception in a method is a runtime error; a failing subtest fails its method', () => {
     expect(run(9003).outcome).toBe('runtime_error')
-    expect(run(9003).methods.find((method) => method.name === 'test_empty')).toMatchObject({ status: 'error', detail: expect.stringContaining('ZeroDivisionError') })
-    expect(run(9011)).toMatchObject({ outcome: 'wrong_answer', methods: [{ name: 'test_each', status: 'failed', detail: expect.stringContaining('numbers=[2]') }] })
+    expect(run(9003).methods.find((method) => method.name === 'test_empty')).toMatchObject({
+      status: 'error',
+      detail: expect.stringContaining('ZeroDivisionError'),
+    })
+    expect(run(9011)).toMatchObject({
+      outcome: 'wrong_answer',
+      methods: [{ name: 'test_each', status: 'failed', detail: expect.stringContaining('numbers=[2]') }],
+    })
   })
 
   test('a missing module fails before any test, a syntax error does not compile', () => {
-    expect(run(9004)).toMatchObject({ outcome: 'runtime_error', load: { stage: 'run', error: expect.stringContaining("No module named 'no_such_library_for_testbench'") } })
+    expect(run(9004)).toMatchObject({
+      outcome: 'runtime_error',
+      load: { stage: 'run', error: expect.stringContaining("No module named 'no_such_library_for_testbench'") },
+    })
     expect(run(9005)).toMatchObject({ outcome: 'compile_error', load: { stage: 'compile' } })
   })
 
   test('the time limit stops a program that computes forever, and one that waits, naming the method it was in', () => {
     for (const number of [9006, 9014]) {
-      expect(run(number)).toMatchObject({ outcome: 'timeout', running: 'test_empty', timedOut: true, stoppedBy: 'time' })
-      expect(run(number).reason).toBe('Stopped by its time limit of 2 s (not counting the time it waited for a CPU) in test_empty.')
+      expect(run(number)).toMatchObject({
+        outcome: 'timeout',
+        running: 'test_empty',
+        timedOut: true,
+        stoppedBy: 'time',
+      })
+      expect(run(number).reason).toBe(
+        'Stopped by its time limit of 2 s (not counting the time it waited for a CPU) in test_empty.',
+      )
     }
     // The one that waits used (almost) no CPU: its limit is the clock's, less only what it waited for a CPU.
     expect(run(9014).cpuMs).toBeLessThan(run(9006).cpuMs)
@@ -69,7 +105,11 @@ describe('runChecks: a program and its unittest checks in the sandbox', async ()
 
   test('leaving early, before or during the tests, never passes', () => {
     // As upstream: builtins.exit is None, so exit(0) raises before the tests.
-    expect(run(9007)).toMatchObject({ outcome: 'runtime_error', methods: [], load: { stage: 'run', error: expect.stringContaining("'NoneType' object is not callable") } })
+    expect(run(9007)).toMatchObject({
+      outcome: 'runtime_error',
+      methods: [],
+      load: { stage: 'run', error: expect.stringContaining("'NoneType' object is not callable") },
+    })
     expect(run(9008)).toMatchObject({ outcome: 'runtime_error', finished: false, running: 'test_empty' })
   })
 
@@ -84,12 +124,20 @@ describe('runChecks: a program and its unittest checks in the sandbox', async ()
     // A program rebinding its own globals (a counter) is not tampering with the tests' names.
     expect(run(9015)).toMatchObject({ outcome: 'passed', tamper: [] })
     expect(run(9013)).toMatchObject({ outcome: 'passed' })
-    expect(run(9012)).toMatchObject({ outcome: 'passed', methods: [{ name: 'test_skipped', status: 'skipped' }, { name: 'test_squares', status: 'passed' }] })
+    expect(run(9012)).toMatchObject({
+      outcome: 'passed',
+      methods: [
+        { name: 'test_skipped', status: 'skipped' },
+        { name: 'test_squares', status: 'passed' },
+      ],
+    })
   })
 
   test('raw memory: a program that needs it fails as tampering where it is taken away, and passes where it is allowed', () => {
     expect(run(9016).outcome).toBe('wrong_answer')
-    expect(run(9016).reason).toMatch(/tampered with its checks: the program used ctypes\.(addressof|memmove), which this task does without/)
+    expect(run(9016).reason).toMatch(
+      /tampered with its checks: the program used ctypes\.(addressof|memmove), which this task does without/,
+    )
     expect(withRawMemory).toMatchObject({ outcome: 'passed', tamper: [] })
   })
 

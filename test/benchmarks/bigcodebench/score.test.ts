@@ -12,7 +12,12 @@ describe('variants and score names', () => {
   })
 
   test('exclusions round-trip through the short form records carry', () => {
-    const text = formatExclusions(new Map([['missing library', ['BigCodeBench/12', 'BigCodeBench/400']], ['network', ['BigCodeBench/3']]]))
+    const text = formatExclusions(
+      new Map([
+        ['missing library', ['BigCodeBench/12', 'BigCodeBench/400']],
+        ['network', ['BigCodeBench/3']],
+      ]),
+    )
     expect(text).toBe('missing library: 12 400; network: 3')
     expect(parseExclusions(text)).toEqual([
       { itemId: 'BigCodeBench/12', reason: 'missing library' },
@@ -32,7 +37,14 @@ describe('scoreBigCodeBench', () => {
     sample,
     variant,
     outcome,
-    scoring: { split: 'complete', subset: 'full', version: 'v0.1.0', mode: 'chat', calibrated: true, excluded: 'network: 7' },
+    scoring: {
+      split: 'complete',
+      subset: 'full',
+      version: 'v0.1.0',
+      mode: 'chat',
+      calibrated: true,
+      excluded: 'network: 7',
+    },
   })
 
   test('pass@1 over the scored tasks, with the excluded ones listed and the outcomes counted', () => {
@@ -55,9 +67,15 @@ describe('scoreBigCodeBench', () => {
     })
     expect(score?.display).toMatch(/^50\.0% ± \d+\.\d$/)
     // Over all tasks, as the leaderboard counts them: the excluded task counts as failed (2 of 5).
-    expect(overAll).toMatchObject({ name: 'BigCodeBench-Complete-Hard v0.1.0 pass@1 over all tasks', value: 0.4, counted: { solved: 2, total: 5 } })
+    expect(overAll).toMatchObject({
+      name: 'BigCodeBench-Complete-Hard v0.1.0 pass@1 over all tasks',
+      value: 0.4,
+      counted: { solved: 2, total: 5 },
+    })
     expect(overAll?.excluded).toBeUndefined()
-    expect(score?.columns?.['BigCodeBench-Complete-Hard v0.1.0 outcomes']).toBe('passed 2, wrong_answer 1, timeout 1, infra_error 1')
+    expect(score?.columns?.['BigCodeBench-Complete-Hard v0.1.0 outcomes']).toBe(
+      'passed 2, wrong_answer 1, timeout 1, infra_error 1',
+    )
   })
 
   test('pass@k with samples, one score set per variant', () => {
@@ -81,9 +99,15 @@ describe('scoreBigCodeBench', () => {
 
   test('records of different part files each carry their exclusions: the score takes all of them, once', () => {
     const first = record('BigCodeBench/1', 'complete', 'passed')
-    const second = { ...record('BigCodeBench/2', 'complete', 'passed'), scoring: { ...first.scoring, excluded: 'network: 7; missing library: 9' } }
+    const second = {
+      ...record('BigCodeBench/2', 'complete', 'passed'),
+      scoring: { ...first.scoring, excluded: 'network: 7; missing library: 9' },
+    }
     const [score, overAll] = scoreBigCodeBench([first, second])
-    expect(score?.excluded).toEqual([{ itemId: 'BigCodeBench/7', reason: 'network' }, { itemId: 'BigCodeBench/9', reason: 'missing library' }])
+    expect(score?.excluded).toEqual([
+      { itemId: 'BigCodeBench/7', reason: 'network' },
+      { itemId: 'BigCodeBench/9', reason: 'missing library' },
+    ])
     expect(overAll?.value).toBe(0.5)
   })
 
@@ -97,16 +121,38 @@ describe('scoreBigCodeBench', () => {
 })
 
 describe('records without scoring facts (a task that broke before recording them)', () => {
-  const broken = (itemId: string, outcome: ItemRecord['outcome']): ItemRecord => ({ suite: 'bigcodebench', itemId, model: 'm', provider: 'p', sample: 0, variant: 'complete', outcome, reason: 'broke early' })
-  const scored: ItemRecord = { ...broken('BigCodeBench/1', 'passed'), scoring: { split: 'complete', subset: 'full', version: 'v0.1.0', mode: 'chat', calibrated: true, excluded: '' } }
+  const broken = (itemId: string, outcome: ItemRecord['outcome']): ItemRecord => ({
+    suite: 'bigcodebench',
+    itemId,
+    model: 'm',
+    provider: 'p',
+    sample: 0,
+    variant: 'complete',
+    outcome,
+    reason: 'broke early',
+  })
+  const scored: ItemRecord = {
+    ...broken('BigCodeBench/1', 'passed'),
+    scoring: { split: 'complete', subset: 'full', version: 'v0.1.0', mode: 'chat', calibrated: true, excluded: '' },
+  }
 
   test('are left out as infra or provider errors, beside records that have them, whichever comes first', () => {
-    const [score] = scoreBigCodeBench([broken('BigCodeBench/2', 'infra_error'), scored, broken('BigCodeBench/3', 'provider_error')])
-    expect(score).toMatchObject({ name: 'BigCodeBench-Complete v0.1.0 pass@1', value: 1, counted: { solved: 1, total: 1 } })
+    const [score] = scoreBigCodeBench([
+      broken('BigCodeBench/2', 'infra_error'),
+      scored,
+      broken('BigCodeBench/3', 'provider_error'),
+    ])
+    expect(score).toMatchObject({
+      name: 'BigCodeBench-Complete v0.1.0 pass@1',
+      value: 1,
+      counted: { solved: 1, total: 1 },
+    })
     expect(score?.columns?.['BigCodeBench-Complete v0.1.0 outcomes']).toBe('passed 1, provider_error 1, infra_error 1')
   })
 
   test('alone give no score and no error', () => {
-    expect(scoreBigCodeBench([broken('BigCodeBench/2', 'infra_error'), broken('BigCodeBench/3', 'provider_error')])).toEqual([])
+    expect(
+      scoreBigCodeBench([broken('BigCodeBench/2', 'infra_error'), broken('BigCodeBench/3', 'provider_error')]),
+    ).toEqual([])
   })
 })

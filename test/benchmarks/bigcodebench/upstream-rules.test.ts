@@ -26,13 +26,18 @@ describe('BigCodeBench as bigcodebench.evaluate scores a calibrated sample file'
   const runs = new Map<string, Promise<{ records: ItemRecord[]; output: string; failures: string[] }>>()
 
   /** The sample file through the suite, the made-up tasks served as release v0.9.9; once per set of knobs. */
-  function replay(knobs: Record<string, string> = {}): Promise<{ records: ItemRecord[]; output: string; failures: string[] }> {
+  function replay(
+    knobs: Record<string, string> = {},
+  ): Promise<{ records: ItemRecord[]; output: string; failures: string[] }> {
     const key = JSON.stringify(knobs)
     let run = runs.get(key)
     if (run === undefined) {
       run = (async () => {
         const rows = await readJsonLines(fileURLToPath(new URL('upstream-rules.jsonl', FIXTURES)))
-        const sha256 = await writeStringParquet(join(dir, 'data', 'bigcodebench', `BigCodeBench-${VERSION}.parquet`), rows)
+        const sha256 = await writeStringParquet(
+          join(dir, 'data', 'bigcodebench', `BigCodeBench-${VERSION}.parquet`),
+          rows,
+        )
         const { records, output, results } = await runSuiteForRecords('bigcodebench', {
           TESTBENCH_DATA_DIR: join(dir, 'data'),
           TESTBENCH_BIGCODEBENCH_VERSION: VERSION,
@@ -50,7 +55,10 @@ describe('BigCodeBench as bigcodebench.evaluate scores a calibrated sample file'
     return run
   }
   const outcomes = (records: readonly ItemRecord[], task: number): string[] =>
-    records.filter((record) => record.itemId === `BigCodeBench/${task}`).sort((a, b) => a.sample - b.sample).map((record) => record.outcome ?? 'none')
+    records
+      .filter((record) => record.itemId === `BigCodeBench/${task}`)
+      .sort((a, b) => a.sample - b.sample)
+      .map((record) => record.outcome ?? 'none')
 
   beforeEach(async (context) => {
     await skipWithoutSandbox(context)
@@ -59,7 +67,10 @@ describe('BigCodeBench as bigcodebench.evaluate scores a calibrated sample file'
   test('the code prompt goes before a calibrated sample: one that leans on its imports passes; without --calibrated it fails', async () => {
     const { records, output } = await replay()
     expect(outcomes(records, 9101), output.slice(-2000)).toEqual(['passed', 'passed'])
-    const uncalibrated = await replay({ TESTBENCH_BIGCODEBENCH_CALIBRATED: 'off', TESTBENCH_BIGCODEBENCH_TASKS: '9101' })
+    const uncalibrated = await replay({
+      TESTBENCH_BIGCODEBENCH_CALIBRATED: 'off',
+      TESTBENCH_BIGCODEBENCH_TASKS: '9101',
+    })
     expect(outcomes(uncalibrated.records, 9101)).toEqual(['runtime_error', 'runtime_error'])
     expect(uncalibrated.records[0]?.output).toContain("NameError: name 'math' is not defined")
   }, 900_000)
@@ -71,7 +82,8 @@ describe('BigCodeBench as bigcodebench.evaluate scores a calibrated sample file'
     expect(slow?.scoring).toMatchObject({ timeLimitMs: 241_000 })
     expect(slow?.durationMs).toBeGreaterThanOrEqual(11_000)
     // A program per sandbox run: the fast task does not wait for the slow one.
-    for (const fast of records.filter((record) => record.itemId === 'BigCodeBench/9103')) expect(fast.durationMs).toBeLessThan(slow?.durationMs ?? 0)
+    for (const fast of records.filter((record) => record.itemId === 'BigCodeBench/9103'))
+      expect(fast.durationMs).toBeLessThan(slow?.durationMs ?? 0)
   }, 900_000)
 
   test('a task whose canonical solution fails here is excluded, and counts as failed in the score over all tasks', async () => {
@@ -101,7 +113,10 @@ describe('BigCodeBench as bigcodebench.evaluate scores a calibrated sample file'
   }, 900_000)
 
   test('the sample file is the one upstream would score: {task_id, solution} lines, two per task', () => {
-    const lines = readFileSync(SAMPLES, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>)
+    const lines = readFileSync(SAMPLES, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
     expect(lines.every((line) => Object.keys(line).sort().join() === 'solution,task_id')).toBe(true)
     expect(lines).toHaveLength(14)
   })

@@ -6,17 +6,20 @@ const python = LANGUAGES.python
 
 describe('extractProgram', () => {
   test('takes the largest of several fenced blocks', () => {
-    const reply = 'Try:\n```python\nprint(1)\n```\nBetter:\n```python\ntotal = sum(range(10))\nprint(total)\n```\nOutput:\n```\n45\n```'
+    const reply =
+      'Try:\n```python\nprint(1)\n```\nBetter:\n```python\ntotal = sum(range(10))\nprint(total)\n```\nOutput:\n```\n45\n```'
     expect(extractProgram(reply, python)).toBe('total = sum(range(10))\nprint(total)')
   })
 
   test('ignores a larger block inside the reasoning', () => {
-    const reply = '<think>\n```python\n# a long draft that is wrong\nprint(sum(range(11)))\n```\n</think>\n```python\nprint(45)\n```'
+    const reply =
+      '<think>\n```python\n# a long draft that is wrong\nprint(sum(range(11)))\n```\n</think>\n```python\nprint(45)\n```'
     expect(extractProgram(reply, python)).toBe('print(45)')
   })
 
   test('keeps only the solution section of <|begin_of_solution|> replies', () => {
-    const reply = '<|begin_of_thought|>\n```python\nprint("draft draft draft")\n```\n<|end_of_thought|>\n<|begin_of_solution|>\n```python\nprint(45)\n```\n<|end_of_solution|>'
+    const reply =
+      '<|begin_of_thought|>\n```python\nprint("draft draft draft")\n```\n<|end_of_thought|>\n<|begin_of_solution|>\n```python\nprint(45)\n```\n<|end_of_solution|>'
     expect(extractProgram(reply, python)).toBe('print(45)')
   })
 

@@ -1,5 +1,12 @@
 import { expect, test } from 'vitest'
-import { bitsInName, billionsInName, memoryGB, modelSize, parseBillions, parseBits } from '../../../suites/euler/model-size.ts'
+import {
+  bitsInName,
+  billionsInName,
+  memoryGB,
+  modelSize,
+  parseBillions,
+  parseBits,
+} from '../../../suites/euler/model-size.ts'
 
 test.for([
   [{ parameters: 30.7, bits: 4 }, 30.7 * 0.75],
@@ -49,7 +56,10 @@ test.for([
 })
 
 test('stated sizes win over Ollama, Ollama over the name', () => {
-  expect(modelSize('x:7b-q8_0', { parameterSize: '7.6B', quantization: 'Q4_K_M' }, { bits: 16 })).toEqual({ parameters: 7.6, bits: 16 })
+  expect(modelSize('x:7b-q8_0', { parameterSize: '7.6B', quantization: 'Q4_K_M' }, { bits: 16 })).toEqual({
+    parameters: 7.6,
+    bits: 16,
+  })
   expect(modelSize('x:7b-q8_0', {}, {})).toEqual({ parameters: 7, bits: 8 })
   expect(modelSize('openai:gpt-4o', {}, {})).toEqual({})
 })

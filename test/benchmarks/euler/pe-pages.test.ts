@@ -25,14 +25,17 @@ describe('parseProblemPage', () => {
 
   test('<br> breaks lines, images are marked, sup/sub are written inline, table rows are lines', async () => {
     const { text } = await parseProblemPage(page('minimal-2.html'))
-    expect(text).toContain('path of length $4$:\n\n1 2\n3 4\n5 6\n\n(see image)\n\nThe value 2^10 is $1024$, and x_1 is the first term.')
+    expect(text).toContain(
+      'path of length $4$:\n\n1 2\n3 4\n5 6\n\n(see image)\n\nThe value 2^10 is $1024$, and x_1 is the first term.',
+    )
     expect(text).toContain('Hand Player\n1 Player 1')
   })
 
   test('a query string on the attachment link does not end up in the file name', async () => {
-    expect((await parseProblemPage('<p>Use <a href="resources/documents/0099_base_exp.txt?123">base_exp.txt</a>.</p>')).attachments).toEqual([
-      { name: '0099_base_exp.txt', href: 'resources/documents/0099_base_exp.txt?123' },
-    ])
+    expect(
+      (await parseProblemPage('<p>Use <a href="resources/documents/0099_base_exp.txt?123">base_exp.txt</a>.</p>'))
+        .attachments,
+    ).toEqual([{ name: '0099_base_exp.txt', href: 'resources/documents/0099_base_exp.txt?123' }])
   })
 })
 
@@ -52,10 +55,21 @@ describe('parseArchivePage', () => {
 
 describe('parseAnswerList', () => {
   test('reads "N. answer" lines and skips problems without an answer', () => {
-    expect(parseAnswerList(page('answers.md'))).toEqual(new Map([[1, '166334'], [2, '2']]))
+    expect(parseAnswerList(page('answers.md'))).toEqual(
+      new Map([
+        [1, '166334'],
+        [2, '2'],
+      ]),
+    )
   })
 
   test('keeps answers that are not integers exactly as written', () => {
-    expect(parseAnswerList('27. -59231\n175. 1,13717420,8\n236. 123/59\n')).toEqual(new Map([[27, '-59231'], [175, '1,13717420,8'], [236, '123/59']]))
+    expect(parseAnswerList('27. -59231\n175. 1,13717420,8\n236. 123/59\n')).toEqual(
+      new Map([
+        [27, '-59231'],
+        [175, '1,13717420,8'],
+        [236, '123/59'],
+      ]),
+    )
   })
 })

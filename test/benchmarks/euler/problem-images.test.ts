@@ -13,7 +13,8 @@ const fixture = (path: string) => new URL(`../../../fixtures/euler/${path}`, imp
 const PNG = readFileSync(fixture('images/made-up.png'))
 const GIF = readFileSync(fixture('images/made-up.gif'))
 /** A made-up problem page with two images, as projecteuler.net's `minimal=N` writes them. */
-const PAGE = '<p>Count the squares in the grid below.</p>\n<div class="center"><img src="resources/images/0001_grid.gif?1678992052" class="dark_img" alt=""></div>\n<p>And in this one: <img src="resources/images/0001_more.png" alt=""></p>'
+const PAGE =
+  '<p>Count the squares in the grid below.</p>\n<div class="center"><img src="resources/images/0001_grid.gif?1678992052" class="dark_img" alt=""></div>\n<p>And in this one: <img src="resources/images/0001_more.png" alt=""></p>'
 
 const dirs: string[] = []
 afterEach(() => {
@@ -28,7 +29,10 @@ test("the scraper saves a problem's images as NNNN-<k>.<ext>, and the first reac
     [`${BASE}archives;page=1`]: readFileSync(fixture('pages/archives-page-1.html'), 'utf8'),
     [ANSWERS]: readFileSync(fixture('pages/answers.md'), 'utf8'),
   }
-  const images: Record<string, Buffer> = { [`${BASE}resources/images/0001_grid.gif?1678992052`]: GIF, [`${BASE}resources/images/0001_more.png`]: PNG }
+  const images: Record<string, Buffer> = {
+    [`${BASE}resources/images/0001_grid.gif?1678992052`]: GIF,
+    [`${BASE}resources/images/0001_more.png`]: PNG,
+  }
   const fetched: string[] = []
   await scrapeProblems({
     dir,
@@ -48,7 +52,10 @@ test("the scraper saves a problem's images as NNNN-<k>.<ext>, and the first reac
   expect(problem?.text).toContain('(see image)')
   expect(problem?.image).toEqual({ mediaType: 'image/gif', base64: GIF.toString('base64') })
   if (problem === undefined) throw new Error('no problem loaded')
-  expect(userMessage(toolPrompt(problem, LANGUAGES.python), problem)).toMatchObject({ role: 'user', images: [{ mediaType: 'image/gif' }] })
+  expect(userMessage(toolPrompt(problem, LANGUAGES.python), problem)).toMatchObject({
+    role: 'user',
+    images: [{ mediaType: 'image/gif' }],
+  })
 
   // Upstream's order: a PNG first image is taken before a GIF one.
   copyFileSync(fixture('images/made-up.png'), join(dir, 'problems', '0001-0.png'))

@@ -37,16 +37,23 @@ describe('loadProblems on the made-up fixture data', () => {
   })
 
   test('a problem outside the data says which problem and what to do', async () => {
-    await expect(loadProblems(FIXTURE, [7])).rejects.toThrow(/no answer and solved_by count for problem 0007; choose other problems with TESTBENCH_EULER_PROBLEMS/)
+    await expect(loadProblems(FIXTURE, [7])).rejects.toThrow(
+      /no answer and solved_by count for problem 0007; choose other problems with TESTBENCH_EULER_PROBLEMS/,
+    )
   })
 })
 
 describe('loadProblems on ../shared/datasets/euler', () => {
   beforeEach((context) => context.skip(SHARED === '', EULER_SNAPSHOT_MISSING))
   test('problems 1-100 load with every attachment, and their best score is 32.07', async () => {
-    const problems = await loadProblems(SHARED, Array.from({ length: 100 }, (_, i) => i + 1))
+    const problems = await loadProblems(
+      SHARED,
+      Array.from({ length: 100 }, (_, i) => i + 1),
+    )
     expect(problems.filter((problem) => problem.missingAttachments.length > 0)).toEqual([])
-    expect(problems.filter((problem) => problem.attachments.length > 0).map((problem) => problem.number)).toEqual([22, 42, 54, 59, 67, 79, 81, 82, 83, 89, 96, 98, 99])
+    expect(problems.filter((problem) => problem.attachments.length > 0).map((problem) => problem.number)).toEqual([
+      22, 42, 54, 59, 67, 79, 81, 82, 83, 89, 96, 98, 99,
+    ])
     const best = problems.reduce((sum, problem) => sum + problem.points, 0) / 100
     expect(Math.round(best * 100) / 100).toBe(32.07)
     expect(problems.find((problem) => problem.number === 7)?.title).toBe('10001st Prime')
@@ -54,7 +61,10 @@ describe('loadProblems on ../shared/datasets/euler', () => {
   })
 
   test('problems 1-200 load with every attachment, and their best score is 172.03', async () => {
-    const problems = await loadProblems(SHARED, Array.from({ length: 200 }, (_, i) => i + 1))
+    const problems = await loadProblems(
+      SHARED,
+      Array.from({ length: 200 }, (_, i) => i + 1),
+    )
     expect(problems.filter((problem) => problem.missingAttachments.length > 0)).toEqual([])
     expect(Math.round((problems.reduce((sum, problem) => sum + problem.points, 0) / 200) * 100) / 100).toBe(172.03)
   })

@@ -17,7 +17,9 @@ describe('problemStatement', () => {
   })
 
   test('refuses a problem whose attachment is missing, naming the problem and the file', () => {
-    expect(() => problemStatement(lost)).toThrow(/^Problem 0006 \(Lost Numbers\) cannot be asked: .*lost\.txt does not exist/)
+    expect(() => problemStatement(lost)).toThrow(
+      /^Problem 0006 \(Lost Numbers\) cannot be asked: .*lost\.txt does not exist/,
+    )
   })
 })
 
@@ -25,7 +27,11 @@ describe('buildPrompt, current era', () => {
   test.for(LANGUAGE_IDS)('%s: role, problem, how it runs, the rules, an example printing 5050', (id) => {
     const language = LANGUAGES[id]
     const prompt = buildPrompt(fruits, language, 'current')
-    expect(prompt).toMatch(new RegExp(`^You are a ${escape(language.name)} programmer\\. Write a ${escape(language.name)} program for the following problem:\\n\\n`))
+    expect(prompt).toMatch(
+      new RegExp(
+        `^You are a ${escape(language.name)} programmer\\. Write a ${escape(language.name)} program for the following problem:\\n\\n`,
+      ),
+    )
     expect(prompt).toContain(problemStatement(fruits))
     expect(prompt).toContain(language.howItRuns)
     expect(prompt).toContain('IMPORTANT REQUIREMENTS:')

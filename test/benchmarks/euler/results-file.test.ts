@@ -4,8 +4,22 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, test } from 'vitest'
 import { isStoredProvider, ResultsFile, resultsFile, type ResultKey } from '../../../suites/euler/results-file.ts'
 
-const key: ResultKey = { model: 'ollama:qwen2.5', digest: 'abc', language: 'python', itemId: '0001', sample: 0, era: 'current', answerInCode: false }
-const passed = { outcome: 'passed' as const, extracted: 'print(233168)', output: 'Printed the answer', reply: '```python\nprint(233168)\n```', latencyMs: 1200 }
+const key: ResultKey = {
+  model: 'ollama:qwen2.5',
+  digest: 'abc',
+  language: 'python',
+  itemId: '0001',
+  sample: 0,
+  era: 'current',
+  answerInCode: false,
+}
+const passed = {
+  outcome: 'passed' as const,
+  extracted: 'print(233168)',
+  output: 'Printed the answer',
+  reply: '```python\nprint(233168)\n```',
+  latencyMs: 1200,
+}
 
 const dirs: string[] = []
 afterEach(() => {
@@ -82,7 +96,11 @@ describe('ResultsFile', () => {
     const path = freshFile()
     const file = new ResultsFile(path)
     const reply = 'x'.repeat(100_000)
-    await Promise.all(Array.from({ length: 50 }, (_, i) => file.save({ ...key, itemId: String(i).padStart(4, '0') }, { ...passed, reply })))
+    await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        file.save({ ...key, itemId: String(i).padStart(4, '0') }, { ...passed, reply }),
+      ),
+    )
     const lines = readFileSync(path, 'utf8').trimEnd().split('\n')
     expect(lines).toHaveLength(50)
     for (const line of lines) expect(JSON.parse(line)).toMatchObject({ record: { reply } })

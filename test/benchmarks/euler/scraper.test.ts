@@ -7,7 +7,8 @@ import { scrapeProblems } from '../../../suites/euler/scraper.ts'
 
 const BASE = 'https://pe.test/'
 const ANSWERS = 'https://answers.test/Solutions.md'
-const fixture = (name: string) => readFileSync(new URL(`../../../fixtures/euler/pages/${name}`, import.meta.url), 'utf8')
+const fixture = (name: string) =>
+  readFileSync(new URL(`../../../fixtures/euler/pages/${name}`, import.meta.url), 'utf8')
 const SITE: Record<string, string> = {
   [`${BASE}minimal=1`]: fixture('minimal-1.html'),
   [`${BASE}minimal=2`]: fixture('minimal-2.html'),
@@ -52,10 +53,25 @@ describe('scrapeProblems', () => {
     const dir = tempDir()
     const site = fakeSite()
     const log: string[] = []
-    await scrapeProblems({ dir, numbers: [1, 2], delayMs: 0, fetchText: site.fetchText, log: (line) => log.push(line), baseUrl: BASE, answerListUrl: ANSWERS })
+    await scrapeProblems({
+      dir,
+      numbers: [1, 2],
+      delayMs: 0,
+      fetchText: site.fetchText,
+      log: (line) => log.push(line),
+      baseUrl: BASE,
+      answerListUrl: ANSWERS,
+    })
 
     const [first, second] = await loadProblems(dir, [1, 2])
-    expect(first).toMatchObject({ id: '0001', title: 'Even Numbers Below a Thousand', answer: '166334', solvedBy: 662693, points: 2, attachments: [] })
+    expect(first).toMatchObject({
+      id: '0001',
+      title: 'Even Numbers Below a Thousand',
+      answer: '166334',
+      solvedBy: 662693,
+      points: 2,
+      attachments: [],
+    })
     expect(first?.text).toMatch(/^If we add the natural numbers below \$10\$/)
     expect(second).toMatchObject({
       id: '0002',
@@ -71,7 +87,15 @@ describe('scrapeProblems', () => {
 
   test('is polite: one request at a time, with the pause between them', async () => {
     const site = fakeSite()
-    await scrapeProblems({ dir: tempDir(), numbers: [1, 2], delayMs: 40, fetchText: site.fetchText, log: () => {}, baseUrl: BASE, answerListUrl: ANSWERS })
+    await scrapeProblems({
+      dir: tempDir(),
+      numbers: [1, 2],
+      delayMs: 40,
+      fetchText: site.fetchText,
+      log: () => {},
+      baseUrl: BASE,
+      answerListUrl: ANSWERS,
+    })
     expect(site.mostInFlight()).toBe(1)
     expect(site.requests.map((request) => request.url)).toEqual([
       `${BASE}minimal=1`,
@@ -102,7 +126,17 @@ describe('scrapeProblems', () => {
       if (url.endsWith('0002_fruits.txt')) throw new Error('HTTP 503 for the attachment')
       return fakeSite().fetchText(url)
     }
-    await expect(scrapeProblems({ dir, numbers: [1, 2], delayMs: 0, fetchText: failing, log: () => {}, baseUrl: BASE, answerListUrl: ANSWERS })).rejects.toThrow('HTTP 503')
+    await expect(
+      scrapeProblems({
+        dir,
+        numbers: [1, 2],
+        delayMs: 0,
+        fetchText: failing,
+        log: () => {},
+        baseUrl: BASE,
+        answerListUrl: ANSWERS,
+      }),
+    ).rejects.toThrow('HTTP 503')
     expect(existsSync(join(dir, 'problems', '0001.txt'))).toBe(true)
     expect(existsSync(join(dir, 'problems', '0002.txt'))).toBe(false)
   })

@@ -13,7 +13,7 @@ describe('parseAnswer: the first <ANSWER> tag on one line, trimmed', () => {
     ['<ANSWER>\n2</ANSWER> then <ANSWER>3</ANSWER>', '3'],
     ['<ANSWER>2\r\n</ANSWER>', undefined],
     ['<ANSWER></ANSWER>', ''],
-    ['<ANSWER>2. Anthony is Ralph\'s child</ANSWER>', "2. Anthony is Ralph's child"],
+    ["<ANSWER>2. Anthony is Ralph's child</ANSWER>", "2. Anthony is Ralph's child"],
     ['<answer>2</answer>', undefined],
     ['<think>maybe <ANSWER>1</ANSWER>?</think>No: <ANSWER>2</ANSWER>', '2'],
   ] as const)('%j → %j', ([reply, expected]) => {
@@ -21,7 +21,7 @@ describe('parseAnswer: the first <ANSWER> tag on one line, trimmed', () => {
   })
 })
 
-describe("parseAnswer with TESTBENCH_FAREL_PARSE=tag-or-boxed: the last <ANSWER>N</ANSWER>, else the last \\boxed{N}", () => {
+describe('parseAnswer with TESTBENCH_FAREL_PARSE=tag-or-boxed: the last <ANSWER>N</ANSWER>, else the last \\boxed{N}', () => {
   test.for([
     ['<ANSWER>2</ANSWER>', '2'],
     ['Put it in <ANSWER> tags, like <ANSWER>1</ANSWER>. So: <ANSWER>3</ANSWER>', '3'],

@@ -80,20 +80,23 @@ describe('family trees, checked on the graph', () => {
     ])
   })
 
-  test.for(Array.from({ length: MAX_LENGTH }, (_, i) => i + 1))('length %i: one tree, L+1 classes, each class named for its place in the graph', (length) => {
-    const tree = familyTree(length)
-    expect(tree.statements).toHaveLength(tree.people - 1)
-    const parents = parentsOf(tree.statements, tree.people)
-    expect(tree.classes).toHaveLength(length + 1)
-    for (const relation of tree.classes) {
-      const [up, down] = kinship(parents, relation.person, 0)
-      expect(up + down, relation.name).toBe(length)
-      expect([relation.up, relation.down], relation.name).toEqual([up, down])
-      const known = NAMES[`${up},${down}`]
-      if (known !== undefined) expect(relation.name).toBe(known)
-      else expect(relation.name).toMatch(genericName(up, down))
-    }
-  })
+  test.for(Array.from({ length: MAX_LENGTH }, (_, i) => i + 1))(
+    'length %i: one tree, L+1 classes, each class named for its place in the graph',
+    (length) => {
+      const tree = familyTree(length)
+      expect(tree.statements).toHaveLength(tree.people - 1)
+      const parents = parentsOf(tree.statements, tree.people)
+      expect(tree.classes).toHaveLength(length + 1)
+      for (const relation of tree.classes) {
+        const [up, down] = kinship(parents, relation.person, 0)
+        expect(up + down, relation.name).toBe(length)
+        expect([relation.up, relation.down], relation.name).toEqual([up, down])
+        const known = NAMES[`${up},${down}`]
+        if (known !== undefined) expect(relation.name).toBe(known)
+        else expect(relation.name).toMatch(genericName(up, down))
+      }
+    },
+  )
 
   test('every person of a tree is related to person 0 by a length of at most L', () => {
     for (const tree of familyTrees(6)) {
@@ -131,9 +134,16 @@ function genericName(up: number, down: number): RegExp {
 
 /** A quiz read back from its text alone: who is whose parent, who is asked about whom, and the options. */
 function readQuiz(prompt: string) {
-  const statements = [...prompt.matchAll(/^\* (\w+) is (\w+)'s? parent\.$/gm)].map(([, parent, child]) => [parent!, child!] as const)
+  const statements = [...prompt.matchAll(/^\* (\w+) is (\w+)'s? parent\.$/gm)].map(
+    ([, parent, child]) => [parent!, child!] as const,
+  )
   const question = /^What is (\w+)'s? relationship to (\w+)\?$/m.exec(prompt)
-  const options = [...prompt.matchAll(/^(\d+)\. (\w+) is (\w+)'s? (.+)\.$/gm)].map(([, n, person, about, name]) => ({ n: Number(n), person, about, name: name! }))
+  const options = [...prompt.matchAll(/^(\d+)\. (\w+) is (\w+)'s? (.+)\.$/gm)].map(([, n, person, about, name]) => ({
+    n: Number(n),
+    person,
+    about,
+    name: name!,
+  }))
   if (!question) throw new Error(`no question in\n${prompt}`)
   return { statements, person: question[1]!, about: question[2]!, options }
 }

@@ -13,7 +13,12 @@ const md5 = (text: string) => createHash('md5').update(text).digest('hex')
 /** The script runs on the Node that runs Vitest (Node 24, which runs .ts files as they are). */
 function run(args: string[], env: Record<string, string> = {}) {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('TESTBENCH_FAREL_')))
-  return execa(process.execPath, [script, ...args], { cwd: root, env: { ...clean, ...env }, extendEnv: false, reject: false })
+  return execa(process.execPath, [script, ...args], {
+    cwd: root,
+    env: { ...clean, ...env },
+    extendEnv: false,
+    reject: false,
+  })
 }
 
 describe('scripts/farel-export-csv.ts', () => {
@@ -27,7 +32,11 @@ describe('scripts/farel-export-csv.ts', () => {
 
   test('writes a file, and follows the TESTBENCH_FAREL_* variables', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'farel-csv-')), 'farel.csv')
-    const result = await run([file], { TESTBENCH_FAREL_LENGTH: '2', TESTBENCH_FAREL_PER_CLASS: '3', TESTBENCH_FAREL_MODE: 'seedrandom' })
+    const result = await run([file], {
+      TESTBENCH_FAREL_LENGTH: '2',
+      TESTBENCH_FAREL_PER_CLASS: '3',
+      TESTBENCH_FAREL_MODE: 'seedrandom',
+    })
     expect(result.exitCode).toBe(0)
     const lines = readFileSync(file, 'utf8').split('\n')
     expect(lines.pop()).toBe('')
@@ -39,6 +48,8 @@ describe('scripts/farel-export-csv.ts', () => {
   test('a wrong option is one clear message and exit code 2', async () => {
     const result = await run([], { TESTBENCH_FAREL_SEED: 'forty-two' })
     expect(result.exitCode).toBe(2)
-    expect(result.stderr).toBe('TESTBENCH_FAREL_SEED=forty-two is not accepted: use a whole number, or unset it for 42.')
+    expect(result.stderr).toBe(
+      'TESTBENCH_FAREL_SEED=forty-two is not accepted: use a whole number, or unset it for 42.',
+    )
   })
 })

@@ -6,7 +6,6 @@ import { openaiChatHandler } from '../../support/fake-openai.ts'
 import { startLoopbackServer, type LoopbackServer, type SeenRequest } from '../../support/loopback-server.ts'
 import { runSuiteForRecords } from '../../support/run-vitest.ts'
 
-
 function runSuite(env: Record<string, string>) {
   return runSuiteForRecords('farel', env)
 }
@@ -27,7 +26,13 @@ describe('the FaRel suite end to end', () => {
     expect(records.every((record) => record.outcome === 'passed')).toBe(true)
     const [score, ...others] = scoreFarel(records)
     expect(others).toEqual([])
-    expect(score).toMatchObject({ model: 'reference', name: 'FaRel-3', value: 100, display: '100.00', counted: { solved: 450, total: 450 } })
+    expect(score).toMatchObject({
+      model: 'reference',
+      name: 'FaRel-3',
+      value: 100,
+      display: '100.00',
+      counted: { solved: 450, total: 450 },
+    })
     expect(Object.keys(score!.columns!).slice(0, 11)).toEqual([
       'Model',
       'FaRel-3',
@@ -46,7 +51,11 @@ describe('the FaRel suite end to end', () => {
 
   test('a fake OpenAI-compatible server that answers at random scores near 33 (chance: 1/2, 1/3, 1/4 per length)', async () => {
     server = await startLoopbackServer(openaiChatHandler(['fake'], randomAnswer))
-    const { output, records } = await runSuite({ MODEL: 'openai:fake', OPENAI_BASE_URL: `${server.url}/v1`, OPENAI_API_KEY: 'x' })
+    const { output, records } = await runSuite({
+      MODEL: 'openai:fake',
+      OPENAI_BASE_URL: `${server.url}/v1`,
+      OPENAI_API_KEY: 'x',
+    })
     const asked = server.seen.filter((request) => request.path === '/v1/chat/completions')
     expect(asked, output).toHaveLength(450)
     for (const request of asked) {
@@ -65,7 +74,11 @@ describe('the FaRel suite end to end', () => {
   }, 180_000)
 
   test('with TESTBENCH_FAREL_SYSTEM=on the system prompt is sent and the score is FaRel-L-sys; a reply without a tag is missing', async () => {
-    server = await startLoopbackServer(openaiChatHandler(['fake'], (request) => (solve(userText(request)) === 'child' ? 'I am not sure.' : correctAnswer(request))))
+    server = await startLoopbackServer(
+      openaiChatHandler(['fake'], (request) =>
+        solve(userText(request)) === 'child' ? 'I am not sure.' : correctAnswer(request),
+      ),
+    )
     const { records } = await runSuite({
       MODEL: 'openai:fake',
       OPENAI_BASE_URL: `${server.url}/v1`,
@@ -100,7 +113,9 @@ function randomAnswer(request: SeenRequest): string {
 
 /** The class a length-1 or length-2 quiz asks for, solved from its statements. */
 function solve(quiz: string): string {
-  const parentOf = new Map([...quiz.matchAll(/^\* (\w+) is (\w+)'s? parent\.$/gm)].map(([, parent, child]) => [child!, parent!]))
+  const parentOf = new Map(
+    [...quiz.matchAll(/^\* (\w+) is (\w+)'s? parent\.$/gm)].map(([, parent, child]) => [child!, parent!]),
+  )
   const [, person = '', about = ''] = /^What is (\w+)'s? relationship to (\w+)\?$/m.exec(quiz) ?? []
   const grand = (who: string) => parentOf.get(parentOf.get(who) ?? '')
   if (parentOf.get(person) === about) return 'child'

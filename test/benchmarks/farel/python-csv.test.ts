@@ -32,7 +32,14 @@ describe('the python-compat set is the published one, byte for byte', () => {
   })
 
   test('levels and classes run in the original order, 50 each', () => {
-    const classes = [...new Set(csv.trimEnd().split('\n').map((line) => line.split(',').slice(0, 2).join(',')))]
+    const classes = [
+      ...new Set(
+        csv
+          .trimEnd()
+          .split('\n')
+          .map((line) => line.split(',').slice(0, 2).join(',')),
+      ),
+    ]
     expect(classes).toEqual([
       '1,child',
       '1,parent',
@@ -48,14 +55,24 @@ describe('the python-compat set is the published one, byte for byte', () => {
 })
 
 describe('pythonRepr is repr(str)', () => {
-  const cases = JSON.parse(readFileSync(new URL('../../../fixtures/farel/python-repr.json', import.meta.url), 'utf8')) as Array<[string, string]>
+  const cases = JSON.parse(
+    readFileSync(new URL('../../../fixtures/farel/python-repr.json', import.meta.url), 'utf8'),
+  ) as Array<[string, string]>
 
   test.for(cases)('repr(%j)', ([text, repr]) => {
     expect(pythonRepr(text)).toBe(repr)
   })
 
   test('a CSV line is level,class,correct,repr', () => {
-    const quiz = { length: 2, relation: 'sibling', rank: 1, index: 1, options: [], correct: 3, prompt: DEFAULT_TEMPLATE }
+    const quiz = {
+      length: 2,
+      relation: 'sibling',
+      rank: 1,
+      index: 1,
+      options: [],
+      correct: 3,
+      prompt: DEFAULT_TEMPLATE,
+    }
     expect(csvLine(quiz)).toBe(`2,sibling,3,'${DEFAULT_TEMPLATE.replaceAll('\n', '\\n')}'`)
   })
 })

@@ -16,7 +16,9 @@ interface CpythonCase {
   after: string
 }
 
-const fixture = JSON.parse(readFileSync(new URL('../../../fixtures/farel/cpython-random.json', import.meta.url), 'utf8')) as {
+const fixture = JSON.parse(
+  readFileSync(new URL('../../../fixtures/farel/cpython-random.json', import.meta.url), 'utf8'),
+) as {
   cases: CpythonCase[]
 }
 const range = (n: number) => Array.from({ length: n }, (_, i) => i)
@@ -54,6 +56,8 @@ describe('PythonRandom reproduces CPython random', () => {
   })
 
   test('bitLength is int.bit_length()', () => {
-    expect([1, 2, 3, 4, 255, 256, 2 ** 32 - 1, 2 ** 32, 2 ** 40 + 3].map(bitLength)).toEqual([1, 2, 2, 3, 8, 9, 32, 33, 41])
+    expect([1, 2, 3, 4, 255, 256, 2 ** 32 - 1, 2 ** 32, 2 ** 40 + 3].map(bitLength)).toEqual([
+      1, 2, 2, 3, 8, 9, 32, 33, 41,
+    ])
   })
 })

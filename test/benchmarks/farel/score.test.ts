@@ -3,13 +3,34 @@ import type { ItemRecord } from '../../../harness/item-record.ts'
 import type { Outcome } from '../../../adapters/outcome.ts'
 import { farelRuns, macroAverage, scoreFarel, type FarelScoring } from '../../../suites/farel/score.ts'
 
-const PUBLISHED = { maxLength: 2, system: 'none', template: 'default', set: 'python-compat seed 42, 50 per class, shuffled', published: true } as const
+const PUBLISHED = {
+  maxLength: 2,
+  system: 'none',
+  template: 'default',
+  set: 'python-compat seed 42, 50 per class, shuffled',
+  published: true,
+} as const
 
 /** `n` records of one class with the given outcomes, as the suite writes them. */
-function records(model: string, relation: string, length: number, rank: number, outcomes: Outcome[], run: Partial<FarelScoring> = {}): ItemRecord[] {
+function records(
+  model: string,
+  relation: string,
+  length: number,
+  rank: number,
+  outcomes: Outcome[],
+  run: Partial<FarelScoring> = {},
+): ItemRecord[] {
   return outcomes.map((outcome, i) => {
     const scoring: FarelScoring = { relation, length, rank, correct: 1, options: length + 1, ...PUBLISHED, ...run }
-    return { suite: 'farel', itemId: `${relation} #${i + 1}`, model, provider: 'test', sample: 0, outcome, scoring: { ...scoring } }
+    return {
+      suite: 'farel',
+      itemId: `${relation} #${i + 1}`,
+      model,
+      provider: 'test',
+      sample: 0,
+      outcome,
+      scoring: { ...scoring },
+    }
   })
 }
 const repeat = <T>(value: T, n: number): T[] => Array.from({ length: n }, () => value)
@@ -28,14 +49,25 @@ describe('the FaRel score', () => {
     // (100 + 50 + 25 + 0 + 75) / 5 = 50; the overall accuracy would be 10/20 too, so skew one class:
     const skewed = [...handMade, ...records('m', 'child', 1, 0, repeat('passed', 16))]
     const [score] = scoreFarel(skewed)
-    expect(score).toMatchObject({ suite: 'farel', model: 'm', name: 'FaRel-2', value: 50, display: '50.00', counted: { solved: 26, total: 36 } })
+    expect(score).toMatchObject({
+      suite: 'farel',
+      model: 'm',
+      name: 'FaRel-2',
+      value: 50,
+      display: '50.00',
+      counted: { solved: 26, total: 36 },
+    })
   })
 
   test('rounds to two decimals and lays the columns out as the original table, then the C/I/M counts', () => {
     const [score] = scoreFarel([...handMade, ...records('m', 'grandchild', 2, 0, ['passed', 'passed'])])
     // grandchild becomes 3/6 = 50: (100 + 50 + 50 + 0 + 75) / 5 = 55
     expect(score!.display).toBe('55.00')
-    const [other] = scoreFarel(records('m', 'child', 1, 0, ['passed', 'passed', 'wrong_answer']).concat(records('m', 'parent', 1, 1, ['passed'])))
+    const [other] = scoreFarel(
+      records('m', 'child', 1, 0, ['passed', 'passed', 'wrong_answer']).concat(
+        records('m', 'parent', 1, 1, ['passed']),
+      ),
+    )
     // As farel-bench computes it: child's accuracy as its log prints it, 66.67, then
     // (66.67 + 100) / 2 = 83.335000…01, rounded by pandas to 83.34 (the exact mean 83.333… would give 83.33).
     expect(other!.columns!.child).toBe('66.67')
@@ -55,11 +87,22 @@ describe('the FaRel score', () => {
       'sibling C/I/M': '0/0/4',
       'grandparent C/I/M': '3/1/0',
     })
-    expect(Object.keys(score!.columns!).slice(0, 7)).toEqual(['Model', 'FaRel-2', 'child', 'parent', 'grandchild', 'sibling', 'grandparent'])
+    expect(Object.keys(score!.columns!).slice(0, 7)).toEqual([
+      'Model',
+      'FaRel-2',
+      'child',
+      'parent',
+      'grandchild',
+      'sibling',
+      'grandparent',
+    ])
   })
 
   test('provider and infra errors and unfinished items are left out, and listed', () => {
-    const withErrors = [...structuredClone(handMade), ...records('m', 'sibling', 2, 1, ['provider_error', 'infra_error'])]
+    const withErrors = [
+      ...structuredClone(handMade),
+      ...records('m', 'sibling', 2, 1, ['provider_error', 'infra_error']),
+    ]
     delete withErrors[0]!.outcome
     const [score] = scoreFarel(withErrors)
     // grandparent loses one passed item: 2/3; sibling unchanged at 0/4.
@@ -79,7 +122,10 @@ describe('the FaRel score', () => {
       ...records('a', 'child', 1, 0, ['passed', 'no_answer'], { system: 'default' }),
       ...records('a', 'child', 1, 0, ['passed'], { system: 'custom' }),
       ...records('a', 'child', 1, 0, ['passed'], { template: 'custom' }),
-      ...records('a', 'child', 1, 0, ['passed'], { set: 'seedrandom seed 7, 50 per class, shuffled', published: false }),
+      ...records('a', 'child', 1, 0, ['passed'], {
+        set: 'seedrandom seed 7, 50 per class, shuffled',
+        published: false,
+      }),
       ...records('a', 'child', 3, 0, ['passed'], { maxLength: 3 }),
       { suite: 'euler', itemId: '1', model: 'a', provider: 'test', sample: 0, outcome: 'passed' },
     ])
@@ -120,7 +166,14 @@ describe('the FaRel score', () => {
       ['great grandparent', 3, 3, 34],
     ]
     const all = classes.flatMap(([relation, length, rank, passed]) =>
-      records('m', relation, length, rank, [...repeat<Outcome>('passed', passed), ...repeat<Outcome>('wrong_answer', 50 - passed)], { maxLength: 3 }),
+      records(
+        'm',
+        relation,
+        length,
+        rank,
+        [...repeat<Outcome>('passed', passed), ...repeat<Outcome>('wrong_answer', 50 - passed)],
+        { maxLength: 3 },
+      ),
     )
     const [score] = scoreFarel(all)
     expect(score!.name).toBe('FaRel-3')
@@ -129,10 +182,22 @@ describe('the FaRel score', () => {
 })
 
 describe('records without scoring facts (a quiz that broke before recording them)', () => {
-  const broken = (itemId: string, outcome: Outcome): ItemRecord => ({ suite: 'farel', itemId, model: 'm', provider: 'test', sample: 0, outcome, reason: 'broke early' })
+  const broken = (itemId: string, outcome: Outcome): ItemRecord => ({
+    suite: 'farel',
+    itemId,
+    model: 'm',
+    provider: 'test',
+    sample: 0,
+    outcome,
+    reason: 'broke early',
+  })
 
-  test('are left out of the model\'s run, with their outcome, whichever comes first', () => {
-    const [score] = scoreFarel([broken('q1', 'infra_error'), ...records('m', 'child', 1, 0, ['passed', 'wrong_answer']), broken('q2', 'provider_error')])
+  test("are left out of the model's run, with their outcome, whichever comes first", () => {
+    const [score] = scoreFarel([
+      broken('q1', 'infra_error'),
+      ...records('m', 'child', 1, 0, ['passed', 'wrong_answer']),
+      broken('q2', 'provider_error'),
+    ])
     expect(score).toMatchObject({ name: 'FaRel-2', value: 50 })
     expect(score?.excluded).toEqual([
       { itemId: 'q1', reason: 'infra_error' },

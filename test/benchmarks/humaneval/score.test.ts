@@ -39,13 +39,21 @@ describe('scoreHumanEval', () => {
   })
 
   test("provider and infra errors are not the model's answers: left out of pass@k, shown in the outcomes", () => {
-    const scores = scoreHumanEval([record('HumanEval/0', 0, 'passed'), record('HumanEval/1', 0, 'provider_error'), record('HumanEval/2', 0, 'infra_error')])
+    const scores = scoreHumanEval([
+      record('HumanEval/0', 0, 'passed'),
+      record('HumanEval/1', 0, 'provider_error'),
+      record('HumanEval/2', 0, 'infra_error'),
+    ])
     expect(scores[0]).toMatchObject({ name: 'HumanEval pass@1', value: 1, counted: { solved: 1, total: 1 } })
     expect(scores[0]?.columns?.['HumanEval outcomes']).toBe('passed 1, provider_error 1, infra_error 1')
   })
 
   test('models are scored apart; other suites are ignored', () => {
-    const scores = scoreHumanEval([record('HumanEval/0', 0, 'passed', 'humaneval', 'a'), record('HumanEval/0', 0, 'wrong_answer', 'humaneval', 'b'), { ...record('x', 0, 'passed'), suite: 'mbpp' }])
+    const scores = scoreHumanEval([
+      record('HumanEval/0', 0, 'passed', 'humaneval', 'a'),
+      record('HumanEval/0', 0, 'wrong_answer', 'humaneval', 'b'),
+      { ...record('x', 0, 'passed'), suite: 'mbpp' },
+    ])
     expect(scores.map((score) => [score.model, score.value])).toEqual([
       ['a', 1],
       ['b', 0],
@@ -55,9 +63,18 @@ describe('scoreHumanEval', () => {
 
 describe('records without scoring facts (a task that broke before recording them)', () => {
   test('are left out as infra or provider errors, and alone give no score and no error', () => {
-    const broken = (itemId: string, outcome: Outcome, variant: string): ItemRecord => ({ ...record(itemId, 0, outcome, variant), reason: 'broke early' })
-    const scores = scoreHumanEval([broken('HumanEval/0', 'infra_error', 'humaneval+'), record('HumanEval/1', 0, 'passed', 'humaneval+'), broken('HumanEval/2', 'provider_error', 'humaneval+')])
-    expect(scores.map((score) => [score.name, score.value, score.counted])).toEqual([['HumanEval+ pass@1', 1, { solved: 1, total: 1 }]])
+    const broken = (itemId: string, outcome: Outcome, variant: string): ItemRecord => ({
+      ...record(itemId, 0, outcome, variant),
+      reason: 'broke early',
+    })
+    const scores = scoreHumanEval([
+      broken('HumanEval/0', 'infra_error', 'humaneval+'),
+      record('HumanEval/1', 0, 'passed', 'humaneval+'),
+      broken('HumanEval/2', 'provider_error', 'humaneval+'),
+    ])
+    expect(scores.map((score) => [score.name, score.value, score.counted])).toEqual([
+      ['HumanEval+ pass@1', 1, { solved: 1, total: 1 }],
+    ])
     expect(scoreHumanEval([broken('HumanEval/0', 'infra_error', 'humaneval')])).toEqual([])
   })
 })

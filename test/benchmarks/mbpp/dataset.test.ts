@@ -1,5 +1,14 @@
 import { describe, expect, test } from 'vitest'
-import { MBPP_FILES, MBPP_STOP, loadMbpp, mbppEntryPoint, mbppPlusTask, mbppRow, mbppTask, sanitizedRow } from '../../../suites/mbpp/dataset.ts'
+import {
+  MBPP_FILES,
+  MBPP_STOP,
+  loadMbpp,
+  mbppEntryPoint,
+  mbppPlusTask,
+  mbppRow,
+  mbppTask,
+  sanitizedRow,
+} from '../../../suites/mbpp/dataset.ts'
 import { datasetOrSkip } from '../../support/test-datasets.ts'
 
 /** Made-up rows in MBPP's formats (with its \r\n line ends). */
@@ -16,7 +25,11 @@ const ROW = {
   text: 'Write a function to count the leaves of a tree.',
   code: 'class Node:\r\n  def __init__(self, kids=()):\r\n    self.kids = list(kids)\r\ndef _walk(node):\r\n  return [node] + [n for k in node.kids for n in _walk(k)]\r\ndef count_leaves(root):\r\n  return sum(1 for n in _walk(root) if not n.kids)',
   test_setup_code: 'tree = Node([Node(), Node([Node()])])',
-  test_list: ['assert count_leaves(tree) == 2', 'assert count_leaves(Node()) == 1', 'assert count_leaves(Node([Node()])) == 1'],
+  test_list: [
+    'assert count_leaves(tree) == 2',
+    'assert count_leaves(Node()) == 1',
+    'assert count_leaves(Node([Node()])) == 1',
+  ],
   challenge_test_list: ['assert count_leaves(Node([Node(), Node()])) == 2'],
 }
 
@@ -40,29 +53,55 @@ describe('mbppTask', () => {
 
   test('\\r\\n become \\n; the check is the reference as prelude, the setup code, then the asserts, without the challenge tests', () => {
     expect(task.reference).not.toContain('\r')
-    expect(task.judge).toEqual({ check: { prelude: ROW.code.replaceAll('\r\n', '\n'), setup: ROW.test_setup_code, test: ROW.test_list.join('\n') } })
+    expect(task.judge).toEqual({
+      check: { prelude: ROW.code.replaceAll('\r\n', '\n'), setup: ROW.test_setup_code, test: ROW.test_list.join('\n') },
+    })
     expect(JSON.stringify(task.judge)).not.toContain('Node(), Node()]')
   })
 
   test('the entry point is the defined function the tests call, not a helper or class', () => {
     expect(task.entryPoint).toBe('count_leaves')
     expect(task.id).toBe('Mbpp/42')
-    expect(() => mbppEntryPoint({ ...mbppRow(ROW, 'row'), tests: ['assert True'] })).toThrow('Mbpp/42: none of the functions its reference defines (_walk, count_leaves) is called by its tests.')
+    expect(() => mbppEntryPoint({ ...mbppRow(ROW, 'row'), tests: ['assert True'] })).toThrow(
+      'Mbpp/42: none of the functions its reference defines (_walk, count_leaves) is called by its tests.',
+    )
   })
 
   test('sanitized rows bring their test imports', () => {
-    const row = sanitizedRow({ task_id: 12, prompt: 'Find the root.', code: 'import math\ndef root(x):\n  return math.sqrt(x)', test_imports: ['import math'], test_list: ['assert math.isclose(root(2), 1.4142, rel_tol=0.001)'] }, 'row')
+    const row = sanitizedRow(
+      {
+        task_id: 12,
+        prompt: 'Find the root.',
+        code: 'import math\ndef root(x):\n  return math.sqrt(x)',
+        test_imports: ['import math'],
+        test_list: ['assert math.isclose(root(2), 1.4142, rel_tol=0.001)'],
+      },
+      'row',
+    )
     const sanitized = mbppTask(row, [])
-    expect(sanitized.judge).toMatchObject({ check: { setup: '', test: 'import math\nassert math.isclose(root(2), 1.4142, rel_tol=0.001)' } })
+    expect(sanitized.judge).toMatchObject({
+      check: { setup: '', test: 'import math\nassert math.isclose(root(2), 1.4142, rel_tol=0.001)' },
+    })
     expect(sanitized.preamble).toBe('import math')
   })
 })
 
 describe('mbppPlusTask', () => {
   test("EvalPlus's prompt from the native file, judged by inputs and outputs from the same file, with nothing added before the solution", () => {
-    const native = { task_id: 'Mbpp/9', prompt: '"""\nWrite a function to triple.\nassert triple(1) == 3\n"""\n', entry_point: 'triple', canonical_solution: '\ndef triple(n):\n  return 3 * n\n' }
+    const native = {
+      task_id: 'Mbpp/9',
+      prompt: '"""\nWrite a function to triple.\nassert triple(1) == 3\n"""\n',
+      entry_point: 'triple',
+      canonical_solution: '\ndef triple(n):\n  return 3 * n\n',
+    }
     const task = mbppPlusTask(native, 'row', MBPP_FILES.plus)
-    expect(task).toMatchObject({ id: 'Mbpp/9', entryPoint: 'triple', preamble: '', completionPrefix: native.prompt, judge: { io: { kind: 'mbpp', file: MBPP_FILES.plus } } })
+    expect(task).toMatchObject({
+      id: 'Mbpp/9',
+      entryPoint: 'triple',
+      preamble: '',
+      completionPrefix: native.prompt,
+      judge: { io: { kind: 'mbpp', file: MBPP_FILES.plus } },
+    })
     expect(task.chatPrompt).toContain('Write a function to triple.')
     expect(task.reference).toBe('```python\ndef triple(n):\n  return 3 * n\n```\n')
   })
@@ -77,7 +116,9 @@ describe('the real files', () => {
   })
 
   test('sanitized: the 257 test-split tasks; MBPP+ v0.2.0: 378 tasks; v0.1.0: 399', async (context) => {
-    const [sanitized, plus, plusV010] = await datasetOrSkip(context, (env) => Promise.all([loadMbpp('mbpp-sanitized', env), loadMbpp('mbpp+', env), loadMbpp('mbpp+v0.1.0', env)]))
+    const [sanitized, plus, plusV010] = await datasetOrSkip(context, (env) =>
+      Promise.all([loadMbpp('mbpp-sanitized', env), loadMbpp('mbpp+', env), loadMbpp('mbpp+v0.1.0', env)]),
+    )
     expect(sanitized).toHaveLength(257)
     expect(plus).toHaveLength(378)
     expect(plus[0]?.id).toBe('Mbpp/2')

@@ -14,23 +14,38 @@ import { scoreName } from '../../../suites/swebench/score.ts'
 import { trajectoryReplies } from '../../../suites/swebench/trajectory-replay.ts'
 import { bash, fenced, prose, rawCalls, scriptedModel } from './scripted-agent.ts'
 
-const ran = (output: string, returncode = 0): CommandResult => ({ output, returncode, exceptionInfo: '', droppedChars: 0 })
+const ran = (output: string, returncode = 0): CommandResult => ({
+  output,
+  returncode,
+  exceptionInfo: '',
+  droppedChars: 0,
+})
 
 describe("mini-swe-agent's messages", () => {
   test('an observation shows returncode and output as they are', () => {
     expect(observationMessage(ran('a\n\n  ', 2))).toBe('<returncode>2</returncode>\n<output>\na\n\n  </output>')
-    expect(observationMessage({ output: 'x', returncode: -1, exceptionInfo: 'boom', droppedChars: 0 })).toBe('<exception>boom</exception>\n<returncode>-1</returncode>\n<output>\nx</output>')
+    expect(observationMessage({ output: 'x', returncode: -1, exceptionInfo: 'boom', droppedChars: 0 })).toBe(
+      '<exception>boom</exception>\n<returncode>-1</returncode>\n<output>\nx</output>',
+    )
   })
 
   test('past 10,000 code points, the first and last 5,000 with the warning, glued as the template glues them', () => {
     const output = `${'é'.repeat(6000)}${'😀'.repeat(4001)}`
     const message = observationMessage(ran(output))
-    expect(message.startsWith('<returncode>0</returncode>\n<warning>\nThe output of your last command was too long.\n')).toBe(true)
-    expect(message).toContain(`in that file.\n</warning><output_head>\n${'é'.repeat(5000)}\n</output_head>\n<elided_chars>\n1 characters elided\n</elided_chars>\n<output_tail>\n${'é'.repeat(999)}${'😀'.repeat(4001)}\n</output_tail>`)
+    expect(
+      message.startsWith('<returncode>0</returncode>\n<warning>\nThe output of your last command was too long.\n'),
+    ).toBe(true)
+    expect(message).toContain(
+      `in that file.\n</warning><output_head>\n${'é'.repeat(5000)}\n</output_head>\n<elided_chars>\n1 characters elided\n</elided_chars>\n<output_tail>\n${'é'.repeat(999)}${'😀'.repeat(4001)}\n</output_tail>`,
+    )
     expect(message.endsWith('</output_tail>')).toBe(true)
-    expect(observationMessage(ran('y'.repeat(9999)))).toBe(`<returncode>0</returncode>\n<output>\n${'y'.repeat(9999)}</output>`)
+    expect(observationMessage(ran('y'.repeat(9999)))).toBe(
+      `<returncode>0</returncode>\n<output>\n${'y'.repeat(9999)}</output>`,
+    )
     // A huge output keeps only its ends; what was dropped still counts as elided.
-    expect(observationMessage({ ...ran(`${'a'.repeat(6000)}${'b'.repeat(6000)}`), droppedChars: 1_000_000 })).toContain('<elided_chars>\n1002000 characters elided\n</elided_chars>')
+    expect(observationMessage({ ...ran(`${'a'.repeat(6000)}${'b'.repeat(6000)}`), droppedChars: 1_000_000 })).toContain(
+      '<elided_chars>\n1002000 characters elided\n</elided_chars>',
+    )
   })
 
   test('format errors: the error with the guidance, or the cut-reply message by finish reason and form', () => {
@@ -41,9 +56,15 @@ describe("mini-swe-agent's messages", () => {
         '<response_example>\nHere are some thoughts about why you want to perform the action.\n\n```mswea_bash_command\n<action>\n```\n</response_example>\n\n' +
         'If you have completed your assignment, please consult the first message about how to\nsubmit your solution (you will not be able to continue working on this task after that).',
     )
-    expect(formatErrorMessage(TEXT_CONFIG, problem, 'tool_calls')).toMatch(/^Your previous response reached the output token limit \(finish_reason=tool_calls\) before you produced a complete action/)
-    expect(formatErrorMessage(TOOLS_CONFIG, { ...problem, hadToolCalls: true }, 'tool_calls')).toMatch(/^Tool call error:\n\n<error>\n/)
-    expect(formatErrorMessage(TOOLS_CONFIG, problem, 'tool_calls')).toMatch(/^Your previous response reached the output token limit \(finish_reason=tool_calls\) before you produced a tool call/)
+    expect(formatErrorMessage(TEXT_CONFIG, problem, 'tool_calls')).toMatch(
+      /^Your previous response reached the output token limit \(finish_reason=tool_calls\) before you produced a complete action/,
+    )
+    expect(formatErrorMessage(TOOLS_CONFIG, { ...problem, hadToolCalls: true }, 'tool_calls')).toMatch(
+      /^Tool call error:\n\n<error>\n/,
+    )
+    expect(formatErrorMessage(TOOLS_CONFIG, problem, 'tool_calls')).toMatch(
+      /^Your previous response reached the output token limit \(finish_reason=tool_calls\) before you produced a tool call/,
+    )
     expect(openaiFinishReason('max_tokens')).toBe('length')
     expect(openaiFinishReason('MAX_TOKENS')).toBe('length')
     expect(openaiFinishReason('tool_use')).toBe('tool_calls')
@@ -51,11 +72,18 @@ describe("mini-swe-agent's messages", () => {
 
   test('replies are read as upstream reads them', () => {
     expect(parseActions('tools', bash('ls', 'pwd'))).toMatchObject({ actions: [{ command: 'ls' }, { command: 'pwd' }] })
-    expect(parseActions('tools', rawCalls({ name: 'bash', arguments: '{"command": "ls"}' }, { name: 'bash', arguments: '[1]' }))).toEqual({
+    expect(
+      parseActions(
+        'tools',
+        rawCalls({ name: 'bash', arguments: '{"command": "ls"}' }, { name: 'bash', arguments: '[1]' }),
+      ),
+    ).toEqual({
       problem: { error: "Missing 'command' argument in bash tool call.", actionsFound: 0, hadToolCalls: true },
     })
     expect(parseActions('text', fenced('  ls -la  \n'))).toEqual({ actions: [{ command: 'ls -la' }] })
-    expect(parseActions('text', prose('```bash\nls\n```'))).toMatchObject({ problem: { error: 'Expected exactly 1 action, found 0.' } })
+    expect(parseActions('text', prose('```bash\nls\n```'))).toMatchObject({
+      problem: { error: 'Expected exactly 1 action, found 0.' },
+    })
   })
 
   test('the submit rule: first line (after leading whitespace) is the marker, exit 0; the rest as is', () => {
@@ -71,20 +99,41 @@ describe("mini-swe-agent's limits", () => {
 
   test('250 model calls, then LimitsExceeded before the 251st', async () => {
     const model = scriptedModel([], bash('true'))
-    const run = await runAgent({ config: TOOLS_CONFIG, task: 't', ask: model.ask, execute: commands, costOf: () => undefined, tokenLimit: 10_000_000 })
+    const run = await runAgent({
+      config: TOOLS_CONFIG,
+      task: 't',
+      ask: model.ask,
+      execute: commands,
+      costOf: () => undefined,
+      tokenLimit: 10_000_000,
+    })
     expect(run).toMatchObject({ exitStatus: 'LimitsExceeded', modelCalls: 250, submission: '' })
     expect(model.sent).toHaveLength(250)
   })
 
   test('$3: checked before each call, so the call that passes it is the last', async () => {
-    const run = await runAgent({ config: TOOLS_CONFIG, task: 't', ask: scriptedModel([], bash('true')).ask, execute: commands, costOf: () => 0.7, tokenLimit: 1 })
+    const run = await runAgent({
+      config: TOOLS_CONFIG,
+      task: 't',
+      ask: scriptedModel([], bash('true')).ask,
+      execute: commands,
+      costOf: () => 0.7,
+      tokenLimit: 1,
+    })
     expect(run).toMatchObject({ exitStatus: 'LimitsExceeded', modelCalls: 5 })
     expect(run.cost).toBeCloseTo(3.5)
   })
 
   test('format errors count as model calls and cost; a clean turn resets the count of those in a row', async () => {
     const model = scriptedModel([prose('a'), prose('b'), bash('true'), prose('c'), prose('d'), prose('e')])
-    const run = await runAgent({ config: TOOLS_CONFIG, task: 't', ask: model.ask, execute: commands, costOf: () => 0.01, tokenLimit: 1 })
+    const run = await runAgent({
+      config: TOOLS_CONFIG,
+      task: 't',
+      ask: model.ask,
+      execute: commands,
+      costOf: () => 0.01,
+      tokenLimit: 1,
+    })
     expect(run).toMatchObject({ exitStatus: 'RepeatedFormatError', modelCalls: 6 })
     expect(run.cost).toBeCloseTo(0.06)
   })
@@ -97,17 +146,39 @@ describe('trajectories made elsewhere', () => {
       messages: [
         { role: 'system', content: 's' },
         { role: 'user', content: 'task' },
-        { role: 'user', content: 'Tool call error: …', extra: { interrupt_type: 'FormatError', response: { choices: [{ finish_reason: 'stop', message: { content: 'I will look.', tool_calls: null } }], usage: { prompt_tokens: 9, completion_tokens: 3 } } } },
-        { role: 'assistant', content: 'THOUGHT', tool_calls: [{ id: 'toolu_1', type: 'function', function: { name: 'bash', arguments: '{"command": "ls"}' } }], extra: { response: { choices: [{ finish_reason: 'tool_calls' }] } } },
+        {
+          role: 'user',
+          content: 'Tool call error: …',
+          extra: {
+            interrupt_type: 'FormatError',
+            response: {
+              choices: [{ finish_reason: 'stop', message: { content: 'I will look.', tool_calls: null } }],
+              usage: { prompt_tokens: 9, completion_tokens: 3 },
+            },
+          },
+        },
+        {
+          role: 'assistant',
+          content: 'THOUGHT',
+          tool_calls: [{ id: 'toolu_1', type: 'function', function: { name: 'bash', arguments: '{"command": "ls"}' } }],
+          extra: { response: { choices: [{ finish_reason: 'tool_calls' }] } },
+        },
         { role: 'tool', tool_call_id: 'toolu_1', content: '<returncode>0</returncode>' },
         { role: 'exit', content: 'LimitsExceeded', extra: { exit_status: 'LimitsExceeded' } },
       ],
     }
     expect(trajectoryReplies(upstream, 'x.traj.json')).toEqual([
       { text: 'I will look.', latencyMs: 0, finishReason: 'stop', tokens: { prompt: 9, completion: 3 } },
-      { text: 'THOUGHT', toolCalls: [{ id: 'toolu_1', name: 'bash', arguments: '{"command": "ls"}' }], latencyMs: 0, finishReason: 'tool_calls' },
+      {
+        text: 'THOUGHT',
+        toolCalls: [{ id: 'toolu_1', name: 'bash', arguments: '{"command": "ls"}' }],
+        latencyMs: 0,
+        finishReason: 'tool_calls',
+      },
     ])
-    expect(() => trajectoryReplies({ messages: [] }, 'preds.json')).toThrow(/preds.json is not a mini-swe-agent trajectory/)
+    expect(() => trajectoryReplies({ messages: [] }, 'preds.json')).toThrow(
+      /preds.json is not a mini-swe-agent trajectory/,
+    )
   })
 })
 
@@ -115,11 +186,15 @@ describe('the agent knobs and score', () => {
   test('TESTBENCH_SWEBENCH_MODE picks the track; anything else is an error that names the choices', () => {
     expect(swebenchOptions({}).mode).toBe('oneshot')
     expect(swebenchOptions({ TESTBENCH_SWEBENCH_MODE: 'agent-text' }).mode).toBe('agent-text')
-    expect(() => swebenchOptions({ TESTBENCH_SWEBENCH_MODE: 'swe-agent' })).toThrow(/TESTBENCH_SWEBENCH_MODE=swe-agent is not accepted: use oneshot, agent or agent-text, or unset it for oneshot\./)
+    expect(() => swebenchOptions({ TESTBENCH_SWEBENCH_MODE: 'swe-agent' })).toThrow(
+      /TESTBENCH_SWEBENCH_MODE=swe-agent is not accepted: use oneshot, agent or agent-text, or unset it for oneshot\./,
+    )
   })
 
   test("the score names the configuration, as SWE-bench's bash-only board does", () => {
-    expect(scoreName('verified', 'mini-swe-agent 2.4.6 config')).toBe('SWE-bench Verified % Resolved (bash-only, mini-swe-agent 2.4.6 config)')
+    expect(scoreName('verified', 'mini-swe-agent 2.4.6 config')).toBe(
+      'SWE-bench Verified % Resolved (bash-only, mini-swe-agent 2.4.6 config)',
+    )
     expect(scoreName('lite')).toBe('SWE-bench Lite % Resolved')
   })
 })

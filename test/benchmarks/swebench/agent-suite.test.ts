@@ -21,7 +21,14 @@ import { killRun, startVitestRun } from '../../support/run-vitest.ts'
 import { datasetEnv } from '../../support/test-datasets.ts'
 import { readPredictions, runSwebenchSuite } from './run-suite.ts'
 import { FIX_MEDIAN, fenced, MAKE_PATCH, SUBMIT } from './scripted-agent.ts'
-import { ENGINE_AND_IMAGE, SYNTHETIC_IMAGE, SYNTHETIC_IMAGE_TEMPLATE, fixturePatch, syntheticImageUnavailable, syntheticRow } from './synthetic-instance.ts'
+import {
+  ENGINE_AND_IMAGE,
+  SYNTHETIC_IMAGE,
+  SYNTHETIC_IMAGE_TEMPLATE,
+  fixturePatch,
+  syntheticImageUnavailable,
+  syntheticRow,
+} from './synthetic-instance.ts'
 
 const docker = connectEngine()
 const unavailable = await syntheticImageUnavailable(docker)
@@ -40,7 +47,10 @@ function chatRequests(server: LoopbackServer): SeenRequest[] {
 }
 
 async function episodeContainers(): Promise<string[]> {
-  const containers = await docker.listContainers({ all: true, filters: { label: ['testbench.swebench.role=episode'], ancestor: [SYNTHETIC_IMAGE] } })
+  const containers = await docker.listContainers({
+    all: true,
+    filters: { label: ['testbench.swebench.role=episode'], ancestor: [SYNTHETIC_IMAGE] },
+  })
   return containers.map((container) => container.Id)
 }
 
@@ -71,91 +81,162 @@ describe('the bash-only track through the suite', () => {
     skipWithoutTool(context, ENGINE_AND_IMAGE, unavailable)
   })
 
-  test('a run resolves the instance, writes its prediction and trajectory; a rerun sends no request and rebuilds the same patch', { timeout: 300_000 }, async () => {
-    const cache = mkdtempSync(join(tmpdir(), 'swebench-agent-cache-'))
-    const server = await startLoopbackServer(openaiChatHandler(['scripted'], (request) => SCRIPT[turnOf(request)]?.text ?? 'no more turns'))
-    try {
-      const first = await runSwebenchSuite(agentEnv(server, cache))
-      expect(first.records.map((record) => [record.outcome, record.scoring?.status, record.scoring?.exitStatus, record.scoring?.modelCalls]), first.output).toEqual([['passed', 'resolved', 'Submitted', 4]])
-      expect(chatRequests(server)).toHaveLength(4)
-      const [record] = first.records
-      expect(record?.scoring?.agent).toBe('mini-swe-agent 2.4.6 config, text actions')
-      expect(record?.prompt).toContain('[exit: Submitted]')
-      expect(scoreSwebench(first.records)[0]).toMatchObject({ name: 'SWE-bench (own file) % Resolved (bash-only, mini-swe-agent 2.4.6 config, text actions)', value: 100 })
-      expect(readPredictions(predictionsPath(first.reports, 'openai:scripted')).map((line) => line.model_patch)).toEqual([fixturePatch('gold')])
-      const trajectory = JSON.parse(readFileSync(trajectoryPath(first.reports, 'openai:scripted', 0, 'testbench__tinycalc-1'), 'utf8')) as {
-        trajectory_format: string
-        info: { exit_status: string; submission: string; mini_version: string; model_stats: { api_calls: number } }
-        messages: Array<{ role: string }>
-      }
-      expect(trajectory).toMatchObject({ trajectory_format: 'mini-swe-agent-1.1', info: { exit_status: 'Submitted', submission: fixturePatch('gold'), mini_version: '2.4.6', model_stats: { api_calls: 4 } } })
-      expect(trajectory.messages.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'user', 'assistant', 'user', 'assistant', 'user', 'assistant', 'exit'])
-
-      const again = await runSwebenchSuite(agentEnv(server, cache))
-      expect(chatRequests(server)).toHaveLength(4)
-      expect(again.records.map((record) => [record.outcome, record.scoring?.status]), again.output).toEqual([['passed', 'resolved']])
-      expect(readPredictions(predictionsPath(again.reports, 'openai:scripted')).map((line) => line.model_patch)).toEqual([fixturePatch('gold')])
-    } finally {
-      await server.close()
-    }
-  })
-
-  test('MODEL=reference in text mode submits the gold patch through the agent and the container: resolved', { timeout: 300_000 }, async () => {
-    const { records, output, reports } = await runSwebenchSuite({
-      MODEL: 'reference',
-      TESTBENCH_SWEBENCH_MODE: 'agent-text',
-      TESTBENCH_SWEBENCH_DATASET_FILE: dataset,
-      TESTBENCH_SWEBENCH_IMAGE_TEMPLATE: SYNTHETIC_IMAGE_TEMPLATE,
-      TESTBENCH_SWEBENCH_MEMORY: '512',
-    })
-    expect(records.map((record) => [record.outcome, record.scoring?.status, record.scoring?.exitStatus, record.scoring?.modelCalls]), output).toEqual([['passed', 'resolved', 'Submitted', 1]])
-    expect(readPredictions(predictionsPath(reports, 'reference')).map((line) => line.model_patch)).toEqual([fixturePatch('gold')])
-  })
-
-  for (const stop of ['Ctrl-C', 'a crash (SIGKILL)'] as const) {
-    test(`after ${stop} in the middle nothing is left running, and the next run goes on from the turn it stopped at`, { timeout: 300_000 }, async () => {
+  test(
+    'a run resolves the instance, writes its prediction and trajectory; a rerun sends no request and rebuilds the same patch',
+    { timeout: 300_000 },
+    async () => {
       const cache = mkdtempSync(join(tmpdir(), 'swebench-agent-cache-'))
-      const reports = mkdtempSync(join(tmpdir(), 'swebench-agent-reports-'))
-      let interrupt: (() => void) | undefined
-      let runningAtStop: string[] = []
-      const server = await startLoopbackServer((request, response) => {
-        const turn = request.path === '/v1/chat/completions' ? turnOf(request) : -1
-        // The third turn is never answered: the run is stopped while it waits for it.
-        if (turn === 2 && interrupt !== undefined) {
-          const stopNow = interrupt
-          interrupt = undefined
-          return episodeContainers().then((running) => {
-            runningAtStop = running
-            stopNow()
-          })
-        }
-        openaiChatHandler(['scripted'], (seen) => SCRIPT[turnOf(seen)]?.text ?? 'no more turns')(request, response)
-      })
+      const server = await startLoopbackServer(
+        openaiChatHandler(['scripted'], (request) => SCRIPT[turnOf(request)]?.text ?? 'no more turns'),
+      )
       try {
-        const run = startVitestRun(['--project', 'suites', 'suites/swebench'], { ...datasetEnv(), ...agentEnv(server, cache), TESTBENCH_REPORT_DIR: reports })
-        interrupt = () => {
-          if (stop === 'Ctrl-C' && run.child.pid !== undefined) process.kill(-run.child.pid, 'SIGINT')
-          else killRun(run)
+        const first = await runSwebenchSuite(agentEnv(server, cache))
+        expect(
+          first.records.map((record) => [
+            record.outcome,
+            record.scoring?.status,
+            record.scoring?.exitStatus,
+            record.scoring?.modelCalls,
+          ]),
+          first.output,
+        ).toEqual([['passed', 'resolved', 'Submitted', 4]])
+        expect(chatRequests(server)).toHaveLength(4)
+        const [record] = first.records
+        expect(record?.scoring?.agent).toBe('mini-swe-agent 2.4.6 config, text actions')
+        expect(record?.prompt).toContain('[exit: Submitted]')
+        expect(scoreSwebench(first.records)[0]).toMatchObject({
+          name: 'SWE-bench (own file) % Resolved (bash-only, mini-swe-agent 2.4.6 config, text actions)',
+          value: 100,
+        })
+        expect(
+          readPredictions(predictionsPath(first.reports, 'openai:scripted')).map((line) => line.model_patch),
+        ).toEqual([fixturePatch('gold')])
+        const trajectory = JSON.parse(
+          readFileSync(trajectoryPath(first.reports, 'openai:scripted', 0, 'testbench__tinycalc-1'), 'utf8'),
+        ) as {
+          trajectory_format: string
+          info: { exit_status: string; submission: string; mini_version: string; model_stats: { api_calls: number } }
+          messages: Array<{ role: string }>
         }
-        const stopped = await run.done
-        expect(interrupt, stopped.output).toBeUndefined()
-        expect(runningAtStop.length).toBeGreaterThan(0)
-        // Other tests may run episodes of their own meanwhile: only those running when the run stopped are watched.
-        const leftOf = async () => (await episodeContainers()).filter((id) => runningAtStop.includes(id))
-        const deadline = Date.now() + 20_000
-        while ((await leftOf()).length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250))
-        expect(await leftOf()).toEqual([])
-        const asked = chatRequests(server).length
-        expect(asked).toBe(3)
+        expect(trajectory).toMatchObject({
+          trajectory_format: 'mini-swe-agent-1.1',
+          info: {
+            exit_status: 'Submitted',
+            submission: fixturePatch('gold'),
+            mini_version: '2.4.6',
+            model_stats: { api_calls: 4 },
+          },
+        })
+        expect(trajectory.messages.map((message) => message.role)).toEqual([
+          'system',
+          'user',
+          'assistant',
+          'user',
+          'assistant',
+          'user',
+          'assistant',
+          'user',
+          'assistant',
+          'exit',
+        ])
 
-        const resumed = await runSwebenchSuite(agentEnv(server, cache))
-        expect(resumed.records.map((record) => [record.outcome, record.scoring?.status]), resumed.output).toEqual([['passed', 'resolved']])
-        // Turns 0 and 1 came from the cache: the resumed run asked for turns 2 and 3 only.
-        expect(chatRequests(server).slice(asked).map(turnOf)).toEqual([2, 3])
-        expect(existsSync(trajectoryPath(resumed.reports, 'openai:scripted', 0, 'testbench__tinycalc-1'))).toBe(true)
+        const again = await runSwebenchSuite(agentEnv(server, cache))
+        expect(chatRequests(server)).toHaveLength(4)
+        expect(
+          again.records.map((record) => [record.outcome, record.scoring?.status]),
+          again.output,
+        ).toEqual([['passed', 'resolved']])
+        expect(
+          readPredictions(predictionsPath(again.reports, 'openai:scripted')).map((line) => line.model_patch),
+        ).toEqual([fixturePatch('gold')])
       } finally {
         await server.close()
       }
-    })
+    },
+  )
+
+  test(
+    'MODEL=reference in text mode submits the gold patch through the agent and the container: resolved',
+    { timeout: 300_000 },
+    async () => {
+      const { records, output, reports } = await runSwebenchSuite({
+        MODEL: 'reference',
+        TESTBENCH_SWEBENCH_MODE: 'agent-text',
+        TESTBENCH_SWEBENCH_DATASET_FILE: dataset,
+        TESTBENCH_SWEBENCH_IMAGE_TEMPLATE: SYNTHETIC_IMAGE_TEMPLATE,
+        TESTBENCH_SWEBENCH_MEMORY: '512',
+      })
+      expect(
+        records.map((record) => [
+          record.outcome,
+          record.scoring?.status,
+          record.scoring?.exitStatus,
+          record.scoring?.modelCalls,
+        ]),
+        output,
+      ).toEqual([['passed', 'resolved', 'Submitted', 1]])
+      expect(readPredictions(predictionsPath(reports, 'reference')).map((line) => line.model_patch)).toEqual([
+        fixturePatch('gold'),
+      ])
+    },
+  )
+
+  for (const stop of ['Ctrl-C', 'a crash (SIGKILL)'] as const) {
+    test(
+      `after ${stop} in the middle nothing is left running, and the next run goes on from the turn it stopped at`,
+      { timeout: 300_000 },
+      async () => {
+        const cache = mkdtempSync(join(tmpdir(), 'swebench-agent-cache-'))
+        const reports = mkdtempSync(join(tmpdir(), 'swebench-agent-reports-'))
+        let interrupt: (() => void) | undefined
+        let runningAtStop: string[] = []
+        const server = await startLoopbackServer((request, response) => {
+          const turn = request.path === '/v1/chat/completions' ? turnOf(request) : -1
+          // The third turn is never answered: the run is stopped while it waits for it.
+          if (turn === 2 && interrupt !== undefined) {
+            const stopNow = interrupt
+            interrupt = undefined
+            return episodeContainers().then((running) => {
+              runningAtStop = running
+              stopNow()
+            })
+          }
+          openaiChatHandler(['scripted'], (seen) => SCRIPT[turnOf(seen)]?.text ?? 'no more turns')(request, response)
+        })
+        try {
+          const run = startVitestRun(['--project', 'suites', 'suites/swebench'], {
+            ...datasetEnv(),
+            ...agentEnv(server, cache),
+            TESTBENCH_REPORT_DIR: reports,
+          })
+          interrupt = () => {
+            if (stop === 'Ctrl-C' && run.child.pid !== undefined) process.kill(-run.child.pid, 'SIGINT')
+            else killRun(run)
+          }
+          const stopped = await run.done
+          expect(interrupt, stopped.output).toBeUndefined()
+          expect(runningAtStop.length).toBeGreaterThan(0)
+          // Other tests may run episodes of their own meanwhile: only those running when the run stopped are watched.
+          const leftOf = async () => (await episodeContainers()).filter((id) => runningAtStop.includes(id))
+          const deadline = Date.now() + 20_000
+          while ((await leftOf()).length > 0 && Date.now() < deadline)
+            await new Promise((resolve) => setTimeout(resolve, 250))
+          expect(await leftOf()).toEqual([])
+          const asked = chatRequests(server).length
+          expect(asked).toBe(3)
+
+          const resumed = await runSwebenchSuite(agentEnv(server, cache))
+          expect(
+            resumed.records.map((record) => [record.outcome, record.scoring?.status]),
+            resumed.output,
+          ).toEqual([['passed', 'resolved']])
+          // Turns 0 and 1 came from the cache: the resumed run asked for turns 2 and 3 only.
+          expect(chatRequests(server).slice(asked).map(turnOf)).toEqual([2, 3])
+          expect(existsSync(trajectoryPath(resumed.reports, 'openai:scripted', 0, 'testbench__tinycalc-1'))).toBe(true)
+        } finally {
+          await server.close()
+        }
+      },
+    )
   }
 })

@@ -17,13 +17,23 @@ import { PulledImages } from '../../../suites/swebench/pulled-images.ts'
 import { predictionsPath } from '../../../suites/swebench/predictions.ts'
 import { scoreSwebench } from '../../../suites/swebench/score.ts'
 import { readPredictions, runSwebenchSuite } from './run-suite.ts'
-import { SYNTHETIC_IMAGE, SYNTHETIC_IMAGE_TEMPLATE, SYNTHETIC_SPEC, fixturePatch, syntheticInstance, syntheticRow } from './synthetic-instance.ts'
+import {
+  SYNTHETIC_IMAGE,
+  SYNTHETIC_IMAGE_TEMPLATE,
+  SYNTHETIC_SPEC,
+  fixturePatch,
+  syntheticInstance,
+  syntheticRow,
+} from './synthetic-instance.ts'
 import { skipWithoutTool, TOOLS, type Tool } from '../../support/required-tool.ts'
 
 const docker = connectEngine()
 const unavailable = await whyNotRunnable()
 const required = process.env.TESTBENCH_SWEBENCH_REQUIRE_ENGINE === '1'
-const ENGINE_AND_IMAGE: Tool = { ...TOOLS.containerEngine, install: `${TOOLS.containerEngine.install}, and .ci/swebench-setup.sh` }
+const ENGINE_AND_IMAGE: Tool = {
+  ...TOOLS.containerEngine,
+  install: `${TOOLS.containerEngine.install}, and .ci/swebench-setup.sh`,
+}
 
 async function whyNotRunnable(): Promise<string | undefined> {
   const engine = await engineUnavailable(docker)
@@ -36,7 +46,13 @@ async function whyNotRunnable(): Promise<string | undefined> {
   }
 }
 
-const SETUP: EvaluationSetup = { image: SYNTHETIC_IMAGE, spec: SYNTHETIC_SPEC, timeoutMs: 60_000, network: 'none', memoryBytes: 512 * 1024 * 1024 }
+const SETUP: EvaluationSetup = {
+  image: SYNTHETIC_IMAGE,
+  spec: SYNTHETIC_SPEC,
+  timeoutMs: 60_000,
+  network: 'none',
+  memoryBytes: 512 * 1024 * 1024,
+}
 
 function judges(setup: EvaluationSetup = SETUP): Judges {
   return { evaluate: (instance, patch) => evaluatePatch(docker, instance, patch, setup) }
@@ -45,14 +61,17 @@ function judges(setup: EvaluationSetup = SETUP): Judges {
 async function ourContainers(): Promise<string[]> {
   const containers = await docker.listContainers({ all: true, filters: { label: ['testbench.suite=swebench'] } })
   // The agent's episode containers (agent-episode.test.ts, which may run meanwhile) are not evaluations.
-  return containers.filter((container) => container.Labels['testbench.swebench.role'] !== 'episode').map((container) => container.Id)
+  return containers
+    .filter((container) => container.Labels['testbench.swebench.role'] !== 'episode')
+    .map((container) => container.Id)
 }
 
 let instance: SwebenchInstance
 
 describe('the synthetic instance in its container', () => {
   beforeAll(async () => {
-    if (unavailable !== undefined && required) throw new Error(`TESTBENCH_SWEBENCH_REQUIRE_ENGINE=1 but ${unavailable}.`)
+    if (unavailable !== undefined && required)
+      throw new Error(`TESTBENCH_SWEBENCH_REQUIRE_ENGINE=1 but ${unavailable}.`)
     instance = await syntheticInstance()
   })
   beforeEach((context) => {
@@ -101,7 +120,9 @@ describe('the synthetic instance in its container', () => {
 
   test('tests that hang past the time limit are the patch timing out, and the container is removed', async () => {
     const before = await ourContainers()
-    const hanging = fixturePatch('gold').replace('+    if len(ordered) % 2 == 1:', '+    while True:\n+        pass\n+    if len(ordered) % 2 == 1:').replace('+4,6 @@', '+4,8 @@')
+    const hanging = fixturePatch('gold')
+      .replace('+    if len(ordered) % 2 == 1:', '+    while True:\n+        pass\n+    if len(ordered) % 2 == 1:')
+      .replace('+4,6 @@', '+4,8 @@')
     const verdict = await judgeReply(instance, hanging, judges({ ...SETUP, timeoutMs: 8_000 }))
     expect(verdict.status, verdict.evaluation?.log).toBe('timeout')
     expect(verdict.outcome).toBe('timeout')
@@ -109,37 +130,50 @@ describe('the synthetic instance in its container', () => {
   })
 
   test('an image the engine does not have and cannot pull is an infra error, not "not resolved"', async () => {
-    const verdict = await judgeReply(instance, fixturePatch('gold'), judges({ ...SETUP, image: 'localhost/testbench/no-such-image:0' }))
+    const verdict = await judgeReply(
+      instance,
+      fixturePatch('gold'),
+      judges({ ...SETUP, image: 'localhost/testbench/no-such-image:0' }),
+    )
     expect(verdict.status).toBe('infra_error')
     expect(verdict.outcome).toBe('infra_error')
     expect(verdict.reason).toMatch(/localhost\/testbench\/no-such-image:0 is not on the engine and could not be pulled/)
   })
 
-  test('the suite end to end: replayed gold and wrong patches as two samples, judged in containers', { timeout: 180_000 }, async () => {
-    expect(instance.spec).toEqual(SYNTHETIC_SPEC)
-    const dir = mkdtempSync(join(tmpdir(), 'swebench-e2e-'))
-    const dataset = join(dir, 'tinycalc.jsonl')
-    writeFileSync(dataset, `${JSON.stringify(await syntheticRow())}\n`)
-    const predictions = join(dir, 'predictions.jsonl')
-    const prediction = (patch: string) => JSON.stringify({ instance_id: instance.instanceId, model_name_or_path: 'elsewhere', model_patch: patch })
-    writeFileSync(predictions, `${prediction(fixturePatch('gold'))}\n${prediction(fixturePatch('wrong'))}\n`)
-    const { code, output, results, records, reports } = await runSwebenchSuite({
-      MODEL: `replay:${predictions}`,
-      SAMPLES: '2',
-      TESTBENCH_SWEBENCH_DATASET_FILE: dataset,
-      TESTBENCH_SWEBENCH_IMAGE_TEMPLATE: SYNTHETIC_IMAGE_TEMPLATE,
-      TESTBENCH_SWEBENCH_TIMEOUT: '60',
-    })
-    expect(code, output).toBe(1)
-    expect(results.map((result) => result.status)).toEqual(['passed', 'failed'])
-    expect(records.map((record) => [record.itemId, record.sample, record.outcome, record.scoring?.status])).toEqual([
-      ['testbench__tinycalc-1', 0, 'passed', 'resolved'],
-      ['testbench__tinycalc-1', 1, 'wrong_answer', 'not_resolved'],
-    ])
-    expect(scoreSwebench(records)[0]).toMatchObject({ value: 50, counted: { solved: 1, total: 2 } })
-    expect(readPredictions(predictionsPath(reports, `replay:${predictions}`, 0)).map((line) => line.model_patch)).toEqual([fixturePatch('gold')])
-    expect(readPredictions(predictionsPath(reports, `replay:${predictions}`, 1)).map((line) => line.model_patch)).toEqual([fixturePatch('wrong')])
-  })
+  test(
+    'the suite end to end: replayed gold and wrong patches as two samples, judged in containers',
+    { timeout: 180_000 },
+    async () => {
+      expect(instance.spec).toEqual(SYNTHETIC_SPEC)
+      const dir = mkdtempSync(join(tmpdir(), 'swebench-e2e-'))
+      const dataset = join(dir, 'tinycalc.jsonl')
+      writeFileSync(dataset, `${JSON.stringify(await syntheticRow())}\n`)
+      const predictions = join(dir, 'predictions.jsonl')
+      const prediction = (patch: string) =>
+        JSON.stringify({ instance_id: instance.instanceId, model_name_or_path: 'elsewhere', model_patch: patch })
+      writeFileSync(predictions, `${prediction(fixturePatch('gold'))}\n${prediction(fixturePatch('wrong'))}\n`)
+      const { code, output, results, records, reports } = await runSwebenchSuite({
+        MODEL: `replay:${predictions}`,
+        SAMPLES: '2',
+        TESTBENCH_SWEBENCH_DATASET_FILE: dataset,
+        TESTBENCH_SWEBENCH_IMAGE_TEMPLATE: SYNTHETIC_IMAGE_TEMPLATE,
+        TESTBENCH_SWEBENCH_TIMEOUT: '60',
+      })
+      expect(code, output).toBe(1)
+      expect(results.map((result) => result.status)).toEqual(['passed', 'failed'])
+      expect(records.map((record) => [record.itemId, record.sample, record.outcome, record.scoring?.status])).toEqual([
+        ['testbench__tinycalc-1', 0, 'passed', 'resolved'],
+        ['testbench__tinycalc-1', 1, 'wrong_answer', 'not_resolved'],
+      ])
+      expect(scoreSwebench(records)[0]).toMatchObject({ value: 50, counted: { solved: 1, total: 2 } })
+      expect(
+        readPredictions(predictionsPath(reports, `replay:${predictions}`, 0)).map((line) => line.model_patch),
+      ).toEqual([fixturePatch('gold')])
+      expect(
+        readPredictions(predictionsPath(reports, `replay:${predictions}`, 1)).map((line) => line.model_patch),
+      ).toEqual([fixturePatch('wrong')])
+    },
+  )
 
   test("a prediction is applied byte for byte: with CRLF line endings git apply refuses it and SWE-bench's last step, patch --fuzz, takes it", async () => {
     const crlf = fixturePatch('gold').replaceAll('\n', '\r\n')
@@ -160,12 +194,21 @@ describe('the synthetic instance in its container', () => {
   test('an image the run pulled is removed after its last evaluation, unless kept; one the engine had is never removed', async () => {
     const copy = (tag: string) => ({ repo: 'localhost/testbench/pulled-copy', tag })
     const name = (tag: string) => `localhost/testbench/pulled-copy:${tag}`
-    const exists = (image: string) => docker.getImage(image).inspect().then(() => true, () => false)
+    const exists = (image: string) =>
+      docker
+        .getImage(image)
+        .inspect()
+        .then(
+          () => true,
+          () => false,
+        )
     try {
       for (const tag of ['removed', 'kept', 'had']) await docker.getImage(SYNTHETIC_IMAGE).tag(copy(tag))
       const removing = new PulledImages(docker, false)
       removing.markPulled(name('removed'))
-      await removing.using(name('removed'), () => removing.using(name('removed'), async () => expect(await exists(name('removed'))).toBe(true)))
+      await removing.using(name('removed'), () =>
+        removing.using(name('removed'), async () => expect(await exists(name('removed'))).toBe(true)),
+      )
       expect(await exists(name('removed'))).toBe(false)
       await removing.using(name('had'), async () => undefined)
       expect(await exists(name('had'))).toBe(true)
@@ -175,28 +218,40 @@ describe('the synthetic instance in its container', () => {
       expect(await exists(name('kept'))).toBe(true)
       expect(await exists(SYNTHETIC_IMAGE)).toBe(true)
     } finally {
-      for (const tag of ['removed', 'kept', 'had']) await docker.getImage(name(tag)).remove().catch(() => undefined)
+      for (const tag of ['removed', 'kept', 'had'])
+        await docker
+          .getImage(name(tag))
+          .remove()
+          .catch(() => undefined)
     }
   })
 
-  test('the suite end to end: predictions with a null and an empty model_patch are not resolved, no container started, counted in % Resolved', { timeout: 180_000 }, async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'swebench-null-'))
-    const dataset = join(dir, 'tinycalc.jsonl')
-    writeFileSync(dataset, `${JSON.stringify(await syntheticRow())}\n`)
-    const predictions = join(dir, 'predictions.jsonl')
-    const line = (patch: string | null) => JSON.stringify({ instance_id: instance.instanceId, model_name_or_path: 'elsewhere', model_patch: patch })
-    writeFileSync(predictions, `${line(null)}\n${line('')}\n`)
-    const { output, records } = await runSwebenchSuite({
-      MODEL: `replay:${predictions}`,
-      SAMPLES: '2',
-      TESTBENCH_SWEBENCH_DATASET_FILE: dataset,
-      // No such image: a container started for either would be an infra error.
-      TESTBENCH_SWEBENCH_IMAGE_TEMPLATE: 'localhost/testbench/no-such-{id}:0',
-    })
-    expect(records.map((record) => [record.sample, record.outcome, record.scoring?.status]), output).toEqual([
-      [0, 'no_answer', 'empty_patch'],
-      [1, 'no_answer', 'empty_patch'],
-    ])
-    expect(scoreSwebench(records)[0]).toMatchObject({ value: 0, counted: { solved: 0, total: 2 } })
-  })
+  test(
+    'the suite end to end: predictions with a null and an empty model_patch are not resolved, no container started, counted in % Resolved',
+    { timeout: 180_000 },
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'swebench-null-'))
+      const dataset = join(dir, 'tinycalc.jsonl')
+      writeFileSync(dataset, `${JSON.stringify(await syntheticRow())}\n`)
+      const predictions = join(dir, 'predictions.jsonl')
+      const line = (patch: string | null) =>
+        JSON.stringify({ instance_id: instance.instanceId, model_name_or_path: 'elsewhere', model_patch: patch })
+      writeFileSync(predictions, `${line(null)}\n${line('')}\n`)
+      const { output, records } = await runSwebenchSuite({
+        MODEL: `replay:${predictions}`,
+        SAMPLES: '2',
+        TESTBENCH_SWEBENCH_DATASET_FILE: dataset,
+        // No such image: a container started for either would be an infra error.
+        TESTBENCH_SWEBENCH_IMAGE_TEMPLATE: 'localhost/testbench/no-such-{id}:0',
+      })
+      expect(
+        records.map((record) => [record.sample, record.outcome, record.scoring?.status]),
+        output,
+      ).toEqual([
+        [0, 'no_answer', 'empty_patch'],
+        [1, 'no_answer', 'empty_patch'],
+      ])
+      expect(scoreSwebench(records)[0]).toMatchObject({ value: 0, counted: { solved: 0, total: 2 } })
+    },
+  )
 })

@@ -2,7 +2,12 @@ import { expect, test } from 'vitest'
 import { evalScript } from '../../../suites/swebench/eval-script.ts'
 import { repoSpec } from '../../../suites/swebench/repo-specs.ts'
 
-const script = evalScript({ baseCommit: 'abc123', spec: repoSpec('pallets/flask', '2.3'), testFiles: ['tests/test_x.py'], testDirectives: ['tests/test_x.py'] })
+const script = evalScript({
+  baseCommit: 'abc123',
+  spec: repoSpec('pallets/flask', '2.3'),
+  testFiles: ['tests/test_x.py'],
+  testDirectives: ['tests/test_x.py'],
+})
 
 test("the model's patch goes through SWE-bench v4.1.0's chain, with its flags, in its order", () => {
   const chain = script.split('\n').filter((line) => /^(if|elif) (git apply|patch)/.test(line))
@@ -19,7 +24,10 @@ test("the test command's exit status is recorded with the end marker", () => {
 })
 
 test('repository specs as SWE-bench has them: no -p no:nose for old astropy; psf/requests gets a network for its httpbin', () => {
-  for (const version of ['0.1', '1.3']) expect(repoSpec('astropy/astropy', version).testCommand).toBe('pytest -rA -vv -o console_output_style=classic --tb=no')
+  for (const version of ['0.1', '1.3'])
+    expect(repoSpec('astropy/astropy', version).testCommand).toBe(
+      'pytest -rA -vv -o console_output_style=classic --tb=no',
+    )
   expect(repoSpec('astropy/astropy', '5.0').testCommand).toBe('pytest -rA')
   expect(repoSpec('psf/requests', '2.4').network).toBe('bridge')
   expect(repoSpec('django/django', '3.0').network).toBeUndefined()

@@ -31,7 +31,16 @@ describe('extractPatch', () => {
   })
 
   test('carriage returns that belong to lines (a CRLF file) are kept, bare or fenced', () => {
-    const crlfFile = ['--- a/win.txt', '+++ b/win.txt', '@@ -1,3 +1,3 @@', ' one\r', '-two\r', '+2\r', ' three\r', ''].join('\n')
+    const crlfFile = [
+      '--- a/win.txt',
+      '+++ b/win.txt',
+      '@@ -1,3 +1,3 @@',
+      ' one\r',
+      '-two\r',
+      '+2\r',
+      ' three\r',
+      '',
+    ].join('\n')
     expect(extractPatch(crlfFile)).toEqual({ patch: crlfFile, repaired: [] })
     expect(extractPatch(`Fix:\n\n\`\`\`diff\n${crlfFile}\`\`\`\n`)?.patch).toBe(crlfFile)
     // A blank context line whose space was lost keeps its carriage return too.
@@ -97,7 +106,11 @@ describe('repairHunkHeaders', () => {
       '',
     ].join('\n')
     const { patch: repaired, repaired: notes } = repairHunkHeaders(patch)
-    expect(repaired.split('\n').filter((line) => line.startsWith('@@'))).toEqual(['@@ -1,2 +1,2 @@ def f():', '@@ -20 +20 @@', '@@ -5,1 +5,2 @@'])
+    expect(repaired.split('\n').filter((line) => line.startsWith('@@'))).toEqual([
+      '@@ -1,2 +1,2 @@ def f():',
+      '@@ -20 +20 @@',
+      '@@ -5,1 +5,2 @@',
+    ])
     expect(notes).toEqual(['@@ -1,9 +1,9 @@ def f(): → @@ -1,2 +1,2 @@ def f():', '@@ -5,2 +5,1 @@ → @@ -5,1 +5,2 @@'])
   })
 
@@ -125,7 +138,10 @@ describe('the test files of a test patch', () => {
   ].join('\n')
 
   test('data files are left out', () => {
-    expect(patchFiles(testPatch)).toEqual(['tests/forms_tests/field_tests/test_urlfield.py', 'tests/forms_tests/fixtures/data.json'])
+    expect(patchFiles(testPatch)).toEqual([
+      'tests/forms_tests/field_tests/test_urlfield.py',
+      'tests/forms_tests/fixtures/data.json',
+    ])
     expect(testFiles(testPatch)).toEqual(['tests/forms_tests/field_tests/test_urlfield.py'])
   })
 

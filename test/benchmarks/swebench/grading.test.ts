@@ -8,16 +8,24 @@ const statuses = (entries: Record<string, TestStatus>) => new Map(Object.entries
 
 describe('gradeInstance', () => {
   test('resolved: every FAIL_TO_PASS and PASS_TO_PASS test passes (XFAIL counts as passing)', () => {
-    expect(gradeInstance(statuses({ a: 'PASSED', b: 'XFAIL', c: 'PASSED' }), ['a', 'b'], ['c']).resolution).toBe('resolved')
+    expect(gradeInstance(statuses({ a: 'PASSED', b: 'XFAIL', c: 'PASSED' }), ['a', 'b'], ['c']).resolution).toBe(
+      'resolved',
+    )
   })
 
   test('partially resolved: some FAIL_TO_PASS tests pass and every PASS_TO_PASS test does', () => {
-    expect(gradeInstance(statuses({ a: 'PASSED', b: 'FAILED', c: 'PASSED' }), ['a', 'b'], ['c']).resolution).toBe('partially_resolved')
+    expect(gradeInstance(statuses({ a: 'PASSED', b: 'FAILED', c: 'PASSED' }), ['a', 'b'], ['c']).resolution).toBe(
+      'partially_resolved',
+    )
   })
 
   test('not resolved: a broken PASS_TO_PASS test, or no FAIL_TO_PASS test passing', () => {
-    expect(gradeInstance(statuses({ a: 'PASSED', b: 'PASSED', c: 'ERROR' }), ['a', 'b'], ['c']).resolution).toBe('not_resolved')
-    expect(gradeInstance(statuses({ a: 'PASSED', b: 'FAILED', c: 'FAILED' }), ['a', 'b'], ['c']).resolution).toBe('not_resolved')
+    expect(gradeInstance(statuses({ a: 'PASSED', b: 'PASSED', c: 'ERROR' }), ['a', 'b'], ['c']).resolution).toBe(
+      'not_resolved',
+    )
+    expect(gradeInstance(statuses({ a: 'PASSED', b: 'FAILED', c: 'FAILED' }), ['a', 'b'], ['c']).resolution).toBe(
+      'not_resolved',
+    )
     expect(gradeInstance(statuses({ a: 'FAILED', c: 'PASSED' }), ['a'], ['c']).resolution).toBe('not_resolved')
   })
 
@@ -31,21 +39,41 @@ describe('gradeInstance', () => {
 
 describe('judgeLog: what the container log says', () => {
   const setup = { spec: SYNTHETIC_SPEC, timeoutMs: 30_000 }
-  const testOutput = ['>>>>> Applied Patch (git apply)', '>>>>> Start Test Output', 'PASSED tests/test_stats.py::test_median_odd']
+  const testOutput = [
+    '>>>>> Applied Patch (git apply)',
+    '>>>>> Start Test Output',
+    'PASSED tests/test_stats.py::test_median_odd',
+  ]
 
   test('the model patch did not apply: a patch error, the model’s no_answer', async () => {
-    const verdict = judgeLog(await syntheticInstance(), setup, 'error: patch failed\n>>>>> Patch Apply Failed\n', 3, false, 10)
+    const verdict = judgeLog(
+      await syntheticInstance(),
+      setup,
+      'error: patch failed\n>>>>> Patch Apply Failed\n',
+      3,
+      false,
+      10,
+    )
     expect(verdict).toMatchObject({ status: 'patch_error', outcome: 'no_answer' })
   })
 
   test('the test patch did not apply: infra error', async () => {
-    const verdict = judgeLog(await syntheticInstance(), setup, '>>>>> Applied Patch (git apply)\n>>>>> Test Patch Apply Failed\n', 4, false, 10)
+    const verdict = judgeLog(
+      await syntheticInstance(),
+      setup,
+      '>>>>> Applied Patch (git apply)\n>>>>> Test Patch Apply Failed\n',
+      4,
+      false,
+      10,
+    )
     expect(verdict).toMatchObject({ status: 'infra_error', outcome: 'infra_error' })
   })
 
   test('a time-out before the tests start, or a container that ends early: infra error, with the reason', async () => {
     const instance = await syntheticInstance()
-    expect(judgeLog(instance, setup, '>>>>> Applied Patch (git apply)\nInstalling…\n', null, true, 30_000)).toMatchObject({
+    expect(
+      judgeLog(instance, setup, '>>>>> Applied Patch (git apply)\nInstalling…\n', null, true, 30_000),
+    ).toMatchObject({
       status: 'infra_error',
       reason: expect.stringMatching(/timed out after 30 s before the tests started/),
     })
@@ -56,7 +84,10 @@ describe('judgeLog: what the container log says', () => {
   })
 
   test('tests that started and ran past the limit: the patch’s timeout', async () => {
-    expect(judgeLog(await syntheticInstance(), setup, testOutput.join('\n'), null, true, 30_000)).toMatchObject({ status: 'timeout', outcome: 'timeout' })
+    expect(judgeLog(await syntheticInstance(), setup, testOutput.join('\n'), null, true, 30_000)).toMatchObject({
+      status: 'timeout',
+      outcome: 'timeout',
+    })
   })
 
   test('a finished run is graded from the lines between the markers only', async () => {
@@ -83,18 +114,38 @@ describe('judgeLog: what the container log says', () => {
       reason: expect.stringMatching(/exited 1 but its log reports no failing test/),
     })
     // Exit 0, or a non-zero exit with a failure in the log, is graded from the log.
-    expect(judgeLog(instance, setup, [...testOutput, ...passing, '>>>>> End Test Output (exit 0)'].join('\n'), 0, false, 10)).toMatchObject({ status: 'resolved', outcome: 'passed' })
-    const withFailure = [...testOutput, ...passing, 'FAILED tests/test_stats.py::test_other - boom', '>>>>> End Test Output (exit 1)'].join('\n')
+    expect(
+      judgeLog(instance, setup, [...testOutput, ...passing, '>>>>> End Test Output (exit 0)'].join('\n'), 0, false, 10),
+    ).toMatchObject({ status: 'resolved', outcome: 'passed' })
+    const withFailure = [
+      ...testOutput,
+      ...passing,
+      'FAILED tests/test_stats.py::test_other - boom',
+      '>>>>> End Test Output (exit 1)',
+    ].join('\n')
     expect(judgeLog(instance, setup, withFailure, 0, false, 10)).toMatchObject({ status: 'resolved' })
   })
 
   test('nothing read between the markers: the whole log is read, as SWE-bench does', async () => {
-    const log = ['PASSED tests/test_stats.py::test_median_even', ...testOutput.slice(0, 2), '>>>>> End Test Output (exit 0)', 'PASSED tests/test_stats.py::test_median_odd'].join('\n')
+    const log = [
+      'PASSED tests/test_stats.py::test_median_even',
+      ...testOutput.slice(0, 2),
+      '>>>>> End Test Output (exit 0)',
+      'PASSED tests/test_stats.py::test_median_odd',
+    ].join('\n')
     expect(judgeLog(await syntheticInstance(), setup, log, 0, false, 10)).toMatchObject({ status: 'resolved' })
   })
 
   test('the chain step that took the patch is recorded', async () => {
-    const log = ['>>>>> Applied Patch (git apply --reject)', ...testOutput.slice(1), 'PASSED tests/test_stats.py::test_median_even', '>>>>> End Test Output (exit 0)'].join('\n')
-    expect(judgeLog(await syntheticInstance(), setup, log, 0, false, 10)).toMatchObject({ status: 'resolved', appliedWith: 'git apply --reject' })
+    const log = [
+      '>>>>> Applied Patch (git apply --reject)',
+      ...testOutput.slice(1),
+      'PASSED tests/test_stats.py::test_median_even',
+      '>>>>> End Test Output (exit 0)',
+    ].join('\n')
+    expect(judgeLog(await syntheticInstance(), setup, log, 0, false, 10)).toMatchObject({
+      status: 'resolved',
+      appliedWith: 'git apply --reject',
+    })
   })
 })

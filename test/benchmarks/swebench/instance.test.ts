@@ -21,8 +21,12 @@ test('a row of SWE-bench has no spec of its own; a custom row names its test com
 
 test('rows that cannot be used say which row and which field', async () => {
   const row = await syntheticRow()
-  expect(() => parseInstance({ ...row, log_parser: 'junit' }, 'data.jsonl:3')).toThrow('data.jsonl:3: log_parser "junit" is not one of pytest,')
-  expect(() => parseInstance({ ...row, FAIL_TO_PASS: '[oops' }, 'data.jsonl:3')).toThrow(/data.jsonl:3: field "FAIL_TO_PASS" should hold a JSON list/)
+  expect(() => parseInstance({ ...row, log_parser: 'junit' }, 'data.jsonl:3')).toThrow(
+    'data.jsonl:3: log_parser "junit" is not one of pytest,',
+  )
+  expect(() => parseInstance({ ...row, FAIL_TO_PASS: '[oops' }, 'data.jsonl:3')).toThrow(
+    /data.jsonl:3: field "FAIL_TO_PASS" should hold a JSON list/,
+  )
   const { base_commit: _commit, ...noCommit } = row
   expect(() => parseInstance(noCommit, 'data.jsonl:3')).toThrow(/field "base_commit" should be a string/)
 })

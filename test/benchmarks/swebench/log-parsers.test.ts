@@ -89,7 +89,8 @@ describe('pytest with colour codes (astropy, scikit-learn, sphinx)', () => {
 
   test('astropy before 1.3 runs pytest in classic verbose style', () => {
     expect(repoSpec('astropy/astropy', '1.3').testCommand).toContain('console_output_style=classic')
-    const log = 'astropy/units/tests/test_units.py::test_getting_started PASSED\nastropy/units/tests/test_units.py::test_repr FAILED'
+    const log =
+      'astropy/units/tests/test_units.py::test_getting_started PASSED\nastropy/units/tests/test_units.py::test_repr FAILED'
     expect(statusesOf('astropy/astropy', '1.3', log)).toEqual({
       'astropy/units/tests/test_units.py::test_getting_started': 'PASSED',
       'astropy/units/tests/test_units.py::test_repr': 'FAILED',
@@ -97,7 +98,8 @@ describe('pytest with colour codes (astropy, scikit-learn, sphinx)', () => {
   })
 
   test('scikit-learn', () => {
-    const log = 'PASSED sklearn/linear_model/tests/test_ridge.py::test_ridge[svd]\n\u001b[1mFAILED\u001b[0m sklearn/linear_model/tests/test_ridge.py::test_ridge_cv - assert False'
+    const log =
+      'PASSED sklearn/linear_model/tests/test_ridge.py::test_ridge[svd]\n\u001b[1mFAILED\u001b[0m sklearn/linear_model/tests/test_ridge.py::test_ridge_cv - assert False'
     expect(statusesOf('scikit-learn/scikit-learn', '1.3', log)).toEqual({
       'sklearn/linear_model/tests/test_ridge.py::test_ridge[svd]': 'PASSED',
       'sklearn/linear_model/tests/test_ridge.py::test_ridge_cv': 'FAILED',
@@ -106,7 +108,8 @@ describe('pytest with colour codes (astropy, scikit-learn, sphinx)', () => {
 
   test('sphinx, through tox', () => {
     expect(repoSpec('sphinx-doc/sphinx', '7.1').testCommand).toBe('tox --current-env -epy39 -v --')
-    const log = 'py39: commands[0]> python -X dev -m pytest -rA tests/test_ext_autodoc.py\n\u001b[32mPASSED\u001b[0m tests/test_ext_autodoc.py::test_autodoc_typehints\nERROR tests/test_ext_autodoc.py::test_autodoc_mocked - ImportError'
+    const log =
+      'py39: commands[0]> python -X dev -m pytest -rA tests/test_ext_autodoc.py\n\u001b[32mPASSED\u001b[0m tests/test_ext_autodoc.py::test_autodoc_typehints\nERROR tests/test_ext_autodoc.py::test_autodoc_mocked - ImportError'
     expect(statusesOf('sphinx-doc/sphinx', '7.1', log)).toEqual({
       'tests/test_ext_autodoc.py::test_autodoc_typehints': 'PASSED',
       'tests/test_ext_autodoc.py::test_autodoc_mocked': 'ERROR',
@@ -133,13 +136,15 @@ describe('django', () => {
       'test_widget (forms_tests.field_tests.test_urlfield.URLFieldTest)': 'ERROR',
       'test_postgres (forms_tests.field_tests.test_urlfield.URLFieldTest)': 'SKIPPED',
       'test_noisy (forms_tests.field_tests.test_urlfield.URLFieldTest)': 'PASSED',
-      'test_clean_invalid': 'FAILED',
+      test_clean_invalid: 'FAILED',
     })
   })
 
   test('an ok cut off by the system-check message still counts', () => {
     const log = 'test_check (admin_scripts.tests.ManageCheck) ... System check identified no issues (0 silenced)\nok'
-    expect(statusesOf('django/django', '3.0', log)).toMatchObject({ 'test_check (admin_scripts.tests.ManageCheck)': 'PASSED' })
+    expect(statusesOf('django/django', '3.0', log)).toMatchObject({
+      'test_check (admin_scripts.tests.ManageCheck)': 'PASSED',
+    })
   })
 })
 

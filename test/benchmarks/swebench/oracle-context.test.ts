@@ -44,20 +44,28 @@ describe('oracle context', () => {
 
   test('oracle+dir adds the neighbouring Python files; none gives no code', async () => {
     const instance = await syntheticInstance()
-    expect((await contextFiles(instance, repos, 'oracle+dir', 100_000)).map((file) => file.path)).toEqual(['tinycalc/stats.py', 'tinycalc/__init__.py'])
+    expect((await contextFiles(instance, repos, 'oracle+dir', 100_000)).map((file) => file.path)).toEqual([
+      'tinycalc/stats.py',
+      'tinycalc/__init__.py',
+    ])
     expect(await contextFiles(instance, repos, 'none', 100_000)).toEqual([])
     expect(swebenchPrompt(instance, [])).not.toContain('<code>')
   })
 
   test('the apply check takes the gold patch and refuses one whose context is not there', async () => {
     const instance = await syntheticInstance()
-    expect(await repos.checkPatch(instance.repo, instance.baseCommit, fixturePatch('gold'))).toEqual({ applies: true, message: '' })
+    expect(await repos.checkPatch(instance.repo, instance.baseCommit, fixturePatch('gold'))).toEqual({
+      applies: true,
+      message: '',
+    })
     const malformed = await repos.checkPatch(instance.repo, instance.baseCommit, fixturePatch('malformed'))
     expect(malformed.applies).toBe(false)
     expect(malformed.message).toMatch(/patch failed|does not apply/)
   })
 
   test('a repository missing from the repos dir is an error that says how to get it', async () => {
-    await expect(repos.repoPath('octo/cat')).rejects.toThrow(/holds no clone of octo\/cat .*git clone https:\/\/github.com\/octo\/cat.git/)
+    await expect(repos.repoPath('octo/cat')).rejects.toThrow(
+      /holds no clone of octo\/cat .*git clone https:\/\/github.com\/octo\/cat.git/,
+    )
   })
 })

@@ -49,43 +49,93 @@ function savedReport(reports: string): RunReport {
 }
 
 describe.concurrent('a SWE-bench predictions file replayed offline', () => {
-  test('null, empty and real patches are judged without cloning the repository (generate-only)', { timeout: 180_000 }, async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'swebench-replay-patch-'))
-    const predictions = join(dir, 'predictions.jsonl')
-    const [, ...rest] = readFileSync(PREDICTIONS, 'utf8').trim().split('\n')
-    writeFileSync(predictions, [JSON.stringify({ instance_id: IDS[0], model_name_or_path: 'made-up-model', model_patch: readFileSync(GOLD, 'utf8') }), ...rest].join('\n'))
-    const { output, records, reports, clones } = await runReplay({ MODEL: `replay:${predictions}`, TESTBENCH_SWEBENCH_EVALUATE: '0' })
-    expect(records.map((record) => [record.itemId, record.outcome, record.scoring?.status]), output).toEqual([
-      [IDS[0], 'passed', 'generated'],
-      [IDS[1], 'no_answer', 'empty_patch'],
-      [IDS[2], 'no_answer', 'empty_patch'],
-    ])
-    expect(records[0]?.reason).toMatch(/not checked \(no clone of the repository\)/)
-    expect(existsSync(clones)).toBe(false)
-    expect(savedReport(reports).scores[0]).toMatchObject({ name: 'SWE-bench (own file) % Resolved', counted: { solved: 0, total: 2 } })
-  })
+  test(
+    'null, empty and real patches are judged without cloning the repository (generate-only)',
+    { timeout: 180_000 },
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'swebench-replay-patch-'))
+      const predictions = join(dir, 'predictions.jsonl')
+      const [, ...rest] = readFileSync(PREDICTIONS, 'utf8').trim().split('\n')
+      writeFileSync(
+        predictions,
+        [
+          JSON.stringify({
+            instance_id: IDS[0],
+            model_name_or_path: 'made-up-model',
+            model_patch: readFileSync(GOLD, 'utf8'),
+          }),
+          ...rest,
+        ].join('\n'),
+      )
+      const { output, records, reports, clones } = await runReplay({
+        MODEL: `replay:${predictions}`,
+        TESTBENCH_SWEBENCH_EVALUATE: '0',
+      })
+      expect(
+        records.map((record) => [record.itemId, record.outcome, record.scoring?.status]),
+        output,
+      ).toEqual([
+        [IDS[0], 'passed', 'generated'],
+        [IDS[1], 'no_answer', 'empty_patch'],
+        [IDS[2], 'no_answer', 'empty_patch'],
+      ])
+      expect(records[0]?.reason).toMatch(/not checked \(no clone of the repository\)/)
+      expect(existsSync(clones)).toBe(false)
+      expect(savedReport(reports).scores[0]).toMatchObject({
+        name: 'SWE-bench (own file) % Resolved',
+        counted: { solved: 0, total: 2 },
+      })
+    },
+  )
 
-  test('null and empty patches are not resolved, with neither a clone nor a container (evaluation on)', { timeout: 180_000 }, async (context) => {
-    // Only the up-front check talks to the engine: no container is started for an empty patch.
-    skipWithoutTool(context, TOOLS.containerEngine, process.env.DOCKER_HOST === undefined ? 'DOCKER_HOST is not set' : undefined)
-    const { code, output, records, reports, clones } = await runReplay({ MODEL: `replay:${PREDICTIONS}` })
-    expect(code, output).toBe(1)
-    expect(records.map((record) => [record.outcome, record.scoring?.status]), output).toEqual(IDS.map(() => ['no_answer', 'empty_patch']))
-    expect(existsSync(clones)).toBe(false)
-    const [score] = savedReport(reports).scores
-    expect(score).toMatchObject({ value: 0, counted: { solved: 0, total: 3 } })
-    expect(score?.columns).toMatchObject({ 'patch errors': '3', 'evaluation errors': '0' })
-  })
+  test(
+    'null and empty patches are not resolved, with neither a clone nor a container (evaluation on)',
+    { timeout: 180_000 },
+    async (context) => {
+      // Only the up-front check talks to the engine: no container is started for an empty patch.
+      skipWithoutTool(
+        context,
+        TOOLS.containerEngine,
+        process.env.DOCKER_HOST === undefined ? 'DOCKER_HOST is not set' : undefined,
+      )
+      const { code, output, records, reports, clones } = await runReplay({ MODEL: `replay:${PREDICTIONS}` })
+      expect(code, output).toBe(1)
+      expect(
+        records.map((record) => [record.outcome, record.scoring?.status]),
+        output,
+      ).toEqual(IDS.map(() => ['no_answer', 'empty_patch']))
+      expect(existsSync(clones)).toBe(false)
+      const [score] = savedReport(reports).scores
+      expect(score).toMatchObject({ value: 0, counted: { solved: 0, total: 3 } })
+      expect(score?.columns).toMatchObject({ 'patch errors': '3', 'evaluation errors': '0' })
+    },
+  )
 
-  test('an instance that breaks before it records its facts (a clone that fails) still leaves a score and a report', { timeout: 180_000 }, async () => {
-    // The reference model is shown the oracle files, which are read from a clone; this one cannot be made.
-    const { code, output, records, reports } = await runReplay({ MODEL: 'reference', TESTBENCH_SWEBENCH_EVALUATE: '0', TESTBENCH_SWEBENCH_CONTEXT: 'oracle', TESTBENCH_SWEBENCH_INSTANCES: IDS[0] ?? '' })
-    expect(code, output).toBe(1)
-    expect(records.map((record) => [record.outcome, record.scoring]), output).toEqual([['infra_error', undefined]])
-    expect(records[0]?.reason).toMatch(/Could not clone https:\/\/github\.com\/testbench\/tinycalc\.git/)
-    expect(output).not.toMatch(/does not hold swebench facts/)
-    const [score] = savedReport(reports).scores
-    expect(score).toMatchObject({ name: 'SWE-bench (dataset not recorded) % Resolved', value: 0, counted: { solved: 0, total: 1 } })
-    expect(score?.columns).toMatchObject({ 'evaluation errors': '1' })
-  })
+  test(
+    'an instance that breaks before it records its facts (a clone that fails) still leaves a score and a report',
+    { timeout: 180_000 },
+    async () => {
+      // The reference model is shown the oracle files, which are read from a clone; this one cannot be made.
+      const { code, output, records, reports } = await runReplay({
+        MODEL: 'reference',
+        TESTBENCH_SWEBENCH_EVALUATE: '0',
+        TESTBENCH_SWEBENCH_CONTEXT: 'oracle',
+        TESTBENCH_SWEBENCH_INSTANCES: IDS[0] ?? '',
+      })
+      expect(code, output).toBe(1)
+      expect(
+        records.map((record) => [record.outcome, record.scoring]),
+        output,
+      ).toEqual([['infra_error', undefined]])
+      expect(records[0]?.reason).toMatch(/Could not clone https:\/\/github\.com\/testbench\/tinycalc\.git/)
+      expect(output).not.toMatch(/does not hold swebench facts/)
+      const [score] = savedReport(reports).scores
+      expect(score).toMatchObject({
+        name: 'SWE-bench (dataset not recorded) % Resolved',
+        value: 0,
+        counted: { solved: 0, total: 1 },
+      })
+      expect(score?.columns).toMatchObject({ 'evaluation errors': '1' })
+    },
+  )
 })

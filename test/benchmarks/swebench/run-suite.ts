@@ -4,8 +4,6 @@ import type { Prediction } from '../../../suites/swebench/predictions.ts'
 import { runSuiteForRecords } from '../../support/run-vitest.ts'
 import { datasetEnv } from '../../support/test-datasets.ts'
 
-
-
 export function runSwebenchSuite(env: Record<string, string>) {
   return runSuiteForRecords('swebench', { ...datasetEnv(), TESTBENCH_SWEBENCH_CONTEXT: 'none', ...env })
 }

@@ -25,7 +25,8 @@ export function scriptedModel(turns: readonly ScriptedTurn[], fallback?: Scripte
       sent.push(structuredClone(messages))
       tools.push(offered)
       const turn = turns[sent.length - 1] ?? fallback
-      if (turn === undefined) throw new Error(`the script has ${turns.length} turns and was asked for turn ${sent.length}`)
+      if (turn === undefined)
+        throw new Error(`the script has ${turns.length} turns and was asked for turn ${sent.length}`)
       return typeof turn === 'function' ? turn(messages) : turn
     },
   }
@@ -35,18 +36,38 @@ let callCount = 0
 
 /** One reply with a `bash` call for each command, run in order. */
 export function bash(...commands: string[]): ChatReply {
-  const toolCalls: ToolCall[] = commands.map((command) => ({ id: `call_${++callCount}`, name: 'bash', arguments: JSON.stringify({ command }) }))
-  return { text: `THOUGHT: next I run ${commands.length} command(s).`, toolCalls, latencyMs: 1, finishReason: 'tool_calls', tokens: { prompt: 100, completion: 20 } }
+  const toolCalls: ToolCall[] = commands.map((command) => ({
+    id: `call_${++callCount}`,
+    name: 'bash',
+    arguments: JSON.stringify({ command }),
+  }))
+  return {
+    text: `THOUGHT: next I run ${commands.length} command(s).`,
+    toolCalls,
+    latencyMs: 1,
+    finishReason: 'tool_calls',
+    tokens: { prompt: 100, completion: 20 },
+  }
 }
 
 /** A reply with these tool calls as written (bad arguments, unknown tools). */
 export function rawCalls(...toolCalls: Array<Omit<ToolCall, 'id'>>): ChatReply {
-  return { text: 'THOUGHT: a call.', toolCalls: toolCalls.map((call) => ({ id: `call_${++callCount}`, ...call })), latencyMs: 1, finishReason: 'tool_calls' }
+  return {
+    text: 'THOUGHT: a call.',
+    toolCalls: toolCalls.map((call) => ({ id: `call_${++callCount}`, ...call })),
+    latencyMs: 1,
+    finishReason: 'tool_calls',
+  }
 }
 
 /** A reply in the text form: a thought and one fenced command. */
 export function fenced(command: string): ChatReply {
-  return { text: `THOUGHT: next I run a command.\n\n\`\`\`mswea_bash_command\n${command}\n\`\`\``, latencyMs: 1, finishReason: 'stop', tokens: { prompt: 100, completion: 20 } }
+  return {
+    text: `THOUGHT: next I run a command.\n\n\`\`\`mswea_bash_command\n${command}\n\`\`\``,
+    latencyMs: 1,
+    finishReason: 'stop',
+    tokens: { prompt: 100, completion: 20 },
+  }
 }
 
 export function prose(text: string, finishReason = 'stop'): ChatReply {

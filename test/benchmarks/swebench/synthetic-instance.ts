@@ -25,7 +25,8 @@ export function fixturePatch(name: FixturePatch): string {
 /** The instance as a dataset row in SWE-bench's format, its patches read from patches/. */
 export async function syntheticRow(): Promise<Record<string, unknown>> {
   const row = await readJson(new URL('instance.json', FIXTURE_DIR).pathname)
-  if (typeof row !== 'object' || row === null) throw new Error('fixtures/swebench/tinycalc/instance.json is not an object')
+  if (typeof row !== 'object' || row === null)
+    throw new Error('fixtures/swebench/tinycalc/instance.json is not an object')
   return { ...row, patch: fixturePatch('gold'), test_patch: fixturePatch('test') }
 }
 
@@ -34,14 +35,20 @@ export async function syntheticInstance(): Promise<SwebenchInstance> {
 }
 
 /** What the container tests need: an engine and the synthetic instance's image. */
-export const ENGINE_AND_IMAGE: Tool = { ...TOOLS.containerEngine, install: `${TOOLS.containerEngine.install}, and .ci/swebench-setup.sh` }
+export const ENGINE_AND_IMAGE: Tool = {
+  ...TOOLS.containerEngine,
+  install: `${TOOLS.containerEngine.install}, and .ci/swebench-setup.sh`,
+}
 
 /** Why the container tests cannot run here (for skipWithoutTool), or undefined when they can. */
 export async function syntheticImageUnavailable(docker: Docker): Promise<string | undefined> {
   const engine = await engineUnavailable(docker)
   if (engine !== undefined) return engine
-  return docker.getImage(SYNTHETIC_IMAGE).inspect().then(
-    () => undefined,
-    () => `the image ${SYNTHETIC_IMAGE} is not built: run .ci/swebench-setup.sh`,
-  )
+  return docker
+    .getImage(SYNTHETIC_IMAGE)
+    .inspect()
+    .then(
+      () => undefined,
+      () => `the image ${SYNTHETIC_IMAGE} is not built: run .ci/swebench-setup.sh`,
+    )
 }

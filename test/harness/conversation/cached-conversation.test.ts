@@ -19,17 +19,36 @@ function countingModel(failAt?: number) {
     const turn = request.messages.filter((message) => message.role === 'assistant').length + 1
     if (turn === failAt) throw new Error(`killed at turn ${turn}`)
     const name = turn <= 4 ? 'note' : 'finish'
-    return { text: `turn ${turn}`, toolCalls: [{ id: `c${turn}`, name, arguments: JSON.stringify({ text: `n${turn}` }) }], latencyMs: 5 }
+    return {
+      text: `turn ${turn}`,
+      toolCalls: [{ id: `c${turn}`, name, arguments: JSON.stringify({ text: `n${turn}` }) }],
+      latencyMs: 5,
+    }
   }
   return { asked, ask }
 }
 
-const finish: ConversationTool = { definition: { name: 'finish', description: 'Ends.', parameters: { type: 'object', properties: {} } }, run: async () => toolSucceeded('finished', true) }
+const finish: ConversationTool = {
+  definition: { name: 'finish', description: 'Ends.', parameters: { type: 'object', properties: {} } },
+  run: async () => toolSucceeded('finished', true),
+}
 const tools: ConversationTool[] = [
-  { definition: { name: 'note', description: 'Keeps a note.', parameters: { type: 'object', properties: { text: { type: 'string' } } } }, run: async (args) => toolSucceeded(`noted ${String(args.text)}`) },
+  {
+    definition: {
+      name: 'note',
+      description: 'Keeps a note.',
+      parameters: { type: 'object', properties: { text: { type: 'string' } } },
+    },
+    run: async (args) => toolSucceeded(`noted ${String(args.text)}`),
+  },
   finish,
 ]
-const conversation: ConversationRequest = { messages: [{ role: 'user', content: 'take notes' }], tools, limits: { turns: 10, callsPerTool: 10 }, params: { temperature: 0, think: 'off' } }
+const conversation: ConversationRequest = {
+  messages: [{ role: 'user', content: 'take notes' }],
+  tools,
+  limits: { turns: 10, callsPerTool: 10 },
+  params: { temperature: 0, think: 'off' },
+}
 
 function through(ask: (request: ChatRequest) => Promise<ChatReply>): TurnAsker {
   return (messages, offered, params) => ask({ messages, tools: offered, params, item })
@@ -65,7 +84,9 @@ describe('a conversation through the reply cache', () => {
     const resumed = countingModel()
     const result = await converse(through(cache.wrap(model, resumed.ask)), conversation)
     // Turns 1 and 2 come from the cache; the model is asked from turn 3 on.
-    expect(resumed.asked.map((request) => request.messages.filter((message) => message.role === 'assistant').length + 1)).toEqual([3, 4, 5])
+    expect(
+      resumed.asked.map((request) => request.messages.filter((message) => message.role === 'assistant').length + 1),
+    ).toEqual([3, 4, 5])
     expect(result.end.kind).toBe('tool')
   })
 
@@ -73,7 +94,13 @@ describe('a conversation through the reply cache', () => {
     const cache = new ReplyCache(cacheDirectory(), 'on')
     await converse(through(cache.wrap(model, countingModel().ask)), conversation)
     for (const changed of [
-      { ...conversation, tools: [...tools.slice(0, 1), { ...finish, definition: { ...finish.definition, description: 'Ends the task.' } }] },
+      {
+        ...conversation,
+        tools: [
+          ...tools.slice(0, 1),
+          { ...finish, definition: { ...finish.definition, description: 'Ends the task.' } },
+        ],
+      },
       { ...conversation, params: { temperature: 0, think: 'on' as const } },
     ]) {
       const counting = countingModel()
@@ -81,7 +108,11 @@ describe('a conversation through the reply cache', () => {
       expect(counting.asked).toHaveLength(5)
     }
     const otherSample = countingModel()
-    await converse((messages, offered, params) => cache.wrap(model, otherSample.ask)({ messages, tools: offered, params, item: { ...item, sample: 1 } }), conversation)
+    await converse(
+      (messages, offered, params) =>
+        cache.wrap(model, otherSample.ask)({ messages, tools: offered, params, item: { ...item, sample: 1 } }),
+      conversation,
+    )
     expect(otherSample.asked).toHaveLength(5)
   })
 
@@ -89,7 +120,15 @@ describe('a conversation through the reply cache', () => {
     const cache = new ReplyCache(cacheDirectory(), 'on')
     const request: ChatRequest = { messages: [{ role: 'user', content: 'hi' }], params: {}, item }
     // The file name is the hash of the key as it was written before tools: a reply stored then is still found.
-    const before = { provider: 'openai', model: 'agent', digest: null, mode: 'chat', params: {}, messages: request.messages, sample: 0 }
+    const before = {
+      provider: 'openai',
+      model: 'agent',
+      digest: null,
+      mode: 'chat',
+      params: {},
+      messages: request.messages,
+      sample: 0,
+    }
     const hash = createHash('sha256').update(JSON.stringify(before)).digest('hex')
     expect(cache.fileFor(model, request).endsWith(`${hash}.json`)).toBe(true)
     expect(cache.fileFor(model, { ...request, tools: [finish.definition] }).endsWith(`${hash}.json`)).toBe(false)

@@ -16,7 +16,12 @@ const turns: TrajectoryTurn[] = [
     latencyMs: 812,
     finishReason: 'tool_calls',
   },
-  { turn: 2, text: '', calls: [{ id: 'c', name: 'read_file', arguments: '{"path":"x"}', result: 'File not found: x', isError: true }], latencyMs: 3 },
+  {
+    turn: 2,
+    text: '',
+    calls: [{ id: 'c', name: 'read_file', arguments: '{"path":"x"}', result: 'File not found: x', isError: true }],
+    latencyMs: 3,
+  },
 ]
 
 test('the trajectory reads turn by turn: reasoning, text, each call and what it was answered, and how it ended', () => {
@@ -40,7 +45,15 @@ test('the trajectory reads turn by turn: reasoning, text, each call and what it 
 })
 
 test('the UI and the html report show it as a text of its own, after the reasoning, control sequences removed', () => {
-  const record: ItemRecord = { suite: 'euler', itemId: '0101', model: 'reference', provider: 'reference', sample: 0, prompt: 'p', trajectory: turns }
+  const record: ItemRecord = {
+    suite: 'euler',
+    itemId: '0101',
+    model: 'reference',
+    provider: 'reference',
+    sample: 0,
+    prompt: 'p',
+    trajectory: turns,
+  }
   const view = itemView(record)
   expect(Object.keys(view)).toEqual(['scores', 'prompt', 'trajectory'])
   expect(view.trajectory).toContain('Writing it.\n→ write_file')

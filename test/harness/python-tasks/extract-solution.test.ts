@@ -1,5 +1,10 @@
 import { describe, expect, test } from 'vitest'
-import { extractSolution, solutionFrom, withImports, withoutMainGuard } from '../../../harness/python-tasks/extract-solution.ts'
+import {
+  extractSolution,
+  solutionFrom,
+  withImports,
+  withoutMainGuard,
+} from '../../../harness/python-tasks/extract-solution.ts'
 import type { PythonTask } from '../../../harness/python-tasks/python-task.ts'
 
 const SOLUTION = 'def add(a, b):\n    return a + b'
@@ -29,7 +34,8 @@ describe('extractSolution', () => {
   })
 
   test('a separate block of tests does not replace the solution', () => {
-    const tests = 'import unittest\n\nclass TestAdd(unittest.TestCase):\n    def test_small(self):\n        self.assertEqual(add(1, 2), 3)\n\nunittest.main()'
+    const tests =
+      'import unittest\n\nclass TestAdd(unittest.TestCase):\n    def test_small(self):\n        self.assertEqual(add(1, 2), 3)\n\nunittest.main()'
     const reply = `\`\`\`python\n${SOLUTION}\n\`\`\`\nAnd the tests:\n\`\`\`python\n${tests}\n\`\`\``
     expect(extractSolution(reply, 'add')?.code).toBe(SOLUTION)
   })
@@ -61,7 +67,10 @@ describe('extractSolution', () => {
 
   test('an entry point that only appears as a call does not count as defined', () => {
     const reply = `\`\`\`python\nresult = add(1, 2)\n\`\`\`\n\`\`\`python\ndef add_all(xs):\n    return sum(xs)\n\`\`\``
-    expect(extractSolution(reply, 'add')).toEqual({ code: 'def add_all(xs):\n    return sum(xs)', from: 'largest block' })
+    expect(extractSolution(reply, 'add')).toEqual({
+      code: 'def add_all(xs):\n    return sum(xs)',
+      from: 'largest block',
+    })
   })
 })
 
@@ -74,13 +83,17 @@ describe('withImports', () => {
   })
 
   test('leaves a solution alone that has them all', () => {
-    expect(withImports('from typing import List\ndef f(): pass', 'from typing import List')).toBe('from typing import List\ndef f(): pass')
+    expect(withImports('from typing import List\ndef f(): pass', 'from typing import List')).toBe(
+      'from typing import List\ndef f(): pass',
+    )
   })
 })
 
 describe('withoutMainGuard', () => {
   test('keeps code after the guard', () => {
-    expect(withoutMainGuard("def f():\n    pass\nif __name__ == '__main__':\n    f()\n\n    f()\nx = 1")).toBe('def f():\n    pass\nx = 1')
+    expect(withoutMainGuard("def f():\n    pass\nif __name__ == '__main__':\n    f()\n\n    f()\nx = 1")).toBe(
+      'def f():\n    pass\nx = 1',
+    )
   })
 })
 
@@ -106,15 +119,23 @@ describe('solutionFrom', () => {
   })
 
   test('a replayed solution is the whole program', () => {
-    expect(solutionFrom(TASK, { text: SOLUTION, form: 'solution' }, 'chat')).toEqual({ code: SOLUTION, from: 'whole program' })
+    expect(solutionFrom(TASK, { text: SOLUTION, form: 'solution' }, 'chat')).toEqual({
+      code: SOLUTION,
+      from: 'whole program',
+    })
   })
 
   test('completion mode: a base model continuation follows the prompt', () => {
-    expect(solutionFrom(TASK, { text: '    return a + b' }, 'completion')?.code).toBe('def add(a, b):\n    """Adds."""\n    return a + b')
+    expect(solutionFrom(TASK, { text: '    return a + b' }, 'completion')?.code).toBe(
+      'def add(a, b):\n    """Adds."""\n    return a + b',
+    )
   })
 
   test('completion mode: a fenced whole function (an instruction model, or MODEL=reference) is taken as is', () => {
-    expect(solutionFrom(TASK, { text: TASK.reference }, 'completion')).toEqual({ code: SOLUTION, from: 'entry-point block' })
+    expect(solutionFrom(TASK, { text: TASK.reference }, 'completion')).toEqual({
+      code: SOLUTION,
+      from: 'entry-point block',
+    })
   })
 
   test('chat mode extracts; an empty reply has no solution', () => {

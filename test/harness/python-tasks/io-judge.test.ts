@@ -21,16 +21,34 @@ interface Key {
 }
 
 /** An answer key file as the harness writes it, and the driver's output for `outputs` (value_codec JSON text, or a whole record). */
-async function judge(kind: OracleKind, key: Key, outputs: Array<string | Record<string, unknown>>): Promise<JudgeVerdict> {
+async function judge(
+  kind: OracleKind,
+  key: Key,
+  outputs: Array<string | Record<string, unknown>>,
+): Promise<JudgeVerdict> {
   const dir = await mkdtemp(join(tmpdir(), 'testbench-judge-'))
   const path = join(dir, 'task.json')
   const expected = key.expected.map((value, index) => `{"i":${index},"s":"ok","cpu":1,"wall":1,"v":${value}}`)
   await writeFile(
     path,
-    JSON.stringify({ entryPoint: key.entryPoint, atol: key.atol ?? 0, nBase: key.nBase ?? key.inputs.length, inputs: `[${key.inputs.join(',')}]`, expected: `[${expected.join(',')}]`, canonicalCpuMs: key.inputs.map(() => 1) }),
+    JSON.stringify({
+      entryPoint: key.entryPoint,
+      atol: key.atol ?? 0,
+      nBase: key.nBase ?? key.inputs.length,
+      inputs: `[${key.inputs.join(',')}]`,
+      expected: `[${expected.join(',')}]`,
+      canonicalCpuMs: key.inputs.map(() => 1),
+    }),
   )
-  const lines = outputs.map((output, index) => (typeof output === 'string' ? `{"i":${index},"s":"ok","cpu":1,"wall":1,"v":${output}}` : JSON.stringify({ i: index, cpu: 1, wall: 1, ...output })))
-  const done = outputs.length === key.inputs.length && outputs.every((output) => typeof output === 'string' || output.s === 'ok') ? [`{"done":${outputs.length}}`] : []
+  const lines = outputs.map((output, index) =>
+    typeof output === 'string'
+      ? `{"i":${index},"s":"ok","cpu":1,"wall":1,"v":${output}}`
+      : JSON.stringify({ i: index, cpu: 1, wall: 1, ...output }),
+  )
+  const done =
+    outputs.length === key.inputs.length && outputs.every((output) => typeof output === 'string' || output.s === 'ok')
+      ? [`{"done":${outputs.length}}`]
+      : []
   const output = ['{"setup":"ok","cpu":1}', ...lines, ...done].join('\n')
   return judgeOutputs({ oracle: path, task: key.entryPoint, kind, output })
 }
@@ -45,9 +63,16 @@ describe('the EvalPlus judge', () => {
   test('float outputs: atol 1e-6 when the task says 0, and the same type (an int for a float is wrong)', async () => {
     const key = { entryPoint: 'f', inputs: ['[1]', '[2]'], expected: ['0.5', '[0.25,0.75]'] }
     expect((await judge('humaneval', key, ['0.5000004', '[0.2500001,0.7499999]'])).passed).toBe(true)
-    expect((await judge('humaneval', key, ['0.50001', '[0.25,0.75]'])).failure).toMatchObject({ index: 0, status: 'wrong' })
-    expect((await judge('humaneval', { ...key, expected: ['2.0', '[0.25,0.75]'] }, ['2', '[0.25,0.75]'])).passed).toBe(true)
-    expect((await judge('humaneval', { ...key, expected: ['2.0000001', '[0.25,0.75]'] }, ['2', '[0.25,0.75]'])).failure).toMatchObject({ index: 0, status: 'wrong' })
+    expect((await judge('humaneval', key, ['0.50001', '[0.25,0.75]'])).failure).toMatchObject({
+      index: 0,
+      status: 'wrong',
+    })
+    expect((await judge('humaneval', { ...key, expected: ['2.0', '[0.25,0.75]'] }, ['2', '[0.25,0.75]'])).passed).toBe(
+      true,
+    )
+    expect(
+      (await judge('humaneval', { ...key, expected: ['2.0000001', '[0.25,0.75]'] }, ['2', '[0.25,0.75]'])).failure,
+    ).toMatchObject({ index: 0, status: 'wrong' })
   })
 
   test("HumanEval/32 (find_zero): any x with |poly(xs, x)| <= atol passes, as EvalPlus's special oracle", async () => {
@@ -57,7 +82,11 @@ describe('the EvalPlus judge', () => {
   })
 
   test('Mbpp/2, 111, 579… compare as sets (EvalPlus since April 2024); elsewhere order counts', async () => {
-    const key = { entryPoint: 'similar_elements', inputs: ['[{"T":[3,4,5,6]},{"T":[5,7,4,10]}]'], expected: ['{"T":[4,5]}'] }
+    const key = {
+      entryPoint: 'similar_elements',
+      inputs: ['[{"T":[3,4,5,6]},{"T":[5,7,4,10]}]'],
+      expected: ['{"T":[4,5]}'],
+    }
     expect((await judge('mbpp', key, ['[5,4]'])).passed).toBe(true)
     expect((await judge('mbpp', key, ['[5]'])).passed).toBe(false)
     expect((await judge('mbpp', { ...key, entryPoint: 'other' }, ['{"T":[5,4]}'])).passed).toBe(false)
@@ -65,8 +94,22 @@ describe('the EvalPlus judge', () => {
 
   test('Mbpp/737, 787, 794: only whether the output is None counts, a bool is compared as a bool', async () => {
     const key = { entryPoint: 'check_str', inputs: ['["annie"]', '["dawood"]'], expected: ['true', 'false'] }
-    expect((await judge('mbpp', key, [{ s: 'ok', nn: true }, { s: 'ok', nn: false }])).passed).toBe(true)
-    expect((await judge('mbpp', key, [{ s: 'ok', nn: true }, { s: 'ok', nn: true }])).failure).toMatchObject({ index: 1, status: 'wrong' })
+    expect(
+      (
+        await judge('mbpp', key, [
+          { s: 'ok', nn: true },
+          { s: 'ok', nn: false },
+        ])
+      ).passed,
+    ).toBe(true)
+    expect(
+      (
+        await judge('mbpp', key, [
+          { s: 'ok', nn: true },
+          { s: 'ok', nn: true },
+        ])
+      ).failure,
+    ).toMatchObject({ index: 1, status: 'wrong' })
     expect((await judge('mbpp', key, ['true', 'false'])).passed).toBe(true)
   })
 
@@ -78,16 +121,30 @@ describe('the EvalPlus judge', () => {
 
   test('a timeout, an exception or an object the driver refused fails at that input', async () => {
     const key = { entryPoint: 'f', inputs: ['[1]', '[2]'], expected: ['1', '2'] }
-    expect((await judge('humaneval', key, ['1', { s: 'timeout' }])).failure).toMatchObject({ index: 1, status: 'timeout' })
-    expect((await judge('humaneval', key, [{ s: 'error', e: 'ZeroDivisionError' }])).failure).toMatchObject({ index: 0, status: 'error' })
-    expect((await judge('humaneval', key, [{ s: 'unencodable', e: 'returned an object of type __solution__.Always' }])).failure).toMatchObject({ index: 0, status: 'unencodable' })
+    expect((await judge('humaneval', key, ['1', { s: 'timeout' }])).failure).toMatchObject({
+      index: 1,
+      status: 'timeout',
+    })
+    expect((await judge('humaneval', key, [{ s: 'error', e: 'ZeroDivisionError' }])).failure).toMatchObject({
+      index: 0,
+      status: 'error',
+    })
+    expect(
+      (await judge('humaneval', key, [{ s: 'unencodable', e: 'returned an object of type __solution__.Always' }]))
+        .failure,
+    ).toMatchObject({ index: 0, status: 'unencodable' })
   })
 
   test('forged results channel: results for the wrong input, extra results, or lines that are no result fail', async () => {
     const key = { entryPoint: 'f', inputs: ['[1]'], expected: ['1'] }
     const wrongIndex = await judgeOutputsRaw(key, ['{"setup":"ok"}', '{"i":1,"s":"ok","v":1}', '{"done":1}'])
     expect(wrongIndex.failure?.status).toBe('malformed')
-    const extra = await judgeOutputsRaw(key, ['{"setup":"ok"}', '{"i":0,"s":"ok","v":1}', '{"i":0,"s":"ok","v":1}', '{"done":1}'])
+    const extra = await judgeOutputsRaw(key, [
+      '{"setup":"ok"}',
+      '{"i":0,"s":"ok","v":1}',
+      '{"i":0,"s":"ok","v":1}',
+      '{"done":1}',
+    ])
     expect(extra.passed).toBe(false)
     const noise = await judgeOutputsRaw(key, ['PASSED', '{"setup":"ok"}', '{"i":0,"s":"ok","v":1}', '{"done":1}'])
     expect(noise.passed).toBe(false)
@@ -102,7 +159,17 @@ async function judgeOutputsRaw(key: Key, lines: string[]): Promise<JudgeVerdict>
   const dir = await mkdtemp(join(tmpdir(), 'testbench-judge-'))
   const path = join(dir, 'task.json')
   const expected = key.expected.map((value, index) => `{"i":${index},"s":"ok","cpu":1,"wall":1,"v":${value}}`)
-  await writeFile(path, JSON.stringify({ entryPoint: key.entryPoint, atol: 0, nBase: key.inputs.length, inputs: `[${key.inputs.join(',')}]`, expected: `[${expected.join(',')}]`, canonicalCpuMs: [1] }))
+  await writeFile(
+    path,
+    JSON.stringify({
+      entryPoint: key.entryPoint,
+      atol: 0,
+      nBase: key.inputs.length,
+      inputs: `[${key.inputs.join(',')}]`,
+      expected: `[${expected.join(',')}]`,
+      canonicalCpuMs: [1],
+    }),
+  )
   return judgeOutputs({ oracle: path, task: key.entryPoint, kind: 'humaneval', output: lines.join('\n') })
 }
 
@@ -126,7 +193,10 @@ for out, expected, atol, verdict in ${cases}:
         got = type(error)
     assert got == verdict, (out, expected, atol, got, verdict)
 print('ok')`
-  const ran = spawnSync(sandboxPython(), ['-B', '-E', '-s', '-c', script], { cwd: new URL('../../../harness/python-tasks/io/', import.meta.url).pathname, encoding: 'utf8' })
+  const ran = spawnSync(sandboxPython(), ['-B', '-E', '-s', '-c', script], {
+    cwd: new URL('../../../harness/python-tasks/io/', import.meta.url).pathname,
+    encoding: 'utf8',
+  })
   expect(ran.stderr).toBe('')
   expect(ran.stdout).toBe('ok\n')
 })

@@ -11,7 +11,10 @@ import { describe, expect, test } from 'vitest'
 import { compile, programFiles } from '../../../harness/python-tasks/shipped-python.ts'
 import { sandboxPython } from '../../support/sandbox-available.ts'
 
-const SOURCES = { __main__: 'import helper\nprint(helper.twice(21), __name__)\n', helper: '"""A module."""\ndef twice(x):\n    return 2 * x\n' }
+const SOURCES = {
+  __main__: 'import helper\nprint(helper.twice(21), __name__)\n',
+  helper: '"""A module."""\ndef twice(x):\n    return 2 * x\n',
+}
 
 function run(files: Record<string, string>): { status: number | null; stdout: string; stderr: string } {
   const dir = mkdtempSync(join(tmpdir(), 'shipped-'))

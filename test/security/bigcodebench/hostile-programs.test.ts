@@ -59,14 +59,18 @@ describe('BigCodeBench: programs that try to forge their checks', () => {
     await datasetOrSkip(context, (env) => loadBigCodeBench('full', env))
   })
 
-  test.for(PROGRAMS.map((hostile, sample) => ({ ...hostile, sample })))('$name: fails, and not as an infra error', { timeout: 900_000 }, async ({ sample, reason }) => {
-    const { records, output } = await hostileRun()
-    const record = records.find((candidate) => candidate.sample === sample)
-    expect(record, output.slice(-3000)).toBeDefined()
-    expect(record?.outcome).not.toBe('passed')
-    expect(record?.outcome).not.toBe('infra_error')
-    if (reason !== undefined) expect(`${record?.reason}\n${record?.output}`).toMatch(reason)
-  })
+  test.for(PROGRAMS.map((hostile, sample) => ({ ...hostile, sample })))(
+    '$name: fails, and not as an infra error',
+    { timeout: 900_000 },
+    async ({ sample, reason }) => {
+      const { records, output } = await hostileRun()
+      const record = records.find((candidate) => candidate.sample === sample)
+      expect(record, output.slice(-3000)).toBeDefined()
+      expect(record?.outcome).not.toBe('passed')
+      expect(record?.outcome).not.toBe('infra_error')
+      if (reason !== undefined) expect(`${record?.reason}\n${record?.output}`).toMatch(reason)
+    },
+  )
 
   test('the canonical solution, run beside them, passes', async () => {
     const { records, output } = await hostileRun()
@@ -95,7 +99,16 @@ describe('BigCodeBench: programs that write raw memory, in a task that keeps raw
       const worker = async (): Promise<void> => {
         for (let index = next++; index < programs.length; index = next++) {
           const program = programs[index] ?? ''
-          results[index] = await runChecks({ id: task.id, program, test: task.test, entryPoint: task.entryPoint, timeLimitSeconds: 20, memoryBytes: 2048 * 1024 * 1024, preload: ['numpy', 'pandas'], rawMemory: 'allowed' })
+          results[index] = await runChecks({
+            id: task.id,
+            program,
+            test: task.test,
+            entryPoint: task.entryPoint,
+            timeLimitSeconds: 20,
+            memoryBytes: 2048 * 1024 * 1024,
+            preload: ['numpy', 'pandas'],
+            rawMemory: 'allowed',
+          })
         }
       }
       await Promise.all(Array.from({ length: sandboxConcurrency() }, worker))
@@ -108,12 +121,16 @@ describe('BigCodeBench: programs that write raw memory, in a task that keeps raw
     await skipWithoutSandbox(context)
   })
 
-  test.for(RAW_MEMORY_PROGRAMS.map((hostile, index) => ({ ...hostile, index })))('$name: fails as tampering', { timeout: 900_000 }, async ({ index, reason }) => {
-    const run = (await allowedRuns()).hostile[index]
-    expect(run?.outcome).not.toBe('passed')
-    expect(run?.outcome).not.toBe('infra_error')
-    if (reason !== undefined) expect(run?.reason).toMatch(reason)
-  })
+  test.for(RAW_MEMORY_PROGRAMS.map((hostile, index) => ({ ...hostile, index })))(
+    '$name: fails as tampering',
+    { timeout: 900_000 },
+    async ({ index, reason }) => {
+      const run = (await allowedRuns()).hostile[index]
+      expect(run?.outcome).not.toBe('passed')
+      expect(run?.outcome).not.toBe('infra_error')
+      if (reason !== undefined) expect(run?.reason).toMatch(reason)
+    },
+  )
 
   test('the canonical solution, with raw memory allowed, passes', async () => {
     expect((await allowedRuns()).canonical).toMatchObject({ outcome: 'passed', tamper: [] })

@@ -36,7 +36,12 @@ const SLOW_IN_IO = new Set(['stop-the-clocks.py'])
 /** `programs` as a replay file in EvalPlus's sample format, one sample each, in their order. */
 function replayFile(programs: typeof PROGRAMS, taskId: string, entryPoint: string): string {
   const file = join(mkdtempSync(join(tmpdir(), 'hostile-')), 'samples.jsonl')
-  writeFileSync(file, programs.map(({ source }) => JSON.stringify({ task_id: taskId, solution: source.replaceAll('__ENTRY__', entryPoint) })).join('\n') + '\n')
+  writeFileSync(
+    file,
+    programs
+      .map(({ source }) => JSON.stringify({ task_id: taskId, solution: source.replaceAll('__ENTRY__', entryPoint) }))
+      .join('\n') + '\n',
+  )
   return file
 }
 
@@ -46,12 +51,37 @@ function only(taskId: string): string {
   return `${name}/(${number}) `
 }
 
-async function replay(suite: 'humaneval' | 'mbpp', variant: string, programs: typeof PROGRAMS, taskId: string, entryPoint: string) {
-  const { records, output } = await runSuite(suite, { MODEL: `replay:${replayFile(programs, taskId, entryPoint)}`, SAMPLES: String(programs.length), [`TESTBENCH_${suite.toUpperCase()}_VARIANTS`]: variant }, only(taskId))
-  const verdicts = records.map((record) => `${variant} ${programs[record.sample]?.name}: ${record.outcome} ${(record.reason ?? '').slice(0, 160)}`).join('\n')
+async function replay(
+  suite: 'humaneval' | 'mbpp',
+  variant: string,
+  programs: typeof PROGRAMS,
+  taskId: string,
+  entryPoint: string,
+) {
+  const { records, output } = await runSuite(
+    suite,
+    {
+      MODEL: `replay:${replayFile(programs, taskId, entryPoint)}`,
+      SAMPLES: String(programs.length),
+      [`TESTBENCH_${suite.toUpperCase()}_VARIANTS`]: variant,
+    },
+    only(taskId),
+  )
+  const verdicts = records
+    .map(
+      (record) =>
+        `${variant} ${programs[record.sample]?.name}: ${record.outcome} ${(record.reason ?? '').slice(0, 160)}`,
+    )
+    .join('\n')
   expect(records, output).toHaveLength(programs.length)
-  expect(records.filter((record) => record.outcome === 'passed'), verdicts).toEqual([])
-  expect(records.filter((record) => record.outcome === 'infra_error'), verdicts).toEqual([])
+  expect(
+    records.filter((record) => record.outcome === 'passed'),
+    verdicts,
+  ).toEqual([])
+  expect(
+    records.filter((record) => record.outcome === 'infra_error'),
+    verdicts,
+  ).toEqual([])
 }
 
 describe.for(TARGETS)('hostile programs against $taskId', ({ suite, taskId, entryPoint, check, io }) => {
@@ -60,16 +90,29 @@ describe.for(TARGETS)('hostile programs against $taskId', ({ suite, taskId, entr
     skipWithoutPythonModules(context, ['numpy'])
   })
 
-  test(`${PROGRAMS.length} programs against ${check}'s own check: none passes, none is an infra_error`, { timeout: 600_000 }, async () => {
-    await replay(suite, check, PROGRAMS, taskId, entryPoint)
-  })
+  test(
+    `${PROGRAMS.length} programs against ${check}'s own check: none passes, none is an infra_error`,
+    { timeout: 600_000 },
+    async () => {
+      await replay(suite, check, PROGRAMS, taskId, entryPoint)
+    },
+  )
 
   test(`the same against ${io}'s inputs and outputs`, { timeout: 600_000 }, async () => {
-    await replay(suite, io, PROGRAMS.filter(({ name }) => !SLOW_IN_IO.has(name)), taskId, entryPoint)
+    await replay(
+      suite,
+      io,
+      PROGRAMS.filter(({ name }) => !SLOW_IN_IO.has(name)),
+      taskId,
+      entryPoint,
+    )
   })
 
   test('the canonical solution still passes both', { timeout: 300_000 }, async () => {
     const { records, output } = await runSuite(suite, { MODEL: 'reference' }, only(taskId))
-    expect(records.map((record) => `${record.variant} ${record.outcome}`).sort(), output).toEqual([`${check} passed`, `${io} passed`])
+    expect(records.map((record) => `${record.variant} ${record.outcome}`).sort(), output).toEqual([
+      `${check} passed`,
+      `${io} passed`,
+    ])
   })
 })
