@@ -4,13 +4,9 @@ import { join } from 'node:path'
 import { describe, expect, onTestFinished, test, type TestContext } from 'vitest'
 import { createAdapter } from '../../../adapters/models/create-adapter.ts'
 import { parseModel } from '../../../adapters/models/model-spec.ts'
-import {
-  ProviderError,
-  type ChatReply,
-  type ChatRequest,
-  type ToolDefinition,
-} from '../../../adapters/models/model-adapter.ts'
+import { ProviderError, type ChatReply, type ChatRequest } from '../../../adapters/models/model-adapter.ts'
 import { ReplyCache } from '../../../adapters/models/reply-cache.ts'
+import { FAST_RETRIES, WORKSPACE_TOOLS } from '../../support/model-test-settings.ts'
 import type { WireProtocol } from '../../../adapters/models/wire-check.ts'
 import { chatRequest } from '../../support/chat-request.ts'
 import {
@@ -24,28 +20,6 @@ import type { WireToolCall } from '../../support/wire-replies.ts'
 
 const PROTOCOLS: WireProtocol[] = ['openai', 'ollama', 'anthropic', 'gemini']
 const REQUESTS = 30
-const FAST = {
-  TESTBENCH_IDLE_TIMEOUT: '1',
-  TESTBENCH_RETRY_DELAY: '0.01',
-  TESTBENCH_RETRIES: '8',
-  TESTBENCH_CONCURRENCY: '4',
-}
-const TOOLS: ToolDefinition[] = [
-  {
-    name: 'write_file',
-    description: 'Writes a file.',
-    parameters: {
-      type: 'object',
-      properties: { path: { type: 'string' }, content: { type: 'string' } },
-      required: ['path', 'content'],
-    },
-  },
-  {
-    name: 'syntax_check',
-    description: 'Checks a file.',
-    parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
-  },
-]
 
 /** Two calls per reply, whose arguments (compact JSON, so that the wires that send objects give the same text back) depend on the prompt. */
 function callsFor(prompt: string): WireToolCall[] {
@@ -69,7 +43,7 @@ const textFor = (prompt: string): string => `I will write «${prompt}» and chec
 
 const request = (index: number): ChatRequest => ({
   ...chatRequest(`task ${index}`),
-  tools: TOOLS,
+  tools: WORKSPACE_TOOLS,
   item: { suite: 'test', itemId: `t${index}`, sample: 0 },
 })
 
@@ -90,7 +64,7 @@ async function serve(cleanup: Cleanup, protocol: WireProtocol, faults?: FaultPla
 
 async function adapterFor(protocol: WireProtocol, url: string, env: Record<string, string> = {}) {
   const { MODEL, ...rest } = clientEnv(protocol, url, 'fake')
-  return createAdapter(parseModel(MODEL!), { ...rest, ...FAST, ...env })
+  return createAdapter(parseModel(MODEL!), { ...rest, ...FAST_RETRIES, ...env })
 }
 
 function cacheDirectory(cleanup: Cleanup): string {

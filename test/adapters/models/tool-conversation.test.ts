@@ -1,29 +1,14 @@
 import { describe, expect, onTestFinished, test } from 'vitest'
 import { createAdapter } from '../../../adapters/models/create-adapter.ts'
 import { parseModel } from '../../../adapters/models/model-spec.ts'
-import type { ChatMessage, ChatReply, ChatRequest, ToolDefinition } from '../../../adapters/models/model-adapter.ts'
+import type { ChatMessage, ChatReply, ChatRequest } from '../../../adapters/models/model-adapter.ts'
+import { WORKSPACE_TOOLS } from '../../support/model-test-settings.ts'
 import type { WireProtocol } from '../../../adapters/models/wire-check.ts'
 import { clientEnv } from '../../support/fault-injecting-server.ts'
 import type { SeenRequest } from '../../support/loopback-server.ts'
 import { startScriptedModelServer } from '../../support/scripted-model-server.ts'
 import type { WireToolCall } from '../../support/wire-replies.ts'
 
-const TOOLS: ToolDefinition[] = [
-  {
-    name: 'write_file',
-    description: 'Writes a file.',
-    parameters: {
-      type: 'object',
-      properties: { path: { type: 'string' }, content: { type: 'string' } },
-      required: ['path', 'content'],
-    },
-  },
-  {
-    name: 'syntax_check',
-    description: 'Checks a file.',
-    parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
-  },
-]
 const WRITE: WireToolCall = {
   id: 'call_write',
   name: 'write_file',
@@ -64,7 +49,7 @@ const generations = (seen: SeenRequest[]): Body[] =>
 const request = (messages: ChatMessage[], extra: Partial<ChatRequest> = {}): ChatRequest => ({
   messages,
   params: { temperature: 0 },
-  tools: TOOLS,
+  tools: WORKSPACE_TOOLS,
   item: { suite: 'test', itemId: 'tools-1', sample: 0 },
   ...extra,
 })
@@ -91,7 +76,7 @@ const WIRE: Record<WireProtocol, { tools: (body: Body) => void; history: (body: 
   openai: {
     tools: (body) =>
       expect(body.tools).toEqual(
-        TOOLS.map((tool) => ({
+        WORKSPACE_TOOLS.map((tool) => ({
           type: 'function',
           function: { name: tool.name, description: tool.description, parameters: tool.parameters },
         })),
@@ -114,7 +99,11 @@ const WIRE: Record<WireProtocol, { tools: (body: Body) => void; history: (body: 
   anthropic: {
     tools: (body) =>
       expect(body.tools).toEqual(
-        TOOLS.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.parameters })),
+        WORKSPACE_TOOLS.map((tool) => ({
+          name: tool.name,
+          description: tool.description,
+          input_schema: tool.parameters,
+        })),
       ),
     history: (body, reply) =>
       expect((body.messages as unknown[]).slice(1)).toEqual([
@@ -140,7 +129,7 @@ const WIRE: Record<WireProtocol, { tools: (body: Body) => void; history: (body: 
     tools: (body) =>
       expect(body.tools).toEqual([
         {
-          functionDeclarations: TOOLS.map((tool) => ({
+          functionDeclarations: WORKSPACE_TOOLS.map((tool) => ({
             name: tool.name,
             description: tool.description,
             parametersJsonSchema: tool.parameters,
@@ -177,7 +166,7 @@ const WIRE: Record<WireProtocol, { tools: (body: Body) => void; history: (body: 
   ollama: {
     tools: (body) =>
       expect(body.tools).toEqual(
-        TOOLS.map((tool) => ({
+        WORKSPACE_TOOLS.map((tool) => ({
           type: 'function',
           function: { name: tool.name, description: tool.description, parameters: tool.parameters },
         })),

@@ -2,6 +2,7 @@ import { describe, expect, onTestFinished, test, type TestContext } from 'vitest
 import { createAdapter } from '../../../adapters/models/create-adapter.ts'
 import { parseModel } from '../../../adapters/models/model-spec.ts'
 import { ProviderError, type ChatRequest } from '../../../adapters/models/model-adapter.ts'
+import { FAST_RETRIES } from '../../support/model-test-settings.ts'
 import type { WireProtocol } from '../../../adapters/models/wire-check.ts'
 import { chatRequest } from '../../support/chat-request.ts'
 import { sendJson, startLoopbackServer } from '../../support/loopback-server.ts'
@@ -16,16 +17,6 @@ import {
 
 const PROTOCOLS: WireProtocol[] = ['openai', 'ollama', 'anthropic', 'gemini']
 const REQUESTS = 30
-/**
- * Short limits so that a stalled attempt is given up quickly and retries do not wait; the idle timeout
- * stays long enough that a whole reply on a busy machine is not taken for a stall.
- */
-const FAST = {
-  TESTBENCH_IDLE_TIMEOUT: '1',
-  TESTBENCH_RETRY_DELAY: '0.01',
-  TESTBENCH_RETRIES: '8',
-  TESTBENCH_CONCURRENCY: '4',
-}
 
 /** A fault-injecting server that closes when the test ends, so tests can run side by side. */
 async function serve(
@@ -42,7 +33,7 @@ const answerTo = (prompt: string): string => `The answer to «${prompt}» is <AN
 
 function adapterFor(protocol: WireProtocol, url: string, env: Record<string, string> = {}) {
   const { MODEL, ...rest } = clientEnv(protocol, url, 'fake')
-  return createAdapter(parseModel(MODEL!), { ...rest, ...FAST, ...env })
+  return createAdapter(parseModel(MODEL!), { ...rest, ...FAST_RETRIES, ...env })
 }
 
 const request = (index: number): ChatRequest => ({
