@@ -83,7 +83,7 @@ describe('fail closed: no working sandbox, no program runs', () => {
         )
         expect(output).toMatch(
           new RegExp(
-            `SANDBOX=docker: the container engine at ${engine.host} \\((podman|Docker Engine) [^)]*\\) answers but cannot run the container tier with image ${image}: a container made as the tier makes them failed \\(unpacking the program's files into /work failed`,
+            `SANDBOX=docker: the container engine at ${engine.host} \\((podman|Docker Engine) [^)]*\\) answers but cannot run the container tier with image ${image}: a container made as the tier makes them failed \\(unpacking the program's files into /tmp/work failed`,
           ),
         )
         expect(existsSync(join(dir, 'reports', 'euler'))).toBe(false)
