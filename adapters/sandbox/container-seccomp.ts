@@ -1,6 +1,7 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { createHash } from 'node:crypto'
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { cacheDir } from '../models/knobs.ts'
 
 /**
  * The container tier's seccomp profile (the OCI format engines take): the same refusals as the process
@@ -56,15 +57,24 @@ let profileFile: string | undefined
 
 /**
  * The `SecurityOpt` entry that applies the profile: Docker takes the profile's JSON, podman a path to it,
- * which it opens itself (the engine must run on this machine, as podman's socket does).
+ * which it opens itself (the engine must run on this machine, as podman's socket does). The file is named
+ * by its content in the cache, so every process of every run shares one and none is left in /tmp.
  */
 export function seccompSecurityOpt(podman: boolean): string {
   if (!podman) return `seccomp=${JSON.stringify(CONTAINER_SECCOMP_PROFILE)}`
-  if (profileFile === undefined) {
-    const dir = mkdtempSync(join(tmpdir(), 'testbench-container-seccomp-'))
-    process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
-    profileFile = join(dir, 'profile.json')
-    writeFileSync(profileFile, JSON.stringify(CONTAINER_SECCOMP_PROFILE), { mode: 0o644 })
-  }
+  profileFile ??= writtenProfile()
   return `seccomp=${profileFile}`
+}
+
+function writtenProfile(): string {
+  const json = JSON.stringify(CONTAINER_SECCOMP_PROFILE)
+  const dir = join(cacheDir(), 'sandbox')
+  const file = join(dir, `seccomp-${createHash('sha256').update(json).digest('hex').slice(0, 16)}.json`)
+  if (existsSync(file)) return file
+  mkdirSync(dir, { recursive: true })
+  // Written aside and renamed, so that a process of another worker never reads half a profile.
+  const partial = `${file}.${process.pid}.partial`
+  writeFileSync(partial, json, { mode: 0o644 })
+  renameSync(partial, file)
+  return file
 }
