@@ -8,6 +8,17 @@
 export { testbench, type TestbenchPluginOptions } from './reporters/testbench-plugin.ts'
 export type { BuiltInSuiteName } from './suites/registry.ts'
 export type { SuiteDeclaration, PrepareDatasets, ResultsTable, SuiteFiles } from './harness/suite-declaration.ts'
+export {
+  booleanKnob,
+  choiceKnob,
+  listKnob,
+  numberKnob,
+  pathKnob,
+  textKnob,
+  wholeNumberKnob,
+  type Knob,
+  type KnobGroup,
+} from './adapters/knob.ts'
 
 // Items: one Vitest test each, asking the model (once, or in a conversation with tools) and recording the verdict.
 export {
