@@ -9,6 +9,8 @@ import type { Outcome } from '../../adapters/outcome.ts'
 import type { SuiteDeclaration } from '../../harness/suite-declaration.ts'
 import { knownKnobNames } from '../../reporters/all-knobs.ts'
 import { passRate } from '../../reporters/pass-rate.ts'
+import { scorerFor } from '../../reporters/scorers.ts'
+import type { Score } from '../../harness/score.ts'
 import { buildRunReport } from '../../reporters/run-report.ts'
 import { savedScores } from '../../reporters/saved-scores.ts'
 import { suiteOfFile } from '../../reporters/suite-datasets.ts'
@@ -49,6 +51,10 @@ describe("a project's own suites", () => {
     registerOwnSuites([tickets])
     expect(suiteNamed('tickets')).toBe(tickets)
     expect(knownKnobNames()).toContain('TESTBENCH_TICKETS_QUEUE')
+    const exactMatch = (): Score[] => [{ suite: 'sql', model: 'm', name: 'exact match', value: 1, display: '100%' }]
+    registerOwnSuites([{ name: 'sql', title: 'SQL', runsPrograms: true, scorer: exactMatch }])
+    expect(scorerFor('sql')).toBe(exactMatch)
+    expect(scorerFor('tickets')).toBe(passRate)
     // The same declaration again (the config loaded twice) is no conflict.
     expect(() => registerOwnSuites([tickets])).not.toThrow()
   })
@@ -61,7 +67,7 @@ describe("a project's own suites", () => {
     expect(() => testbench({ suites: [own('humaneval')] })).toThrow(
       /"humaneval" is a suite llm-testbench brings; name yours otherwise, or list the built-in one by its name/,
     )
-    expect(() => testbench({ suites: [own('sql'), own('sql')] })).toThrow(/two suites are named "sql"/)
+    expect(() => testbench({ suites: [own('notes'), own('notes')] })).toThrow(/two suites are named "notes"/)
     // @ts-expect-error: not a suite llm-testbench brings
     expect(() => testbench({ suites: ['humanevel'] })).toThrow(
       /"humanevel" is not a suite llm-testbench brings \(bigcodebench, demo, euler, farel, humaneval, mbpp, swebench\)/,
