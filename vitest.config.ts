@@ -1,8 +1,5 @@
-import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
-import { CONCURRENCY, providerConcurrency } from './adapters/models/knobs.ts'
-import { SANDBOX_CONCURRENCY } from './adapters/sandbox/knobs.ts'
-import { sandboxConcurrency } from './adapters/sandbox/concurrency.ts'
+import { benchmarkTestOptions } from './reporters/benchmark-project.ts'
 import { PartSequencer } from './reporters/part-sequencer.ts'
 import { testbench } from './reporters/testbench-plugin.ts'
 
@@ -33,15 +30,7 @@ export default defineConfig({
       {
         test: {
           name: 'suites',
-          include: ['suites/**/*.test.ts'],
-          globalSetup: ['harness/global-setup.ts'],
-          // Items wait on models and sandboxes, which bound themselves; a test's own limit is the request timeout.
-          testTimeout: 0,
-          maxConcurrency: itemsAtOnce(process.env),
-          // Parts of one suite run at once, so that one part's last requests overlap the next part's first ones.
-          maxWorkers: Math.max(2, availableParallelism() - 1),
-          // Part files of a suite share one worker's modules: datasets, the warm Python fork server, connections.
-          isolate: false,
+          ...benchmarkTestOptions(['suites/**/*.test.ts']),
           // Projects with their own maxWorkers need their own group; the harness's tests (group 0) come first.
           sequence: { groupOrder: 1 },
         },
@@ -49,15 +38,3 @@ export default defineConfig({
     ],
   },
 })
-
-/**
- * Items of one part file started at once. TESTBENCH_CONCURRENCY bounds the model requests in flight across
- * workers (harness/run-slots.ts) and the sandbox bounds its programs; this only keeps 10,000 items from all
- * waiting in memory at once, and is 4 times what either may run, so that it never caps them.
- */
-function itemsAtOnce(env: NodeJS.ProcessEnv): number {
-  // A bad value is reported by the plugin before any item; here it counts as unset.
-  const requests = Number(CONCURRENCY.raw(env)) || providerConcurrency('any', {})
-  const programs = Number(SANDBOX_CONCURRENCY.raw(env)) || sandboxConcurrency({})
-  return 4 * Math.max(requests, programs, 8)
-}

@@ -13,16 +13,17 @@ export type SuiteFiles = (reportDir: string, records: readonly ItemRecord[]) => 
 export type PrepareDatasets = (env: NodeJS.ProcessEnv) => Array<Promise<unknown>>
 
 /**
- * Everything the project outside `suites/<name>/` knows of a suite, declared once in `suites/<name>/suite.ts`
- * and listed in `suites/registered.ts`. Reporters, the knob tables and the workflows' test read it.
+ * Everything the project outside `suites/<name>/` knows of a suite, declared once: a built-in suite's in
+ * `suites/<name>/suite.ts`, listed in `suites/registered.ts`; a project's own in its vitest.config.ts, listed in
+ * `testbench({ suites })`. Reporters, the gate, the knob checks and the workflows' test read it.
  */
 export interface SuiteDeclaration {
   /** The folder's name, `suites/<name>/`, and the `suite` its records carry. */
   readonly name: string
   /** How its pages and tables name it (`PE-Bench`, `BigCodeBench`). */
   readonly title: string
-  /** Its part files `<name>-1.test.ts … <name>-<parts>.test.ts`; 1 for a single `<name>.test.ts`. */
-  readonly parts: number
+  /** Its part files `<name>-1.test.ts … <name>-<parts>.test.ts`; 1 (the default) for a single `<name>.test.ts`. */
+  readonly parts?: number
   /** Whether its items run model-written programs in adapters/sandbox: the run checks the sandbox first. */
   readonly runsPrograms: boolean
   readonly knobs?: KnobGroup

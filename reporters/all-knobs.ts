@@ -7,33 +7,36 @@ import { closestName, type KnobGroup } from '../adapters/knob.ts'
 import { modelKnobs } from '../adapters/models/knobs.ts'
 import { sandboxKnobs } from '../adapters/sandbox/knobs.ts'
 import { harnessKnobs } from '../harness/knob-table.ts'
-import { suites } from '../suites/registry.ts'
+import { registeredSuites } from '../suites/registry.ts'
 import { reportKnobs } from '../harness/prices.ts'
 
-export const knobGroups: readonly KnobGroup[] = [
-  harnessKnobs,
-  reportKnobs,
-  modelKnobs,
-  sandboxKnobs,
-  ...suites.flatMap((suite) => suite.knobs ?? []),
-]
+/** The run's, the sandbox's and each registered suite's knobs (a project's own suites' too). */
+export function knobGroups(): KnobGroup[] {
+  return [
+    harnessKnobs,
+    reportKnobs,
+    modelKnobs,
+    sandboxKnobs,
+    ...registeredSuites().flatMap((suite) => suite.knobs ?? []),
+  ]
+}
 
 /** Read by the project's own tests (test/support), not by a run, so not in the knob tables. */
 const TEST_KNOB_NAMES: readonly string[] = ['TESTBENCH_REQUIRE_TOOLS', 'TESTBENCH_SWEBENCH_REQUIRE_ENGINE']
 
-export const knownKnobNames: readonly string[] = [
-  ...knobGroups.flatMap((group) => group.knobs.map((knob) => knob.name)),
-  ...TEST_KNOB_NAMES,
-]
+export function knownKnobNames(): string[] {
+  return [...knobGroups().flatMap((group) => group.knobs.map((knob) => knob.name)), ...TEST_KNOB_NAMES]
+}
 
 /** One warning per set variable that looks like a knob but is none: a misspelled TESTBENCH_* name, or SAMPLE. */
 export function unknownKnobWarnings(env: NodeJS.ProcessEnv = process.env): string[] {
-  const known = new Set(knownKnobNames)
+  const names = knownKnobNames()
+  const known = new Set(names)
   const suspects = Object.keys(env).filter(
     (name) => (name.startsWith('TESTBENCH_') || name === 'SAMPLE') && !known.has(name),
   )
   return suspects.sort().map((name) => {
-    const closest = closestName(name, knownKnobNames)
+    const closest = closestName(name, names)
     const hint = closest === undefined ? 'docs/knobs.md lists every knob' : `did you mean ${closest}?`
     return `${name} is set but no knob has that name, so it does nothing: ${hint}`
   })
@@ -49,7 +52,7 @@ export function knobGroupProblems(env: NodeJS.ProcessEnv = process.env): string[
       problems.push((error as Error).message)
     }
   }
-  for (const group of knobGroups) {
+  for (const group of knobGroups()) {
     const before = problems.length
     for (const knob of group.knobs) check(() => knob.read(env))
     // A group's own rules read its knobs again: run them only when each knob is good.
@@ -60,7 +63,7 @@ export function knobGroupProblems(env: NodeJS.ProcessEnv = process.env): string[
 
 /** The knob tables of docs/knobs.md: one per group, `variable | default | accepted | meaning`. */
 export function knobTablesMarkdown(): string {
-  return knobGroups
+  return knobGroups()
     .map((group) => {
       const rows = group.knobs.map(
         (knob) => `| \`${knob.name}\` | ${code(knob.default)} | ${knob.accepted} | ${knob.readme} |`,

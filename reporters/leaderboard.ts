@@ -2,7 +2,7 @@ import type { Score } from '../harness/score.ts'
 import { markdownTable, rowsByModel } from './markdown-table.ts'
 import { costOf, formatCost, type Prices } from '../harness/prices.ts'
 import type { RunReport } from './run-report.ts'
-import { resultsTableFor, scorerFor } from './scorers.ts'
+import { reportScores, resultsTableFor } from './scorers.ts'
 
 export interface SavedRun {
   file: string
@@ -35,7 +35,7 @@ export function leaderboard(suite: string, runs: readonly SavedRun[], prices?: P
   const usable = runs.filter(({ report }) => report.complete && !report.shard && report.benchmark === suite)
   const latest = new Map<string, LeaderboardEntry>()
   for (const run of [...usable].sort((a, b) => a.report.endedAt.localeCompare(b.report.endedAt))) {
-    const scores = scorerFor(suite)(run.report.items).filter((score) => score.model === run.report.model.label)
+    const scores = reportScores(run.report)
     latest.set(JSON.stringify([run.report.model.label, scores.map((score) => score.name)]), { run, scores })
   }
   const entries = [...latest.values()].sort(

@@ -5,9 +5,12 @@ import { UNSANDBOXED } from '../adapters/sandbox/sandbox-tier.ts'
 import { partialText, type PartialRun } from './run-coverage.ts'
 import { formatInterval } from './score-interval.ts'
 import { costOf, formatCost, type Cost, type Prices } from '../harness/prices.ts'
+import { TESTBENCH_VERSION } from '../harness/version.ts'
 
 /** Everything one run of one suite with one model produced: what the JSON report holds. */
 export interface RunReport {
+  /** The llm-testbench version that wrote the report (reports written before 0.1.0 have none). */
+  testbench?: { version: string }
   benchmark: string
   model: { label: string; provider: string; details: Record<string, string | number> }
   parameters: Record<string, number | string | string[]>
@@ -66,6 +69,7 @@ export function buildRunReport(
   const generationSeconds = sum(records.map((record) => (record.tokens ? (record.latencyMs ?? 0) : 0))) / 1000
   const cost = costOf(prices, first.model, { prompt, completion })
   return {
+    testbench: { version: TESTBENCH_VERSION },
     benchmark: first.suite,
     model: { label: first.model, provider: first.provider, details: first.modelDetails ?? {} },
     parameters: first.params ?? {},
@@ -140,6 +144,7 @@ export function summaryText(report: RunReport): string {
     lines.push(
       `  latency: mean ${report.latencyMs.mean} ms, p50 ${report.latencyMs.p50} ms, p95 ${report.latencyMs.p95} ms`,
     )
+  if (report.testbench) lines.push(`  llm-testbench ${report.testbench.version}`)
   return lines.join('\n')
 }
 

@@ -1,7 +1,8 @@
 import type { Score } from '../harness/score.ts'
 import type { RunReport } from './run-report.ts'
 import { withIntervals } from './score-interval.ts'
-import { scorerFor } from './scorers.ts'
+import { reportScores, scorerFor } from './scorers.ts'
+import { suiteNamed } from '../suites/registry.ts'
 
 /**
  * A saved report's scores for its model, computed again from its items by the suite's scorer (so a
@@ -9,13 +10,16 @@ import { scorerFor } from './scorers.ts'
  * report stored when its score is the same, else computed again (reporters/score-interval.ts).
  */
 export function savedScores(report: RunReport): Score[] {
-  const scorer = scorerFor(report.benchmark)
-  const scores = scorer(report.items).filter((score) => score.model === report.model.label)
+  const scores = reportScores(report)
   const stored = scores.map((score) => {
     const saved = report.scores.find((candidate) => candidate.name === score.name && candidate.model === score.model)
     return score.interval === undefined && saved?.interval !== undefined && saved.value === score.value
       ? { ...score, interval: saved.interval }
       : score
   })
-  return stored.some((score) => score.interval === undefined) ? withIntervals(stored, report.items, scorer) : stored
+  // A suite this process does not know keeps what its run stored: its intervals too (reporters/scorers.ts).
+  const scorer = scorerFor(report.benchmark)
+  return stored.some((score) => score.interval === undefined) && suiteNamed(report.benchmark) !== undefined
+    ? withIntervals(stored, report.items, scorer)
+    : stored
 }

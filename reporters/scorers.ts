@@ -1,7 +1,8 @@
-import type { Scorer } from '../harness/score.ts'
+import type { Score, Scorer } from '../harness/score.ts'
 import type { ResultsTable, SuiteFiles } from '../harness/suite-declaration.ts'
 import { suiteNamed } from '../suites/registry.ts'
 import { passRate } from './pass-rate.ts'
+import type { RunReport } from './run-report.ts'
 
 /** The suite's own scorer (its declaration's); a suite without one is scored by its pass rate. */
 export function scorerFor(suite: string): Scorer {
@@ -15,4 +16,15 @@ export function resultsTableFor(suite: string): ResultsTable {
 
 export function suiteFilesFor(suite: string): SuiteFiles | undefined {
   return suiteNamed(suite)?.suiteFiles
+}
+
+/**
+ * A saved report's scores for its model: computed again from its items by the suite's scorer, so that a report
+ * written by an older version is scored as today's; for a suite this process does not know (a project's own,
+ * read by `llm-testbench compare` outside that project's Vitest run), the scores its run stored.
+ */
+export function reportScores(report: RunReport): Score[] {
+  const known = suiteNamed(report.benchmark) !== undefined
+  const scores = known ? scorerFor(report.benchmark)(report.items) : report.scores
+  return scores.filter((score) => score.model === report.model.label)
 }

@@ -4,17 +4,27 @@
  * projecteuler.net once per part), and a missing or damaged file would be reported once per part.
  */
 import type { Reporter, TestSpecification, Vitest } from 'vitest/node'
-import { relative, sep } from 'node:path'
+import { relative } from 'node:path'
 import { stopBeforeItems } from '../harness/stop-before-items.ts'
 import { suiteNamed } from '../suites/registry.ts'
 
-/** The suite folders (`suites/<name>/…`) of the files a run is about to start. */
+/**
+ * The suites of the files a run is about to start: a suite's files are in a folder `suites/<name>/`, the
+ * project's own (`suites/tickets/…`) and the package's (`node_modules/llm-testbench/suites/humaneval/…`) alike.
+ */
 export function suitesOf(specifications: readonly TestSpecification[], root: string): string[] {
   const suites = specifications.flatMap((specification) => {
-    const [top, suite] = relative(root, specification.moduleId).split(sep)
-    return top === 'suites' && suite !== undefined ? [suite] : []
+    const suite = suiteOfFile(relative(root, specification.moduleId))
+    return suite === undefined ? [] : [suite]
   })
   return [...new Set(suites)].sort()
+}
+
+/** The `<name>` of the last `suites/<name>/` folder on a path relative to the project's root. */
+export function suiteOfFile(path: string): string | undefined {
+  const segments = path.split(/[\\/]/)
+  const at = segments.lastIndexOf('suites')
+  return at >= 0 && at + 2 < segments.length ? segments[at + 1] : undefined
 }
 
 export class SuiteDatasets implements Reporter {

@@ -1,4 +1,5 @@
-import { resolve } from 'node:path'
+import { dirname, relative, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { GithubActionsReporter, type Vite, type VitestPluginContext } from 'vitest/node'
 import { knobGroupProblems, unknownKnobWarnings } from './all-knobs.ts'
 import { GateConfigError, gateConfigFile, loadGateConfig } from './gate-config.ts'
@@ -11,9 +12,25 @@ import { SandboxCheck } from './sandbox-check.ts'
 import { SuiteDatasets } from './suite-datasets.ts'
 import { HTML_DIR } from '../harness/knob-table.ts'
 import { checkSettings } from '../harness/validate-settings.ts'
+import type { SuiteDeclaration } from '../harness/suite-declaration.ts'
+import {
+  registerOwnSuites,
+  suites as builtInSuites,
+  SuiteDeclarationError,
+  type BuiltInSuiteName,
+} from '../suites/registry.ts'
+import { benchmarkTestOptions } from './benchmark-project.ts'
+import { PartSequencer } from './part-sequencer.ts'
 
 export interface TestbenchPluginOptions {
-  /** Projects whose test files are benchmark suites; the gate leaves runs without their files alone. Default: `['suites']`. */
+  /**
+   * The suites the project this plugin is in runs, when it is a project of your own: the name of a suite
+   * llm-testbench brings (`'humaneval'`), or the declaration of one of yours, whose test files are in
+   * `suites/<name>/` under the project's root. Given, the plugin also sets what a run of benchmark items needs
+   * (the test files, the global setup, no test timeout, concurrency, part files sharing a worker).
+   */
+  suites?: ReadonlyArray<BuiltInSuiteName | SuiteDeclaration>
+  /** Projects whose test files are benchmark suites; the gate leaves runs without their files alone. Default: `['suites']`, or the plugin's own project when `suites` is given. */
   benchmarkProjects?: string[]
 }
 
@@ -34,8 +51,22 @@ export interface TestbenchPluginOptions {
  * and declares the outcomes as tags, so that the UI and the html report filter items by outcome (`tag:timeout`).
  */
 export function testbench(options: TestbenchPluginOptions = {}): Vite.Plugin {
+  const listed = options.suites === undefined ? undefined : listedSuites(options.suites)
+  if (listed) registerOwnSuites(listed.own)
   return {
     name: 'llm-testbench',
+    config(config) {
+      if (!listed) return undefined
+      const root = resolve(config.test?.root ?? config.root ?? process.cwd())
+      return {
+        test: {
+          ...benchmarkTestOptions(suiteFiles(listed, root)),
+          // Only the listed suites' files are included; the package's own are under node_modules.
+          exclude: ['**/.git/**'],
+          sequence: { sequencer: PartSequencer },
+        },
+      }
+    },
     async configureVitest({ vitest, project }: VitestPluginContext) {
       declareOutcomeTags(project.config)
       declareOutcomeTags(vitest.config)
@@ -44,7 +75,10 @@ export function testbench(options: TestbenchPluginOptions = {}): Vite.Plugin {
       if (reporters.some((reporter) => reporter instanceof ScoreReporter)) return
       selectItemsAsTyped(vitest.config)
       reporters.push(new ScoreReporter(), new SandboxCheck(), new SuiteDatasets(), new ProgressReporter())
-      const gate = gateReporter(vitest.config.root, options.benchmarkProjects)
+      const gate = gateReporter(
+        vitest.config.root,
+        options.benchmarkProjects ?? (listed ? [project.config.name ?? ''] : undefined),
+      )
       if (gate) {
         reporters.push(gate)
         // The gate annotates on GitHub Actions by its verdict; Vitest's reporter would make every wrong answer an error.
@@ -60,6 +94,35 @@ export function testbench(options: TestbenchPluginOptions = {}): Vite.Plugin {
       await checkSettings({ warnings: unknownKnobWarnings(), problems: knobGroupProblems() })
     },
   }
+}
+
+interface ListedSuites {
+  builtIn: BuiltInSuiteName[]
+  own: SuiteDeclaration[]
+}
+
+function listedSuites(listed: ReadonlyArray<BuiltInSuiteName | SuiteDeclaration>): ListedSuites {
+  const builtIn: BuiltInSuiteName[] = []
+  const own: SuiteDeclaration[] = []
+  for (const suite of listed) {
+    if (typeof suite !== 'string') own.push(suite)
+    else if (builtInSuites.some((declared) => declared.name === suite)) builtIn.push(suite)
+    else
+      throw new SuiteDeclarationError(
+        `testbench({ suites }) in vitest.config.ts: "${suite}" is not a suite llm-testbench brings (${builtInSuites.map((declared) => declared.name).join(', ')}); declare a suite of your own as { name, title, runsPrograms }.`,
+      )
+  }
+  return { builtIn, own }
+}
+
+/** The test files of the listed suites, relative to the project's root as Vitest's `include` takes them. */
+function suiteFiles(listed: ListedSuites, root: string): string[] {
+  const packageSuites = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'suites')
+  const files = '*.test.{ts,js}'
+  return [
+    ...listed.own.map((suite) => `suites/${suite.name}/**/${files}`),
+    ...listed.builtIn.map((suite) => `${relative(root, resolve(packageSuites, suite)).split('\\').join('/')}/${files}`),
+  ]
 }
 
 function isGithubActionsReporter(reporter: unknown): boolean {

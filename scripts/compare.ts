@@ -1,6 +1,6 @@
 /**
  * Compares two saved reports of one suite:
- *   npm run compare -- <a.json> <b.json> [--json]
+ *   npx llm-testbench compare <a.json> <b.json> [--json]   (npm run compare -- … in this repository)
  * prints the comparison in Markdown (or as JSON with --json): scores with their 95% intervals and
  * B − A, the exact McNemar test on the paired items and both flip lists, per-group pass rates,
  * outcomes, and the items one report lacks. Exits 0 whatever the difference: the gate decides.
@@ -15,7 +15,7 @@ const json = args.includes('--json')
 const files = args.filter((arg) => arg !== '--json')
 if (files.length !== 2 || files.some((file) => file.startsWith('--'))) {
   console.error(
-    'usage: npm run compare -- <a.json> <b.json> [--json]   (two JSON reports of one suite, from TESTBENCH_REPORT_DIR/<suite>/)',
+    'usage: llm-testbench compare <a.json> <b.json> [--json]   (two JSON reports of one suite, from TESTBENCH_REPORT_DIR/<suite>/)',
   )
   process.exit(2)
 }

@@ -11,7 +11,7 @@ const args = process.argv.slice(2)
 const file = args.find((arg) => !arg.startsWith('--'))
 const outcomeArg = args.find((arg) => arg.startsWith('--outcome='))
 if (file === undefined || args.some((arg) => arg.startsWith('--') && !arg.startsWith('--outcome='))) {
-  console.error('Usage: npm run -s failed -- <saved report .json> [--outcome=wrong_answer,timeout,…]')
+  console.error('usage: llm-testbench failed <saved report .json> [--outcome=wrong_answer,timeout,…]')
   process.exit(2)
 }
 const outcomes = outcomeArg === undefined ? NOT_PASSED : parseOutcomes(outcomeArg.slice('--outcome='.length))

@@ -1,6 +1,6 @@
 /**
  * Regenerates each suite's leaderboard from its saved reports:
- *   node scripts/leaderboard.ts [suite…]
+ *   npx llm-testbench leaderboard [suite…]   (npm run leaderboard -- … in this repository)
  * writes <TESTBENCH_REPORT_DIR>/<suite>/LEADERBOARD.md (every suite with reports when none is named)
  * and prints it, and writes every one of them, with charts, to <TESTBENCH_REPORT_DIR>/leaderboard.html,
  * one file that opens from disk. TESTBENCH_PRICES adds each run's cost.

@@ -49,6 +49,10 @@ export const SLOW_TESTS: readonly SlowTests[] = [
     glob: 'test/benchmarks/swebench/swebench-suite.test.ts',
     why: 'the 300 instances of SWE-bench Lite, generate-only',
   },
+  {
+    glob: 'test/package/consumer.test.ts',
+    why: 'the package packed, installed into a fresh project and run there',
+  },
   { glob: 'test/adapters/sandbox/docker-sandbox.test.ts', why: 'the container tier' },
   { glob: 'test/adapters/sandbox/sandbox-image.test.ts', why: "the container tier's image" },
   { glob: 'test/benchmarks/swebench/container-evaluation.test.ts', why: "SWE-bench's evaluation in its container" },

@@ -18,7 +18,7 @@ interface Manifest {
 const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as Manifest
 
 /** What users run: the suites and everything they load, and the config Vitest reads. */
-const PRODUCT = ['adapters', 'harness', 'reporters', 'suites', 'vitest.config.ts']
+const PRODUCT = ['index.ts', 'adapters', 'harness', 'reporters', 'suites', 'vitest.config.ts']
 /** What only the project's own development uses. */
 const DEVELOPMENT = ['test', 'scripts']
 /** Needed by users without an import: `vitest --ui` loads it; `npm run leaderboard` inlines chart.js's UMD build into its page. */

@@ -30,9 +30,9 @@ describe('the suite registry', () => {
         .filter((file) => file.endsWith('.test.ts'))
         .sort()
       const expected =
-        suite.parts === 1
+        (suite.parts ?? 1) === 1
           ? [`${name}.test.ts`]
-          : Array.from({ length: suite.parts }, (_, index) => `${name}-${index + 1}.test.ts`).sort()
+          : Array.from({ length: suite.parts ?? 1 }, (_, index) => `${name}-${index + 1}.test.ts`).sort()
       expect(testFiles).toEqual(expected)
       if (suite.knobs !== undefined) expect(suite.knobs.title).toBe(name)
       expect(existsSync(join(SUITES, name, 'README.md')), `suites/${name}/README.md`).toBe(true)
@@ -54,7 +54,7 @@ describe('the suite registry', () => {
 
 describe('the suite-matrix workflow', () => {
   const workflow = readFileSync(join(REPO_ROOT, '.github', 'workflows', 'suite-matrix.yml'), 'utf8')
-  const split = suites.filter((suite) => suite.parts > 1)
+  const split = suites.filter((suite) => (suite.parts ?? 1) > 1)
 
   test('offers each suite that has part files', () => {
     const options = /^\s+options: \[([^\]]*)\]/m
@@ -66,8 +66,8 @@ describe('the suite-matrix workflow', () => {
 
   test('says how many parts each has, and allows as many runners as the most parts', () => {
     const parts = /\(parts: ([^)]*)\)/.exec(workflow)?.[1] ?? ''
-    expect(parts).toBe(split.map((suite) => `${suite.name} ${suite.parts}`).join(', '))
-    const most = Math.max(...split.map((suite) => suite.parts))
+    expect(parts).toBe(split.map((suite) => `${suite.name} ${suite.parts ?? 1}`).join(', '))
+    const most = Math.max(...split.map((suite) => suite.parts ?? 1))
     expect(workflow).toContain(`[ "$count" -le ${most} ]`)
   })
 })

@@ -1,0 +1,46 @@
+import { availableParallelism } from 'node:os'
+import { extname } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { ViteUserConfig } from 'vitest/config'
+import { CONCURRENCY, providerConcurrency } from '../adapters/models/knobs.ts'
+import { SANDBOX_CONCURRENCY } from '../adapters/sandbox/knobs.ts'
+import { sandboxConcurrency } from '../adapters/sandbox/concurrency.ts'
+
+export type BenchmarkTestOptions = NonNullable<ViteUserConfig['test']>
+
+/**
+ * How Vitest runs a project of benchmark suites, this repository's `suites` project and a project that installs
+ * the package alike: `include` is the suites' test files.
+ */
+export function benchmarkTestOptions(include: string[], env: NodeJS.ProcessEnv = process.env): BenchmarkTestOptions {
+  return {
+    include,
+    // The run's slot server, the models and the sandbox's warm servers, started once per run.
+    globalSetup: [siblingModule('../harness/global-setup')],
+    // Items wait on models and sandboxes, which bound themselves; a test's own limit is the request timeout.
+    testTimeout: 0,
+    maxConcurrency: itemsAtOnce(env),
+    // Parts of one suite run at once, so that one part's last requests overlap the next part's first ones.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
+    // Part files of a suite share one worker's modules: datasets, the warm Python fork server, connections.
+    isolate: false,
+  }
+}
+
+/**
+ * Items of one part file started at once. TESTBENCH_CONCURRENCY bounds the model requests in flight across
+ * workers (harness/run-slots.ts) and the sandbox bounds its programs; this only keeps 10,000 items from all
+ * waiting in memory at once, and is 4 times what either may run, so that it never caps them.
+ */
+function itemsAtOnce(env: NodeJS.ProcessEnv): number {
+  // A bad value is reported by the plugin before any item; here it counts as unset.
+  const requests = Number(CONCURRENCY.raw(env)) || providerConcurrency('any', {})
+  const programs = Number(SANDBOX_CONCURRENCY.raw(env)) || sandboxConcurrency({})
+  return 4 * Math.max(requests, programs, 8)
+}
+
+/** A module of this package by its path from here, with this module's own extension (`.ts` here, `.js` installed). */
+export function siblingModule(pathWithoutExtension: string): string {
+  const here = fileURLToPath(import.meta.url)
+  return fileURLToPath(new URL(`${pathWithoutExtension}${extname(here)}`, import.meta.url))
+}

@@ -1,0 +1,137 @@
+/**
+ * Builds the installable package and packs it:
+ *   npm run pack        → build/llm-testbench-<version>.tgz
+ * The TypeScript sources compile to JavaScript with their declarations (Node does not strip types under
+ * node_modules) in build/package/, laid out as the repository is, so that the files the code reads beside itself
+ * (the sandbox's Python and Java servers, its Dockerfile, the judges) are where it looks. The package's
+ * package.json is written here: the exports map, the command, and the runtime dependencies only (Vitest as a
+ * peer; no node-<os>-<cpu> binary, which only this repository's own scripts use). Then `npm pack` makes the
+ * tarball, and its size and file count are printed. Nothing of test/, fixtures/ or the other scripts goes in.
+ */
+import { execFileSync } from 'node:child_process'
+import { builtinModules } from 'node:module'
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const DESTINATION = resolve(outArgument() ?? join(ROOT, 'build'))
+const OUT = join(DESTINATION, 'package')
+/** The folders whose code the package holds; every file in them but TypeScript sources is copied as it is. */
+const SOURCE_FOLDERS = ['adapters', 'harness', 'reporters', 'suites']
+/** Peers: the user's own Vitest runs the items; the UI is theirs to install. */
+const PEERS = ['vitest', '@vitest/ui']
+const OPTIONAL_PEERS = ['@vitest/ui']
+
+interface RootManifest {
+  name: string
+  version: string
+  description: string
+  license: string
+  engines: Record<string, string>
+  dependencies: Record<string, string>
+}
+
+const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as RootManifest
+
+rmSync(OUT, { recursive: true, force: true })
+execFileSync(
+  process.execPath,
+  [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', OUT],
+  {
+    cwd: ROOT,
+    stdio: 'inherit',
+  },
+)
+for (const folder of SOURCE_FOLDERS) copyAssets(join(ROOT, folder))
+for (const file of ['README.md', 'CHANGELOG.md', 'LICENSE']) copyFileSync(join(ROOT, file), join(OUT, file))
+writeFileSync(join(OUT, 'package.json'), `${JSON.stringify(packageManifest(), null, 2)}\n`)
+checkImports()
+
+const packed = execFileSync('npm', ['pack', OUT, '--pack-destination', DESTINATION, '--json'], {
+  cwd: ROOT,
+  encoding: 'utf8',
+})
+const [result] = JSON.parse(packed) as Array<{
+  filename: string
+  size: number
+  unpackedSize: number
+  entryCount: number
+}>
+if (result === undefined) throw new Error(`npm pack printed no result: ${packed}`)
+console.log(
+  `${join(DESTINATION, result.filename)}: ${kib(result.size)} packed, ${kib(result.unpackedSize)} unpacked, ${result.entryCount} files`,
+)
+
+function outArgument(): string | undefined {
+  const at = process.argv.indexOf('--out')
+  if (at < 0) return undefined
+  const value = process.argv[at + 1]
+  if (value === undefined) throw new Error('--out needs a directory: node scripts/build-package.ts --out <dir>')
+  return value
+}
+
+function packageManifest(): Record<string, unknown> {
+  const dependencies = Object.fromEntries(
+    Object.entries(manifest.dependencies).filter(([name]) => !PEERS.includes(name)),
+  )
+  const peerDependencies = Object.fromEntries(PEERS.map((name) => [name, manifest.dependencies[name]]))
+  return {
+    name: manifest.name,
+    version: manifest.version,
+    description: manifest.description,
+    license: manifest.license,
+    type: 'module',
+    engines: manifest.engines,
+    exports: {
+      '.': { types: './index.d.ts', default: './index.js' },
+      './package.json': './package.json',
+    },
+    types: './index.d.ts',
+    bin: { 'llm-testbench': 'scripts/llm-testbench.js' },
+    dependencies,
+    peerDependencies,
+    peerDependenciesMeta: Object.fromEntries(OPTIONAL_PEERS.map((name) => [name, { optional: true }])),
+  }
+}
+
+function copyAssets(folder: string): void {
+  for (const entry of readdirSync(folder, { withFileTypes: true })) {
+    const path = join(folder, entry.name)
+    if (entry.isDirectory()) copyAssets(path)
+    else if (!entry.name.endsWith('.ts') && !entry.name.endsWith('.pyc')) {
+      const target = join(OUT, relative(ROOT, path))
+      mkdirSync(dirname(target), { recursive: true })
+      copyFileSync(path, target)
+    }
+  }
+}
+
+/** Every package the built code imports is a dependency or a peer of the package, or Node's own. */
+function checkImports(): void {
+  const declared = new Set([...Object.keys(manifest.dependencies)])
+  const undeclared = new Set<string>()
+  for (const file of builtFiles(OUT)) {
+    const text = readFileSync(file, 'utf8')
+    for (const [, specifier = ''] of text.matchAll(/(?:from|import\()\s*['"]([^'".][^'"]*)['"]/g)) {
+      const name = specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]
+      if (name === undefined || name.startsWith('node:') || builtinModules.includes(name) || declared.has(name))
+        continue
+      undeclared.add(`${name} (${relative(OUT, file)})`)
+    }
+  }
+  if (undeclared.size > 0)
+    throw new Error(`The package imports what it does not depend on: ${[...undeclared].join(', ')}.`)
+}
+
+function builtFiles(folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(folder, entry.name)
+    if (entry.isDirectory()) return builtFiles(path)
+    return path.endsWith('.js') && statSync(path).isFile() ? [path] : []
+  })
+}
+
+function kib(bytes: number): string {
+  return `${Math.round(bytes / 1024)} KiB`
+}
