@@ -1,11 +1,19 @@
-import { readFileSync } from 'node:fs'
+import { readFileSync, statSync } from 'node:fs'
 import { resolve } from 'node:path'
+import {
+  isTrajectoryText,
+  parseTrajectoryFile,
+  readTrajectoryDirectory,
+  type TrajectoryReplies,
+} from './mini-swe-agent-trajectory.ts'
 import type { ChatReply, ChatRequest, ModelAdapter, ModelDetails } from './model-adapter.ts'
 import { ProviderError } from './model-adapter.ts'
 import { nextTurn, parseTurns } from './trajectory-turns.ts'
 
 /**
- * Answers generated elsewhere, from a JSONL file, one line per answer:
+ * Answers generated elsewhere: mini-swe-agent trajectories (one `.traj.json`, or a directory of
+ * `<instance>/<instance>.traj.json`, adapters/models/mini-swe-agent-trajectory.ts), each instance's sample 0; or a
+ * JSONL file, one line per answer:
  * - `{"id", "reply", "sample"?, "variant"?}`: a chat reply;
  * - `{"task_id", "completion"}`: human-eval samples, continued from the prompt;
  * - `{"task_id", "solution"}`: evalplus samples, whole programs;
@@ -24,6 +32,12 @@ export interface ReplayAnswer {
   form: NonNullable<ChatReply['form']>
   /** A trajectory: the conversation's assistant turns in order. */
   turns?: ChatReply[]
+  /** Where each turn was asked (a mini-swe-agent trajectory): turn k answers the conversation of `askedAt[k]` messages. */
+  askedAt?: number[]
+  /** How the run that made a mini-swe-agent trajectory ended (`Submitted`, `LimitsExceeded`…). */
+  exitStatus?: string
+  /** The trajectory file it was read from, where it is not the replay file itself. */
+  source?: string
 }
 
 export class ReplayAdapter implements ModelAdapter {
@@ -54,7 +68,12 @@ export class ReplayAdapter implements ModelAdapter {
       throw new ProviderError(`${this.model} has no answer for item ${itemId}${where}, sample ${sample}.`)
     }
     if (answer.turns !== undefined)
-      return nextTurn(answer.turns, request.messages, `${this.model}'s trajectory for item ${itemId}`)
+      return nextTurn(
+        answer.turns,
+        request.messages,
+        `${answer.source ?? this.model}'s trajectory for item ${itemId}`,
+        answer.askedAt,
+      )
     return { text: answer.text, form: answer.form, latencyMs: 0 }
   }
 
@@ -64,15 +83,40 @@ export class ReplayAdapter implements ModelAdapter {
   }
 }
 
+/** What each replay path held when it was last read (its modification time and size), so that a run reads it once. */
+const readBefore = new Map<string, { stamp: string; answers: ReplayAnswer[] }>()
+
+/** The answers of a replay file or trajectory directory; read again only when it changed. */
 export function parseReplayFile(file: string): ReplayAnswer[] {
-  let text: string
+  const path = resolve(file)
+  let stamp: string
+  let directory: boolean
   try {
-    text = readFileSync(resolve(file), 'utf8')
+    const stats = statSync(path)
+    stamp = `${stats.mtimeMs}:${stats.size}`
+    directory = stats.isDirectory()
   } catch (error) {
     throw new ProviderError(
-      `MODEL=replay:${file}: cannot read ${resolve(file)} (${error instanceof Error ? error.message : String(error)}).`,
+      `MODEL=replay:${file}: cannot read ${path} (${error instanceof Error ? error.message : String(error)}).`,
     )
   }
+  const known = readBefore.get(path)
+  if (known?.stamp === stamp) return known.answers
+  const answers = directory ? readTrajectoryDirectory(file).map(trajectoryAnswer) : readReplayFile(file, path)
+  readBefore.set(path, { stamp, answers })
+  return answers
+}
+
+function readReplayFile(file: string, path: string): ReplayAnswer[] {
+  let text: string
+  try {
+    text = readFileSync(path, 'utf8')
+  } catch (error) {
+    throw new ProviderError(
+      `MODEL=replay:${file}: cannot read ${path} (${error instanceof Error ? error.message : String(error)}).`,
+    )
+  }
+  if (isTrajectoryText(file, text)) return [trajectoryAnswer(parseTrajectoryFile(file, text))]
   const answers: ReplayAnswer[] = []
   const nextSample = new Map<string, number>()
   const lineOf = new Map<string, number>()
@@ -100,6 +144,19 @@ export function parseReplayFile(file: string): ReplayAnswer[] {
     answers.push({ ...answer, sample })
   })
   return answers
+}
+
+function trajectoryAnswer(trajectory: TrajectoryReplies): ReplayAnswer {
+  return {
+    itemId: trajectory.itemId,
+    sample: 0,
+    text: '',
+    form: 'reply',
+    turns: trajectory.replies,
+    askedAt: trajectory.askedAt,
+    source: trajectory.file,
+    ...(trajectory.exitStatus === undefined ? {} : { exitStatus: trajectory.exitStatus }),
+  }
 }
 
 function toAnswer(value: unknown, where: string): Omit<ReplayAnswer, 'sample'> & { sample?: number } {

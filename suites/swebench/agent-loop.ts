@@ -34,8 +34,10 @@ export interface AgentSetup {
   environmentExceeded?: () => Promise<string | undefined>
   /** What a reply cost in dollars; undefined when the model has no price, and then `tokenLimit` holds instead. */
   costOf: (reply: ChatReply) => number | undefined
-  /** Prompt and completion tokens of the whole run past which no model call is made, for models without a price. */
+  /** Prompt and completion tokens of the whole run past which no model call is made, for models without a price; 0: none. */
   tokenLimit: number
+  /** One more limit on model calls, with what it is (a replayed trajectory whose run ended on a limit there). */
+  callLimit?: { calls: number; reason: string }
 }
 
 export interface AgentRun {
@@ -78,7 +80,7 @@ export async function runAgent(setup: AgentSetup): Promise<AgentRun> {
     }
   }
   for (;;) {
-    const limit = limitReached(config, setup.tokenLimit, state)
+    const limit = limitReached(config, setup, state)
     if (limit !== undefined) return end('LimitsExceeded', '', limit)
     state.modelCalls++
     const reply = await setup.ask(conversation(messages), tools)
@@ -129,11 +131,13 @@ function conversation(messages: readonly AgentMessage[]): ChatMessage[] {
 
 function limitReached(
   config: AgentConfig,
-  tokenLimit: number,
+  { tokenLimit, callLimit }: Pick<AgentSetup, 'tokenLimit' | 'callLimit'>,
   state: { modelCalls: number; cost: number; priced: boolean; tokens: { prompt: number; completion: number } },
 ): string | undefined {
   if (config.stepLimit > 0 && state.modelCalls >= config.stepLimit)
     return `the step limit: ${state.modelCalls} model calls of ${config.stepLimit}`
+  if (callLimit !== undefined && state.modelCalls >= callLimit.calls)
+    return `${callLimit.reason}: ${state.modelCalls} model calls`
   if (state.priced && config.costLimit > 0 && state.cost >= config.costLimit)
     return `the cost limit: $${state.cost.toFixed(4)} of $${config.costLimit}`
   const tokens = state.tokens.prompt + state.tokens.completion

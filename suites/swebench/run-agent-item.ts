@@ -6,10 +6,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { ChatReply } from '../../adapters/models/model-adapter.ts'
+import { parseReplayFile } from '../../adapters/models/replay.ts'
 import type { ItemContext } from '../../harness/benchmark.ts'
 import { reportDir } from '../../harness/knobs.ts'
 import { costOf, pricesFromEnv } from '../../harness/prices.ts'
-import type { AgentRun } from './agent-loop.ts'
+import type { AgentRun, AgentSetup } from './agent-loop.ts'
 import { EPISODE_LIMITS, runEpisode } from './agent-episode.ts'
 import { InfraError } from './container-run.ts'
 import { judgePatch } from './judge-reply.ts'
@@ -41,6 +42,10 @@ export async function runAgentItem(
         ? 0
         : undefined
       : costOf(prices, bench.model.label, reply.tokens)?.total
+  const spending: Pick<AgentSetup, 'costOf' | 'tokenLimit' | 'callLimit'> =
+    bench.model.provider === 'replay'
+      ? replayLimits(bench.model.model, instance.instanceId, bench.sample)
+      : { costOf: price, tokenLimit: options.tokenLimit }
   await images.using(image, async () => {
     const episode = await limiter.run(() =>
       runEpisode(docker, {
@@ -53,8 +58,7 @@ export async function runAgentItem(
           ...(options.memoryBytes > 0 ? { memoryBytes: options.memoryBytes } : {}),
         },
         ask: (messages, tools) => bench.ask(messages, {}, tools === undefined ? {} : { tools }),
-        costOf: price,
-        tokenLimit: options.tokenLimit,
+        ...spending,
         signal: bench.signal,
         onPulled: (pulled) => images.markPulled(pulled),
       }),
@@ -92,6 +96,26 @@ export async function runAgentItem(
     const allowed = verdict.status === 'generated' ? 'generated' : 'resolved'
     bench.expect(verdict.status, verdict.reason).toBe(allowed)
   })
+}
+
+/**
+ * A replay spends nothing, so no cost or token limit holds: the trajectory's replies run out where its run ended. One
+ * that ended on a limit (LimitsExceeded) ends there again, after as many model calls, whatever the limit was.
+ */
+function replayLimits(
+  file: string,
+  instanceId: string,
+  sample: number,
+): Pick<AgentSetup, 'costOf' | 'tokenLimit' | 'callLimit'> {
+  const replayed = parseReplayFile(file).find((answer) => answer.itemId === instanceId && answer.sample === sample)
+  const calls = replayed?.turns?.length
+  return {
+    costOf: () => undefined,
+    tokenLimit: 0,
+    ...(replayed?.exitStatus === 'LimitsExceeded' && calls !== undefined
+      ? { callLimit: { calls, reason: `the limit the replayed trajectory ended on, after ${calls} model calls` } }
+      : {}),
+  }
 }
 
 function writeTrajectory(
