@@ -136,6 +136,27 @@ describe("mini-swe-agent's limits", () => {
     expect(run).toMatchObject({ exitStatus: 'RepeatedFormatError', modelCalls: 6 })
     expect(run.cost).toBeCloseTo(0.06)
   })
+
+  test('a replay: no token limit (0) and no price, and a limit on calls where the replayed run ended on one', async () => {
+    const model = scriptedModel([], bash('true'))
+    const run = await runAgent({
+      config: TOOLS_CONFIG,
+      task: 't',
+      ask: async (messages, tools) => ({
+        ...(await model.ask(messages, tools)),
+        tokens: { prompt: 5e6, completion: 0 },
+      }),
+      execute: commands,
+      costOf: () => undefined,
+      tokenLimit: 0,
+      callLimit: { calls: 7, reason: 'the limit the replayed trajectory ended on' },
+    })
+    expect(run).toMatchObject({
+      exitStatus: 'LimitsExceeded',
+      modelCalls: 7,
+      limitReason: 'the limit the replayed trajectory ended on: 7 model calls',
+    })
+  })
 })
 
 describe('the agent knobs and score', () => {

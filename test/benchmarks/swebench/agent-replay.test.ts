@@ -163,6 +163,44 @@ describe.concurrent('the bash-only track with tool calls, and trajectories repla
     },
   )
 
+  test(
+    'a replay spends nothing: replies past the token limit still run, and a run that ended on a limit ends there again',
+    { timeout: 300_000 },
+    async () => {
+      const upstream = JSON.parse(readFileSync(join(UPSTREAM_RUN, INSTANCE, `${INSTANCE}.traj.json`), 'utf8')) as {
+        info: Record<string, unknown>
+        messages: Array<{ role: string; extra?: { response?: { usage?: Record<string, number> } } }>
+      }
+      const dir = mkdtempSync(join(tmpdir(), 'swebench-replay-limits-'))
+      // Every reply billed 2M prompt tokens: a model asked live would stop at the 1M token limit after one call.
+      const costly = structuredClone(upstream)
+      for (const message of costly.messages)
+        if (message.extra?.response?.usage) message.extra.response.usage.prompt_tokens = 2_000_000
+      const costlyFile = writeTrajectoryFile(join(dir, 'costly'), `${INSTANCE}.traj.json`, costly)
+      // The run stopped on its cost limit after its first reply (two observations), before submitting.
+      const stopped = {
+        ...upstream,
+        info: { ...upstream.info, exit_status: 'LimitsExceeded', submission: '' },
+        messages: [
+          ...upstream.messages.slice(0, 5),
+          { role: 'exit', content: 'LimitsExceeded', extra: { exit_status: 'LimitsExceeded', submission: '' } },
+        ],
+      }
+      const stoppedFile = writeTrajectoryFile(join(dir, 'stopped'), `${INSTANCE}.traj.json`, stopped)
+      const { records, output } = await runSwebenchSuite(
+        agentEnv({ MODEL: `replay:${costlyFile},replay:${stoppedFile}` }),
+      )
+      expect(
+        records.map((record) => [record.model, ...outcomes([record])[0]!.slice(1)]),
+        output,
+      ).toEqual([
+        [`replay:${costlyFile}`, 'passed', 'resolved', 'Submitted', 5],
+        [`replay:${stoppedFile}`, 'no_answer', 'empty_patch', 'LimitsExceeded', 1],
+      ])
+      expect(records[1]?.reason).toContain('the limit the replayed trajectory ended on, after 1 model calls')
+    },
+  )
+
   test.for([
     {
       what: 'a file that is not a trajectory',

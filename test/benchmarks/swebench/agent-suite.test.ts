@@ -2,9 +2,8 @@
  * The bash-only track end to end, as a user runs it (`TESTBENCH_SWEBENCH_MODE=agent-text MODEL=openai:… vitest run
  * suites/swebench`): a scripted model behind a loopback OpenAI server, driven through the real SDK, works on the
  * synthetic instance in its container; the run writes predictions and a trajectory, resumes from the reply cache
- * after Ctrl-C or a crash, and a rerun sends no request. The text form is used because it needs no tool calls on the
- * wire; the `tools` form runs the same loop (agent-episode.test.ts) and goes over this path once the OpenAI adapter
- * maps tool calls. Needs a container engine and the image .ci/swebench-setup.sh builds.
+ * after Ctrl-C or a crash, and a rerun sends no request. The `tools` form goes over the same path through the OpenAI
+ * and Anthropic SDKs in agent-replay.test.ts. Needs a container engine and the image .ci/swebench-setup.sh builds.
  */
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
