@@ -5,7 +5,10 @@
  * reply in the wrong format is not kept in the conversation, a format-error message is sent instead, and three
  * in a row end the run. The model is asked through `ask`, once per turn with the whole conversation, so a reply
  * cache keyed on the request caches every turn and a rerun replays the run.
- * Written to be folded into the harness's conversation API: it knows nothing of the suite but its config.
+ * Not the harness's conversation API (harness/conversation/converse.ts), whose rules differ where mini-swe-agent is
+ * reproduced: a reply in the wrong format is dropped and answered by a user message rather than kept with tool errors;
+ * a reply without a tool call goes on rather than ending the conversation; the text form has no tools; a submission
+ * stops the turn's later commands; limits are checked before a call (`>=`), not after it.
  */
 import type { ChatMessage, ChatReply, JsonValue, ToolDefinition } from '../../adapters/models/model-adapter.ts'
 import { parseActions, type Action } from './agent-actions.ts'
