@@ -5,6 +5,7 @@
  * were made, including those a format error turned away (kept in the error message's `extra.response`). Such a reply
  * is not kept in the conversation, so a reply is found by where it was asked, not by the assistant messages so far:
  * reply k answers the conversation of `askedAt[k]` messages (the messages before it in the file, `exit` aside).
+ * Replies are litellm's chat messages (tool calls or text), or whole Responses API objects (`litellm_response` models).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { basename, join } from 'node:path'
@@ -106,6 +107,9 @@ export function trajectoryReplies(trajectory: unknown, file: string): Trajectory
     if (message.role === 'assistant') {
       replies.push(replyOf(message, extra.response))
       askedAt.push(sent)
+    } else if (isResponsesApiReply(message)) {
+      replies.push(responsesApiReply(message))
+      askedAt.push(sent)
     } else if (message.role === 'user' && extra.interrupt_type === 'FormatError') {
       replies.push(rejectedReply(extra.response, `${file}: message ${index + 1}`))
       askedAt.push(sent)
@@ -150,7 +154,46 @@ function rejectedReply(response: unknown, where: string): ChatReply {
     )
   const choice = Array.isArray(response.choices) && isObject(response.choices[0]) ? response.choices[0] : undefined
   if (choice !== undefined && isObject(choice.message)) return replyOf(choice.message, response)
+  if (isResponsesApiReply(response)) return responsesApiReply(response)
   return replyOf({ content: response.text, tool_calls: response.tool_calls }, response)
+}
+
+/** A reply of OpenAI's Responses API as mini-swe-agent's `litellm_response` model keeps it: the whole response object. */
+function isResponsesApiReply(value: Record<string, unknown>): boolean {
+  return value.object === 'response' && Array.isArray(value.output)
+}
+
+/** Its text, reasoning summary and `function_call` items; a `max_output_tokens` cut is `length`, as upstream maps it. */
+function responsesApiReply(response: Record<string, unknown>): ChatReply {
+  const items = (Array.isArray(response.output) ? response.output : []).filter(isObject)
+  const texts = (type: string, field: string) =>
+    items
+      .filter((item) => item.type === type)
+      .flatMap((item) => (Array.isArray(item[field]) ? item[field] : []))
+      .filter(isObject)
+      .map((part) => (typeof part.text === 'string' ? part.text : ''))
+      .join('')
+  const toolCalls = items
+    .filter((item) => item.type === 'function_call')
+    .map((item, index) => ({
+      id: typeof item.call_id === 'string' ? item.call_id : typeof item.id === 'string' ? item.id : `call_${index}`,
+      name: typeof item.name === 'string' ? item.name : '',
+      arguments: typeof item.arguments === 'string' ? item.arguments : JSON.stringify(item.arguments ?? {}),
+    }))
+  const reasoning = texts('reasoning', 'summary')
+  const incomplete = isObject(response.incomplete_details) ? response.incomplete_details.reason : undefined
+  const status = response.status === 'incomplete' && incomplete === 'max_output_tokens' ? 'length' : response.status
+  const usage = isObject(response.usage) ? response.usage : undefined
+  return {
+    text: texts('message', 'content'),
+    ...(reasoning === '' ? {} : { reasoning }),
+    ...(toolCalls.length > 0 ? { toolCalls } : {}),
+    latencyMs: 0,
+    ...(typeof status === 'string' ? { finishReason: status } : {}),
+    ...(usage && typeof usage.input_tokens === 'number' && typeof usage.output_tokens === 'number'
+      ? { tokens: { prompt: usage.input_tokens, completion: usage.output_tokens } }
+      : {}),
+  }
 }
 
 function responseFacts(response: unknown): Pick<ChatReply, 'finishReason' | 'tokens'> {

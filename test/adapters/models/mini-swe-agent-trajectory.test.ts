@@ -85,6 +85,58 @@ describe("mini-swe-agent's trajectories", () => {
     )
   })
 
+  test("a Responses API model's trajectory (litellm_response): whole response objects, function_call items, a cut reply as length", () => {
+    const response = (output: unknown[], extra: Record<string, unknown> = {}) => ({
+      object: 'response',
+      status: 'completed',
+      output,
+      usage: { input_tokens: 20, output_tokens: 5 },
+      ...extra,
+    })
+    const trajectory = {
+      trajectory_format: 'mini-swe-agent-1.1',
+      instance_id: 'a__b-1',
+      messages: [
+        { role: 'system', content: 's' },
+        { role: 'user', content: 't' },
+        {
+          type: 'message',
+          role: 'user',
+          content: [{ type: 'input_text', text: 'cut' }],
+          extra: {
+            interrupt_type: 'FormatError',
+            response: response([{ type: 'message', content: [{ type: 'output_text', text: 'I will' }] }], {
+              status: 'incomplete',
+              incomplete_details: { reason: 'max_output_tokens' },
+            }),
+          },
+        },
+        {
+          ...response([
+            { type: 'reasoning', summary: [{ type: 'summary_text', text: 'Look first.' }] },
+            { type: 'message', content: [{ type: 'output_text', text: 'Listing.' }] },
+            { type: 'function_call', call_id: 'fc_1', name: 'bash', arguments: '{"command": "ls"}' },
+          ]),
+          extra: { actions: [{ command: 'ls', tool_call_id: 'fc_1' }] },
+        },
+        { type: 'function_call_output', call_id: 'fc_1', output: '<returncode>0</returncode>' },
+      ],
+    }
+    expect(trajectoryReplies(trajectory, 'r.traj.json')).toMatchObject({
+      itemId: 'a__b-1',
+      replies: [
+        { text: 'I will', finishReason: 'length', tokens: { prompt: 20, completion: 5 } },
+        {
+          text: 'Listing.',
+          reasoning: 'Look first.',
+          toolCalls: [{ id: 'fc_1', name: 'bash', arguments: '{"command": "ls"}' }],
+          finishReason: 'completed',
+        },
+      ],
+      askedAt: [2, 3],
+    })
+  })
+
   test('replay: takes a directory laid out as mini-swe-agent writes it, and answers each turn by where it was asked', async () => {
     const answers = parseReplayFile(FIXTURE_RUN)
     expect(answers.map((answer) => [answer.itemId, answer.sample, answer.turns?.length, answer.exitStatus])).toEqual([
