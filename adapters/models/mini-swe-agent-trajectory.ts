@@ -52,10 +52,10 @@ export function parseTrajectoryFile(file: string, text: string): TrajectoryRepli
 }
 
 /**
- * Every `.traj.json` in a directory and in its subdirectories one level down (`<instance>/<instance>.traj.json`);
- * other files (upstream's `preds.json`, logs) are left alone. Two trajectories of one instance are an error naming both.
+ * Every `.traj.json` in a directory and in its subdirectories one level down (`<instance>/<instance>.traj.json`), in
+ * name order; other files (upstream's `preds.json`, logs) are left alone.
  */
-export function readTrajectoryDirectory(dir: string): TrajectoryReplies[] {
+export function trajectoryFiles(dir: string): string[] {
   const files: string[] = []
   for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
     const path = join(dir, entry.name)
@@ -68,6 +68,11 @@ export function readTrajectoryDirectory(dir: string): TrajectoryReplies[] {
     throw new ProviderError(
       `MODEL=replay:${dir} is a directory without trajectories: give a directory of <instance>/<instance>${SUFFIX} files (as mini-swe-agent and TESTBENCH_SWEBENCH_MODE=agent write them), one such file, or a JSONL answers file.`,
     )
+  return files
+}
+
+/** The trajectories of `files` (trajectoryFiles of `dir`); two of one instance are an error naming both. */
+export function readTrajectories(dir: string, files: readonly string[]): TrajectoryReplies[] {
   const seen = new Map<string, string>()
   return files.map((file) => {
     const trajectory = parseTrajectoryFile(file, readFileSync(file, 'utf8'))

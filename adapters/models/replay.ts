@@ -3,7 +3,8 @@ import { resolve } from 'node:path'
 import {
   isTrajectoryText,
   parseTrajectoryFile,
-  readTrajectoryDirectory,
+  readTrajectories,
+  trajectoryFiles,
   type TrajectoryReplies,
 } from './mini-swe-agent-trajectory.ts'
 import type { ChatReply, ChatRequest, ModelAdapter, ModelDetails } from './model-adapter.ts'
@@ -83,26 +84,30 @@ export class ReplayAdapter implements ModelAdapter {
   }
 }
 
-/** What each replay path held when it was last read (its modification time and size), so that a run reads it once. */
+/** What each replay path held when it was last read, and its files' modification times and sizes then. */
 const readBefore = new Map<string, { stamp: string; answers: ReplayAnswer[] }>()
 
-/** The answers of a replay file or trajectory directory; read again only when it changed. */
+/** The answers of a replay file or trajectory directory, read once a process unless its files changed. */
 export function parseReplayFile(file: string): ReplayAnswer[] {
   const path = resolve(file)
-  let stamp: string
   let directory: boolean
   try {
-    const stats = statSync(path)
-    stamp = `${stats.mtimeMs}:${stats.size}`
-    directory = stats.isDirectory()
+    directory = statSync(path).isDirectory()
   } catch (error) {
     throw new ProviderError(
       `MODEL=replay:${file}: cannot read ${path} (${error instanceof Error ? error.message : String(error)}).`,
     )
   }
+  const files = directory ? trajectoryFiles(file) : [path]
+  const stamp = files
+    .map((each) => {
+      const stats = statSync(each)
+      return `${each}:${stats.mtimeMs}:${stats.size}`
+    })
+    .join('\n')
   const known = readBefore.get(path)
   if (known?.stamp === stamp) return known.answers
-  const answers = directory ? readTrajectoryDirectory(file).map(trajectoryAnswer) : readReplayFile(file, path)
+  const answers = directory ? readTrajectories(file, files).map(trajectoryAnswer) : readReplayFile(file, path)
   readBefore.set(path, { stamp, answers })
   return answers
 }

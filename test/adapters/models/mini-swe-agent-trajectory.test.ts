@@ -177,6 +177,11 @@ describe("mini-swe-agent's trajectories", () => {
     const trajectory = JSON.stringify({ ...UPSTREAM, instance_id: 'a__b-1' })
     mkdirSync(join(twice, 'a__b-1'))
     writeFileSync(join(twice, 'a__b-1', 'a__b-1.traj.json'), trajectory)
+    expect(parseReplayFile(twice).map((answer) => answer.itemId)).toEqual(['a__b-1'])
+    // Read again when a file in it changed, or a file came.
+    writeFileSync(join(twice, 'a__b-1', 'a__b-1.traj.json'), JSON.stringify({ ...UPSTREAM, instance_id: 'a__b-10' }))
+    expect(parseReplayFile(twice).map((answer) => answer.itemId)).toEqual(['a__b-10'])
+    writeFileSync(join(twice, 'a__b-1', 'a__b-1.traj.json'), trajectory)
     writeFileSync(join(twice, 'copy.traj.json'), trajectory)
     expect(() => parseReplayFile(twice)).toThrow(
       `MODEL=replay:${twice} holds two trajectories of a__b-1: ${join(twice, 'a__b-1', 'a__b-1.traj.json')} and ${join(twice, 'copy.traj.json')}. Keep one.`,
