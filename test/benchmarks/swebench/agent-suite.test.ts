@@ -81,7 +81,7 @@ describe('the bash-only track through the suite', () => {
   })
 
   test(
-    'a run resolves the instance, writes its prediction and trajectory; a rerun sends no request and rebuilds the same patch',
+    'a run resolves the instance, writes its prediction and trajectory; a rerun, and a replay of the trajectory, send no request and rebuild the same patch',
     { timeout: 300_000 },
     async () => {
       const cache = mkdtempSync(join(tmpdir(), 'swebench-agent-cache-'))
@@ -147,6 +147,18 @@ describe('the bash-only track through the suite', () => {
         ).toEqual([['passed', 'resolved']])
         expect(
           readPredictions(predictionsPath(again.reports, 'openai:scripted')).map((line) => line.model_patch),
+        ).toEqual([fixturePatch('gold')])
+
+        // The text-form trajectory the first run wrote replays too: the same fenced commands, the same patch.
+        const trajectories = join(first.reports, 'swebench', 'openai_scripted.trajectories')
+        const replay = await runSwebenchSuite({ ...agentEnv(server, cache), MODEL: `replay:${trajectories}` })
+        expect(chatRequests(server)).toHaveLength(4)
+        expect(
+          replay.records.map((record) => [record.outcome, record.scoring?.status, record.scoring?.modelCalls]),
+          replay.output,
+        ).toEqual([['passed', 'resolved', 4]])
+        expect(
+          readPredictions(predictionsPath(replay.reports, `replay:${trajectories}`)).map((line) => line.model_patch),
         ).toEqual([fixturePatch('gold')])
       } finally {
         await server.close()
