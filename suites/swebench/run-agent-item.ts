@@ -5,7 +5,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
-import type { ChatReply } from '../../adapters/models/model-adapter.ts'
+import { ProviderError, type ChatReply } from '../../adapters/models/model-adapter.ts'
 import { parseReplayFile } from '../../adapters/models/replay.ts'
 import type { ItemContext } from '../../harness/benchmark.ts'
 import { reportDir } from '../../harness/knobs.ts'
@@ -44,7 +44,7 @@ export async function runAgentItem(
       : costOf(prices, bench.model.label, reply.tokens)?.total
   const spending: Pick<AgentSetup, 'costOf' | 'tokenLimit' | 'callLimit'> =
     bench.model.provider === 'replay'
-      ? replayLimits(bench.model.model, instance.instanceId, bench.sample)
+      ? replayLimits(bench, instance.instanceId)
       : { costOf: price, tokenLimit: options.tokenLimit }
   await images.using(image, async () => {
     const episode = await limiter.run(() =>
@@ -100,19 +100,27 @@ export async function runAgentItem(
 
 /**
  * A replay spends nothing, so no cost or token limit holds: the trajectory's replies run out where its run ended. One
- * that ended on a limit (LimitsExceeded) ends there again, after as many model calls, whatever the limit was.
+ * that ended on a limit (LimitsExceeded) ends there again, after as many model calls, whatever the limit was. An
+ * instance the replay has no trajectory of is not the model's fault, and is known before any image is pulled.
  */
 function replayLimits(
-  file: string,
+  bench: ItemContext<SwebenchFacts>,
   instanceId: string,
-  sample: number,
 ): Pick<AgentSetup, 'costOf' | 'tokenLimit' | 'callLimit'> {
-  const replayed = parseReplayFile(file).find((answer) => answer.itemId === instanceId && answer.sample === sample)
+  const file = bench.model.model
+  const replayed = parseReplayFile(file).find(
+    (answer) => answer.itemId === instanceId && answer.sample === bench.sample,
+  )
   const calls = replayed?.turns?.length
+  if (calls === undefined) {
+    const reason = `MODEL=replay:${file} holds no trajectory of ${instanceId}${bench.sample === 0 ? '' : ` for sample ${bench.sample}`}, so nothing was run for it.`
+    bench.record({ outcome: 'provider_error', reason })
+    throw new ProviderError(reason)
+  }
   return {
     costOf: () => undefined,
     tokenLimit: 0,
-    ...(replayed?.exitStatus === 'LimitsExceeded' && calls !== undefined
+    ...(replayed?.exitStatus === 'LimitsExceeded'
       ? { callLimit: { calls, reason: `the limit the replayed trajectory ended on, after ${calls} model calls` } }
       : {}),
   }

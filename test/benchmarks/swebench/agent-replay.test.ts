@@ -146,12 +146,27 @@ describe.concurrent('the bash-only track with tool calls, and trajectories repla
   }
 
   test(
-    "a trajectory directory in mini-swe-agent's own shape (made up) replays: the same commands, the same patch, resolved",
+    "a trajectory directory in mini-swe-agent's own shape (made up) replays: the same commands, the same patch, resolved; an instance it lacks runs nothing",
     { timeout: 300_000 },
     async () => {
       const model = `replay:${UPSTREAM_RUN}`
-      const { records, output, reports } = await runSwebenchSuite(agentEnv({ MODEL: model }))
-      expect(outcomes(records), output).toEqual([[INSTANCE, 'passed', 'resolved', 'Submitted', 5]])
+      // A second instance the directory has no trajectory of (its image does not exist: nothing may try to pull it).
+      const twoInstances = join(dirname(dataset), 'two-instances.jsonl')
+      const row = await syntheticRow()
+      writeFileSync(
+        twoInstances,
+        [row, { ...row, instance_id: 'testbench__tinycalc-2' }].map((each) => JSON.stringify(each)).join('\n'),
+      )
+      const { records, output, reports } = await runSwebenchSuite(
+        agentEnv({ MODEL: model, TESTBENCH_SWEBENCH_DATASET_FILE: twoInstances }),
+      )
+      expect(outcomes(records), output).toEqual([
+        [INSTANCE, 'passed', 'resolved', 'Submitted', 5],
+        ['testbench__tinycalc-2', 'provider_error', undefined, undefined, undefined],
+      ])
+      expect(records[1]?.reason).toBe(
+        `MODEL=${model} holds no trajectory of testbench__tinycalc-2, so nothing was run for it.`,
+      )
       expect(readPredictions(predictionsPath(reports, model)).map((line) => line.model_patch)).toEqual([
         fixturePatch('gold'),
       ])
