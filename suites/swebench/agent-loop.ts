@@ -5,7 +5,10 @@
  * reply in the wrong format is not kept in the conversation, a format-error message is sent instead, and three
  * in a row end the run. The model is asked through `ask`, once per turn with the whole conversation, so a reply
  * cache keyed on the request caches every turn and a rerun replays the run.
- * Written to be folded into the harness's conversation API: it knows nothing of the suite but its config.
+ * Not the harness's conversation API (harness/conversation/converse.ts), whose rules differ where mini-swe-agent is
+ * reproduced: a reply in the wrong format is dropped and answered by a user message rather than kept with tool errors;
+ * a reply without a tool call goes on rather than ending the conversation; the text form has no tools; a submission
+ * stops the turn's later commands; limits are checked before a call (`>=`), not after it.
  */
 import type { ChatMessage, ChatReply, JsonValue, ToolDefinition } from '../../adapters/models/model-adapter.ts'
 import { parseActions, type Action } from './agent-actions.ts'
@@ -34,8 +37,10 @@ export interface AgentSetup {
   environmentExceeded?: () => Promise<string | undefined>
   /** What a reply cost in dollars; undefined when the model has no price, and then `tokenLimit` holds instead. */
   costOf: (reply: ChatReply) => number | undefined
-  /** Prompt and completion tokens of the whole run past which no model call is made, for models without a price. */
+  /** Prompt and completion tokens of the whole run past which no model call is made, for models without a price; 0: none. */
   tokenLimit: number
+  /** One more limit on model calls, with what it is (a replayed trajectory whose run ended on a limit there). */
+  callLimit?: { calls: number; reason: string }
 }
 
 export interface AgentRun {
@@ -78,7 +83,7 @@ export async function runAgent(setup: AgentSetup): Promise<AgentRun> {
     }
   }
   for (;;) {
-    const limit = limitReached(config, setup.tokenLimit, state)
+    const limit = limitReached(config, setup, state)
     if (limit !== undefined) return end('LimitsExceeded', '', limit)
     state.modelCalls++
     const reply = await setup.ask(conversation(messages), tools)
@@ -129,11 +134,13 @@ function conversation(messages: readonly AgentMessage[]): ChatMessage[] {
 
 function limitReached(
   config: AgentConfig,
-  tokenLimit: number,
+  { tokenLimit, callLimit }: Pick<AgentSetup, 'tokenLimit' | 'callLimit'>,
   state: { modelCalls: number; cost: number; priced: boolean; tokens: { prompt: number; completion: number } },
 ): string | undefined {
   if (config.stepLimit > 0 && state.modelCalls >= config.stepLimit)
     return `the step limit: ${state.modelCalls} model calls of ${config.stepLimit}`
+  if (callLimit !== undefined && state.modelCalls >= callLimit.calls)
+    return `${callLimit.reason}: ${state.modelCalls} model calls`
   if (state.priced && config.costLimit > 0 && state.cost >= config.costLimit)
     return `the cost limit: $${state.cost.toFixed(4)} of $${config.costLimit}`
   const tokens = state.tokens.prompt + state.tokens.completion

@@ -5,11 +5,12 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
-import type { ChatReply } from '../../adapters/models/model-adapter.ts'
+import { ProviderError, type ChatReply } from '../../adapters/models/model-adapter.ts'
+import { parseReplayFile } from '../../adapters/models/replay.ts'
 import type { ItemContext } from '../../harness/benchmark.ts'
 import { reportDir } from '../../harness/knobs.ts'
 import { costOf, pricesFromEnv } from '../../harness/prices.ts'
-import type { AgentRun } from './agent-loop.ts'
+import type { AgentRun, AgentSetup } from './agent-loop.ts'
 import { EPISODE_LIMITS, runEpisode } from './agent-episode.ts'
 import { InfraError } from './container-run.ts'
 import { judgePatch } from './judge-reply.ts'
@@ -41,6 +42,10 @@ export async function runAgentItem(
         ? 0
         : undefined
       : costOf(prices, bench.model.label, reply.tokens)?.total
+  const spending: Pick<AgentSetup, 'costOf' | 'tokenLimit' | 'callLimit'> =
+    bench.model.provider === 'replay'
+      ? replayLimits(bench, instance.instanceId)
+      : { costOf: price, tokenLimit: options.tokenLimit }
   await images.using(image, async () => {
     const episode = await limiter.run(() =>
       runEpisode(docker, {
@@ -53,8 +58,7 @@ export async function runAgentItem(
           ...(options.memoryBytes > 0 ? { memoryBytes: options.memoryBytes } : {}),
         },
         ask: (messages, tools) => bench.ask(messages, {}, tools === undefined ? {} : { tools }),
-        costOf: price,
-        tokenLimit: options.tokenLimit,
+        ...spending,
         signal: bench.signal,
         onPulled: (pulled) => images.markPulled(pulled),
       }),
@@ -92,6 +96,34 @@ export async function runAgentItem(
     const allowed = verdict.status === 'generated' ? 'generated' : 'resolved'
     bench.expect(verdict.status, verdict.reason).toBe(allowed)
   })
+}
+
+/**
+ * A replay spends nothing, so no cost or token limit holds: the trajectory's replies run out where its run ended. One
+ * that ended on a limit (LimitsExceeded) ends there again, after as many model calls, whatever the limit was. An
+ * instance the replay has no trajectory of is not the model's fault, and is known before any image is pulled.
+ */
+function replayLimits(
+  bench: ItemContext<SwebenchFacts>,
+  instanceId: string,
+): Pick<AgentSetup, 'costOf' | 'tokenLimit' | 'callLimit'> {
+  const file = bench.model.model
+  const replayed = parseReplayFile(file).find(
+    (answer) => answer.itemId === instanceId && answer.sample === bench.sample,
+  )
+  const calls = replayed?.turns?.length
+  if (calls === undefined) {
+    const reason = `MODEL=replay:${file} holds no trajectory of ${instanceId}${bench.sample === 0 ? '' : ` for sample ${bench.sample}`}, so nothing was run for it.`
+    bench.record({ outcome: 'provider_error', reason })
+    throw new ProviderError(reason)
+  }
+  return {
+    costOf: () => undefined,
+    tokenLimit: 0,
+    ...(replayed?.exitStatus === 'LimitsExceeded'
+      ? { callLimit: { calls, reason: `the limit the replayed trajectory ended on, after ${calls} model calls` } }
+      : {}),
+  }
 }
 
 function writeTrajectory(

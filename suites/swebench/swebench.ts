@@ -10,6 +10,7 @@ import { runWideLimiter } from '../../harness/run-slots.ts'
 import { loadInstances } from './dataset.ts'
 import { INSTANCES } from './knobs.ts'
 import { swebenchOptions } from './options.ts'
+import { replayModeProblem } from './replay-mode.ts'
 import { assertEngineReachable, runItem, swebenchItem, swebenchRun, type SwebenchRun } from './run-item.ts'
 import { swebenchFacts } from './score.ts'
 
@@ -32,6 +33,10 @@ function run(): SwebenchRun {
 /** Declares part `part` of the instances. */
 export function declareSwebench(part: Part): Promise<void> {
   return declarePart('swebench', part, async () => {
+    for (const model of inject('benchModels')) {
+      const problem = model.provider === 'replay' ? replayModeProblem(model.model, options.mode) : undefined
+      if (problem !== undefined) throw new Error(problem)
+    }
     await assertEngineReachable(options)
     const runs = run()
     benchmark({

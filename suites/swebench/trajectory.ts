@@ -3,11 +3,10 @@
  * it), so that its tools (`mini-extra inspector`) open it; written beside the predictions file as upstream
  * writes `<instance>/<instance>.traj.json` beside `preds.json`.
  */
+import { MINI_SWE_AGENT_TRAJECTORY_FORMAT } from '../../adapters/models/mini-swe-agent-trajectory.ts'
 import type { JsonValue } from '../../adapters/models/model-adapter.ts'
 import type { AgentMessage, AgentRun } from './agent-loop.ts'
 import { MINI_SWE_AGENT_VERSION, type AgentConfig } from './mini-swe-agent-config.ts'
-
-export const TRAJECTORY_FORMAT = 'mini-swe-agent-1.1'
 
 export interface TrajectoryContext {
   instanceId: string
@@ -45,7 +44,7 @@ export function trajectoryJson(run: AgentRun, context: TrajectoryContext): { [ke
       tokens: { prompt: run.tokens.prompt, completion: run.tokens.completion },
     },
     messages: run.messages.map(upstreamMessage),
-    trajectory_format: TRAJECTORY_FORMAT,
+    trajectory_format: MINI_SWE_AGENT_TRAJECTORY_FORMAT,
     instance_id: context.instanceId,
   }
 }

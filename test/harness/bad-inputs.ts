@@ -137,10 +137,11 @@ export const badInputs: BadInput[] = [
     once: 'cannot read',
   },
   {
-    name: 'replay file that is a directory',
+    name: 'replay directory without trajectories',
     prepare: (dir) => ({ MODEL: `replay:${dir}` }),
-    message: /MODEL=replay:.*cannot read/,
-    once: 'cannot read',
+    message:
+      /MODEL=replay:.* is a directory without trajectories: give a directory of <instance>\/<instance>\.traj\.json files/,
+    once: 'is a directory without trajectories',
   },
   {
     name: 'replay line that is not JSON',

@@ -45,6 +45,23 @@ describe('replay', () => {
     await expect(ask('0002', 0, 'rust')).rejects.toThrow(/has no answer for item 0002 \(rust\), sample 0/)
   })
 
+  test("mini-swe-agent's preds.json (one object by instance id) is SWE-bench predictions too", () => {
+    const file = replayFile([
+      JSON.stringify({
+        'django__django-1': {
+          model_name_or_path: 'm',
+          instance_id: 'django__django-1',
+          model_patch: 'diff --git a/x b/x',
+        },
+        'django__django-2': { model_name_or_path: 'm', instance_id: 'django__django-2', model_patch: null },
+      }),
+    ])
+    expect(parseReplayFile(file)).toEqual([
+      { itemId: 'django__django-1', sample: 0, text: 'diff --git a/x b/x', form: 'solution' },
+      { itemId: 'django__django-2', sample: 0, text: '', form: 'solution' },
+    ])
+  })
+
   test('a broken line is named by file and line number', () => {
     const file = replayFile([JSON.stringify({ id: 'a', reply: 'x' }), '{not json', ''])
     expect(() => parseReplayFile(file)).toThrow(new RegExp(`${file}:2 is not a JSON object`))

@@ -4,6 +4,9 @@
  * prediction is. Needs a container engine and the image .ci/swebench-setup.sh builds (skipped without, naming them;
  * failing instead under TESTBENCH_REQUIRE_TOOLS=1).
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
 import { beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import type { ChatMessage } from '../../../adapters/models/model-adapter.ts'
 import { EPISODE_LIMITS, runEpisode, type EpisodeSetup } from '../../../suites/swebench/agent-episode.ts'
@@ -36,7 +39,7 @@ import {
   syntheticInstance,
 } from './synthetic-instance.ts'
 import { trajectoryJson } from '../../../suites/swebench/trajectory.ts'
-import { replayTrajectory, trajectoryReplies } from '../../../suites/swebench/trajectory-replay.ts'
+import { ReplayAdapter } from '../../../adapters/models/replay.ts'
 
 const docker = connectEngine()
 const unavailable = await syntheticImageUnavailable(docker)
@@ -169,9 +172,22 @@ describe('the bash-only agent in an episode container', () => {
         image: SYNTHETIC_IMAGE,
         config: TOOLS_CONFIG,
       })
-      const replies = trajectoryReplies(JSON.parse(JSON.stringify(file)), 'original.traj.json')
-      expect(replies).toHaveLength(5)
-      const replayed = await episode({ ask: replayTrajectory(replies, 'original.traj.json'), sent: [], tools: [] })
+      const path = join(mkdtempSync(join(tmpdir(), 'swebench-replay-')), `${instance.instanceId}.traj.json`)
+      writeFileSync(path, JSON.stringify(file, null, 2))
+      const replay = new ReplayAdapter(path)
+      expect(await replay.preflight()).toEqual({ answers: 1 })
+      const replayed = await episode({
+        ask: (messages, tools) =>
+          replay.chat({
+            messages,
+            params: {},
+            ...(tools === undefined ? {} : { tools }),
+            item: { suite: 'swebench', itemId: instance.instanceId, sample: 0 },
+          }),
+        sent: [],
+        tools: [],
+      })
+      rmSync(dirname(path), { recursive: true, force: true })
       expect(replayed.messages).toEqual(original.messages)
       expect(replayed.submission).toBe(fixturePatch('gold'))
       const verdict = await judgePatch(instance, replayed.submission, judges)

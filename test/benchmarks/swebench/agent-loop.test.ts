@@ -11,7 +11,6 @@ import type { CommandResult } from '../../../suites/swebench/episode-container.t
 import { TEXT_CONFIG, TOOLS_CONFIG } from '../../../suites/swebench/mini-swe-agent-config.ts'
 import { swebenchOptions } from '../../../suites/swebench/options.ts'
 import { scoreName } from '../../../suites/swebench/score.ts'
-import { trajectoryReplies } from '../../../suites/swebench/trajectory-replay.ts'
 import { bash, fenced, prose, rawCalls, scriptedModel } from './scripted-agent.ts'
 
 const ran = (output: string, returncode = 0): CommandResult => ({
@@ -137,48 +136,26 @@ describe("mini-swe-agent's limits", () => {
     expect(run).toMatchObject({ exitStatus: 'RepeatedFormatError', modelCalls: 6 })
     expect(run.cost).toBeCloseTo(0.06)
   })
-})
 
-describe('trajectories made elsewhere', () => {
-  test("upstream's file: assistant tool calls, and a reply a format error turned away in litellm's response shape", () => {
-    const upstream = {
-      trajectory_format: 'mini-swe-agent-1.1',
-      messages: [
-        { role: 'system', content: 's' },
-        { role: 'user', content: 'task' },
-        {
-          role: 'user',
-          content: 'Tool call error: …',
-          extra: {
-            interrupt_type: 'FormatError',
-            response: {
-              choices: [{ finish_reason: 'stop', message: { content: 'I will look.', tool_calls: null } }],
-              usage: { prompt_tokens: 9, completion_tokens: 3 },
-            },
-          },
-        },
-        {
-          role: 'assistant',
-          content: 'THOUGHT',
-          tool_calls: [{ id: 'toolu_1', type: 'function', function: { name: 'bash', arguments: '{"command": "ls"}' } }],
-          extra: { response: { choices: [{ finish_reason: 'tool_calls' }] } },
-        },
-        { role: 'tool', tool_call_id: 'toolu_1', content: '<returncode>0</returncode>' },
-        { role: 'exit', content: 'LimitsExceeded', extra: { exit_status: 'LimitsExceeded' } },
-      ],
-    }
-    expect(trajectoryReplies(upstream, 'x.traj.json')).toEqual([
-      { text: 'I will look.', latencyMs: 0, finishReason: 'stop', tokens: { prompt: 9, completion: 3 } },
-      {
-        text: 'THOUGHT',
-        toolCalls: [{ id: 'toolu_1', name: 'bash', arguments: '{"command": "ls"}' }],
-        latencyMs: 0,
-        finishReason: 'tool_calls',
-      },
-    ])
-    expect(() => trajectoryReplies({ messages: [] }, 'preds.json')).toThrow(
-      /preds.json is not a mini-swe-agent trajectory/,
-    )
+  test('a replay: no token limit (0) and no price, and a limit on calls where the replayed run ended on one', async () => {
+    const model = scriptedModel([], bash('true'))
+    const run = await runAgent({
+      config: TOOLS_CONFIG,
+      task: 't',
+      ask: async (messages, tools) => ({
+        ...(await model.ask(messages, tools)),
+        tokens: { prompt: 5e6, completion: 0 },
+      }),
+      execute: commands,
+      costOf: () => undefined,
+      tokenLimit: 0,
+      callLimit: { calls: 7, reason: 'the limit the replayed trajectory ended on' },
+    })
+    expect(run).toMatchObject({
+      exitStatus: 'LimitsExceeded',
+      modelCalls: 7,
+      limitReason: 'the limit the replayed trajectory ended on: 7 model calls',
+    })
   })
 })
 

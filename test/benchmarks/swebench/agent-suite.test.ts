@@ -2,9 +2,8 @@
  * The bash-only track end to end, as a user runs it (`TESTBENCH_SWEBENCH_MODE=agent-text MODEL=openai:… vitest run
  * suites/swebench`): a scripted model behind a loopback OpenAI server, driven through the real SDK, works on the
  * synthetic instance in its container; the run writes predictions and a trajectory, resumes from the reply cache
- * after Ctrl-C or a crash, and a rerun sends no request. The text form is used because it needs no tool calls on the
- * wire; the `tools` form runs the same loop (agent-episode.test.ts) and goes over this path once the OpenAI adapter
- * maps tool calls. Needs a container engine and the image .ci/swebench-setup.sh builds.
+ * after Ctrl-C or a crash, and a rerun sends no request. The `tools` form goes over the same path through the OpenAI
+ * and Anthropic SDKs in agent-replay.test.ts. Needs a container engine and the image .ci/swebench-setup.sh builds.
  */
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -82,7 +81,7 @@ describe('the bash-only track through the suite', () => {
   })
 
   test(
-    'a run resolves the instance, writes its prediction and trajectory; a rerun sends no request and rebuilds the same patch',
+    'a run resolves the instance, writes its prediction and trajectory; a rerun, and a replay of the trajectory, send no request and rebuild the same patch',
     { timeout: 300_000 },
     async () => {
       const cache = mkdtempSync(join(tmpdir(), 'swebench-agent-cache-'))
@@ -148,6 +147,18 @@ describe('the bash-only track through the suite', () => {
         ).toEqual([['passed', 'resolved']])
         expect(
           readPredictions(predictionsPath(again.reports, 'openai:scripted')).map((line) => line.model_patch),
+        ).toEqual([fixturePatch('gold')])
+
+        // The text-form trajectory the first run wrote replays too: the same fenced commands, the same patch.
+        const trajectories = join(first.reports, 'swebench', 'openai_scripted.trajectories')
+        const replay = await runSwebenchSuite({ ...agentEnv(server, cache), MODEL: `replay:${trajectories}` })
+        expect(chatRequests(server)).toHaveLength(4)
+        expect(
+          replay.records.map((record) => [record.outcome, record.scoring?.status, record.scoring?.modelCalls]),
+          replay.output,
+        ).toEqual([['passed', 'resolved', 4]])
+        expect(
+          readPredictions(predictionsPath(replay.reports, `replay:${trajectories}`)).map((line) => line.model_patch),
         ).toEqual([fixturePatch('gold')])
       } finally {
         await server.close()

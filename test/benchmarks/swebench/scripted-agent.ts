@@ -1,7 +1,7 @@
 /**
  * A scripted model for the agent's tests: it answers turn k with the k-th scripted reply and keeps every
  * conversation it was sent. Replies are tool calls of `bash` (the `tools` form) or fenced commands (`text`).
- * (Once the OpenAI adapter maps tool calls, the same scripts can drive the real SDK over test/support/fake-openai.ts.)
+ * The same replies drive the real SDKs over a loopback server (agent-replay.test.ts, test/support/scripted-model-server.ts).
  */
 import type { ChatMessage, ChatReply, ToolCall, ToolDefinition } from '../../../adapters/models/model-adapter.ts'
 
