@@ -61,6 +61,10 @@ export const SLOW_TESTS: readonly SlowTests[] = [
     why: "the bash-only agent's episodes in the instance's container",
   },
   {
+    glob: 'test/benchmarks/swebench/agent-replay.test.ts',
+    why: 'the bash-only track with tool calls through two SDKs, and its trajectories replayed, in containers',
+  },
+  {
     glob: 'test/benchmarks/swebench/agent-suite.test.ts',
     why: 'the bash-only track end to end, with Ctrl-C and a crash in the middle',
   },
