@@ -74,6 +74,10 @@ export const SLOW_TESTS: readonly SlowTests[] = [
     why: "the container tier's up-front probe on each engine",
   },
   {
+    glob: 'test/security/fail-closed-engine.test.ts',
+    why: 'a run stopped before its first item by an engine that answers but cannot run the tier, on each engine',
+  },
+  {
     glob: 'test/adapters/models/tool-call-faults.test.ts',
     why: 'tool-call streams through every wire protocol with every fault kind',
   },

@@ -4,15 +4,20 @@
  * `npm test` runs everything, as CI does.
  */
 import { spawnSync } from 'node:child_process'
+import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { SLOW_TESTS } from './slow-tests.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const vitest = fileURLToPath(new URL('../node_modules/vitest/vitest.mjs', import.meta.url))
 const excludes = SLOW_TESTS.map((slow) => `--exclude=${slow.glob}`)
-const run = spawnSync(
-  process.execPath,
-  [vitest, 'run', '--project', 'harness', ...excludes, ...process.argv.slice(2)],
-  { cwd: root, stdio: 'inherit' },
-)
+const passedOn = process.argv.slice(2)
+// One test file per core, not Vitest's cores - 1: these files spend most of their time waiting on the child
+// processes they start (child Vitest runs, sandboxed programs, loopback servers); on 2 cores one worker kept
+// the machine under half busy.
+const workers = passedOn.some((arg) => arg.startsWith('--maxWorkers')) ? [] : [`--maxWorkers=${availableParallelism()}`]
+const run = spawnSync(process.execPath, [vitest, 'run', '--project', 'harness', ...excludes, ...workers, ...passedOn], {
+  cwd: root,
+  stdio: 'inherit',
+})
 process.exit(run.status ?? 1)

@@ -10,6 +10,7 @@ import type { TestCase, TestModule, TestSpecification } from 'vitest/node'
 import type { ItemRecord } from '../../harness/item-record.ts'
 import { duration, ProgressReporter, progressLine } from '../../reporters/progress-reporter.ts'
 import { startVitestRun } from '../support/run-vitest.ts'
+import { waitFor } from '../support/wait-for.ts'
 
 describe('progress lines', () => {
   test('say done of total, each score with its model, and the time left', () => {
@@ -72,8 +73,9 @@ describe('the progress reporter', () => {
     expect(lines).toEqual(['demo: 1/~4 items · demo pass rate 100.00% (m) · 10 s so far, about 30 s left'])
     // Nothing finishes for a while: the timer speaks up.
     clock = 20_000
-    await new Promise((resolve) => setTimeout(resolve, 1_200))
-    expect(lines.at(-1)).toBe('demo: 1/~4 items · demo pass rate 100.00% (m) · 20 s so far, about 1 min 0 s left')
+    const waiting = 'demo: 1/~4 items · demo pass rate 100.00% (m) · 20 s so far, about 1 min 0 s left'
+    await waitFor(() => lines.at(-1) === waiting, 5_000).catch(() => undefined)
+    expect(lines.at(-1)).toBe(waiting)
     reporter.onTestModuleCollected(
       fakeModule(parts[1] ?? '', [fakeCase(parts[1] ?? '', 'demo', 'c'), fakeCase(parts[1] ?? '', 'demo', 'd')]),
     )
@@ -84,7 +86,8 @@ describe('the progress reporter', () => {
     expect(lines.at(-1)).toBe('demo: 4/4 items · demo pass rate 75.00% (m) · done in 40 s')
     const printed = lines.length
     reporter.onTestRunEnd([], [], 'passed')
-    await new Promise((resolve) => setTimeout(resolve, 1_200))
+    // Ten intervals: a timer left running would have spoken up by now.
+    await new Promise((resolve) => setTimeout(resolve, 500))
     expect(lines).toHaveLength(printed)
   })
 

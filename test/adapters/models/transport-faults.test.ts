@@ -1,4 +1,4 @@
-import { describe, expect, onTestFinished, test, type TestContext } from 'vitest'
+import { describe, expect, test, type TestContext } from 'vitest'
 import { createAdapter } from '../../../adapters/models/create-adapter.ts'
 import { parseModel } from '../../../adapters/models/model-spec.ts'
 import { ProviderError, type ChatRequest } from '../../../adapters/models/model-adapter.ts'
@@ -18,13 +18,16 @@ import {
 const PROTOCOLS: WireProtocol[] = ['openai', 'ollama', 'anthropic', 'gemini']
 const REQUESTS = 30
 
-/** A fault-injecting server that closes when the test ends, so tests can run side by side. */
+/**
+ * A fault-injecting server that closes when the test ends. The tests of this file run side by side (most of
+ * their time is spent waiting out stalls and Retry-After), so each passes its context's own hook: the global
+ * one may close the server when another test ends.
+ */
 async function serve(
   options: Parameters<typeof startFaultyModelServer>[0],
-  cleanup: TestContext['onTestFinished'] = onTestFinished,
+  cleanup: TestContext['onTestFinished'],
 ): Promise<FaultyServer> {
   const server = await startFaultyModelServer(options)
-  // A concurrent test must pass its context's own hook: the global one may close the server when another test ends.
   cleanup(() => server.close())
   return server
 }
@@ -41,7 +44,7 @@ const request = (index: number): ChatRequest => ({
   item: { suite: 'test', itemId: `q${index}`, sample: 0 },
 })
 
-describe.each(PROTOCOLS)('%s: every transport fault is retried until the reply is whole', (protocol) => {
+describe.concurrent.each(PROTOCOLS)('%s: every transport fault is retried until the reply is whole', (protocol) => {
   test.concurrent.for(FAULT_KINDS)(
     '%s at 20 percent: every reply equals the clean one',
     async (kind: FaultKind, { onTestFinished: cleanup }) => {
@@ -63,16 +66,23 @@ describe.each(PROTOCOLS)('%s: every transport fault is retried until the reply i
     },
   )
 
-  test('a reply the model ended itself (length) is kept with its finish reason, not retried', async () => {
+  test('a reply the model ended itself (length) is kept with its finish reason, not retried', async ({
+    onTestFinished,
+  }) => {
     const finishReason = { openai: 'length', ollama: 'length', anthropic: 'max_tokens', gemini: 'MAX_TOKENS' }[protocol]
-    const server = await serve({ protocol, model: 'fake', answer: answerTo, finishReason })
+    const server = await serve({ protocol, model: 'fake', answer: answerTo, finishReason }, onTestFinished)
     const reply = await (await adapterFor(protocol, server.url)).chat(request(1))
     expect(reply).toMatchObject({ text: answerTo('question 1'), finishReason })
     expect(server.whole).toBe(1)
   })
 
-  test('when the retries run out, the provider_error names the fault seen, not an unreachable server', async () => {
-    const server = await serve({ protocol, model: 'fake', answer: answerTo, faults: { rate: 1, kinds: ['cut-short'] } })
+  test('when the retries run out, the provider_error names the fault seen, not an unreachable server', async ({
+    onTestFinished,
+  }) => {
+    const server = await serve(
+      { protocol, model: 'fake', answer: answerTo, faults: { rate: 1, kinds: ['cut-short'] } },
+      onTestFinished,
+    )
     const failure = (await adapterFor(protocol, server.url, { TESTBENCH_RETRIES: '2' })).chat(request(1))
     await expect(failure).rejects.toThrow(ProviderError)
     await expect(failure).rejects.toThrow(
@@ -82,15 +92,20 @@ describe.each(PROTOCOLS)('%s: every transport fault is retried until the reply i
   })
 })
 
-describe('retries and the in-flight limit', () => {
-  test('retries never put more requests in flight than TESTBENCH_CONCURRENCY, and use all of it', async () => {
-    const server = await serve({
-      protocol: 'openai',
-      model: 'fake',
-      answer: answerTo,
-      faults: { rate: 0.5, kinds: FAULT_KINDS, seed: 3 },
-      latencyMs: 20,
-    })
+describe.concurrent('retries and the in-flight limit', () => {
+  test('retries never put more requests in flight than TESTBENCH_CONCURRENCY, and use all of it', async ({
+    onTestFinished,
+  }) => {
+    const server = await serve(
+      {
+        protocol: 'openai',
+        model: 'fake',
+        answer: answerTo,
+        faults: { rate: 0.5, kinds: FAULT_KINDS, seed: 3 },
+        latencyMs: 20,
+      },
+      onTestFinished,
+    )
     const adapter = await adapterFor('openai', server.url, { TESTBENCH_CONCURRENCY: '2' })
     const replies = await Promise.all(Array.from({ length: 20 }, (_, index) => adapter.chat(request(index))))
     expect(replies.map((reply) => reply.text)).toEqual(
@@ -99,8 +114,8 @@ describe('retries and the in-flight limit', () => {
     expect(server.mostInFlight).toBe(2)
   })
 
-  test('two models of one provider share its in-flight limit', async () => {
-    const server = await serve({ protocol: 'ollama', model: 'fake', answer: answerTo, latencyMs: 20 })
+  test('two models of one provider share its in-flight limit', async ({ onTestFinished }) => {
+    const server = await serve({ protocol: 'ollama', model: 'fake', answer: answerTo, latencyMs: 20 }, onTestFinished)
     const env = { OLLAMA_HOST: server.url, TESTBENCH_CONCURRENCY: '2' }
     const adapters = await Promise.all([
       createAdapter(parseModel('ollama:fake'), env),
@@ -135,16 +150,19 @@ describe('retries and the in-flight limit', () => {
   })
 })
 
-describe.each(['openai', 'ollama'] as const)(
+describe.concurrent.each(['openai', 'ollama'] as const)(
   '%s raw completions (/v1/completions, /api/generate) under every fault kind at 20 percent',
   (protocol) => {
-    test('every reply equals the clean one', async () => {
-      const server = await serve({
-        protocol,
-        model: 'fake',
-        answer: answerTo,
-        faults: { rate: 0.2, kinds: FAULT_KINDS, seed: 5 },
-      })
+    test('every reply equals the clean one', async ({ onTestFinished }) => {
+      const server = await serve(
+        {
+          protocol,
+          model: 'fake',
+          answer: answerTo,
+          faults: { rate: 0.2, kinds: FAULT_KINDS, seed: 5 },
+        },
+        onTestFinished,
+      )
       const adapter = await adapterFor(protocol, server.url)
       const replies = await Promise.all(
         Array.from({ length: 40 }, (_, index) => adapter.chat({ ...request(index), mode: 'completion' })),
@@ -160,14 +178,19 @@ describe.each(['openai', 'ollama'] as const)(
   },
 )
 
-describe('one deadline per request', () => {
-  test('a server that stalls every attempt ends in provider_error at TESTBENCH_REQUEST_TIMEOUT, naming the stall', async () => {
-    const server = await serve({
-      protocol: 'ollama',
-      model: 'fake',
-      answer: answerTo,
-      faults: { rate: 1, kinds: ['stall'] },
-    })
+describe.concurrent('one deadline per request', () => {
+  test('a server that stalls every attempt ends in provider_error at TESTBENCH_REQUEST_TIMEOUT, naming the stall', async ({
+    onTestFinished,
+  }) => {
+    const server = await serve(
+      {
+        protocol: 'ollama',
+        model: 'fake',
+        answer: answerTo,
+        faults: { rate: 1, kinds: ['stall'] },
+      },
+      onTestFinished,
+    )
     const started = performance.now()
     const failure = (
       await adapterFor('ollama', server.url, {
@@ -183,10 +206,10 @@ describe('one deadline per request', () => {
   })
 })
 
-describe('the up-front check', () => {
+describe.concurrent('the up-front check', () => {
   test.for(PROTOCOLS)(
     '%s: a 503, a 429 or a reset before the model lookup is asked again; a refused connection fails at once',
-    async (protocol) => {
+    async (protocol, { onTestFinished }) => {
       let lookups = 0
       const answers = await startFaultyModelServer({ protocol, model: 'fake', answer: answerTo })
       const flaky = await startLoopbackServer(async (seen, response) => {
@@ -222,8 +245,8 @@ describe('the up-front check', () => {
   )
 })
 
-describe('when the retries run out, the message says what was seen', () => {
-  test('connections reset before any byte: the server is up, so no "not reachable"', async () => {
+describe.concurrent('when the retries run out, the message says what was seen', () => {
+  test('connections reset before any byte: the server is up, so no "not reachable"', async ({ onTestFinished }) => {
     const resetting = await startLoopbackServer((_seen, response) => void response.socket?.resetAndDestroy())
     onTestFinished(() => resetting.close())
     const failure = (await adapterFor('openai', resetting.url, { TESTBENCH_RETRIES: '2' })).chat(request(1))
