@@ -145,13 +145,17 @@ async function upstreamRun(model: string, language: SieveLanguage): Promise<numb
     ? (JSON.parse(readFileSync(outputsFile, 'utf8')) as Record<string, string>)
     : {}
   const wrong = problemIds.filter((id) => outputs[id] !== answerOf(id))
+  // Its limit is 10 s of wall time: on a busy machine a program now and then runs out of it. Said, not fatal: the
+  // time still counts. Any other wrong verdict means the two pipelines did not run the same programs.
+  const timedOut = wrong.filter((id) => /timed/.test(outputs[id] ?? ''))
   const skipped = run.stdout.includes('Found solution')
-  if (run.exitCode !== 0 || wrong.length > 0 || skipped) {
+  if (run.exitCode !== 0 || wrong.length > timedOut.length || skipped) {
     throw new Error(
       `upstream ${language} (${model}): exit ${run.exitCode}, ${wrong.length} programs not judged right (${wrong.slice(0, 5).join(', ')})` +
         `${skipped ? ', some skipped for the answer in their source' : ''}:\n${run.stdout.slice(-1500)}\n${run.stderr.slice(-1500)}`,
     )
   }
+  if (timedOut.length > 0) console.log(`  (upstream ${language}: ${timedOut.length} programs ran out of its 10 s)`)
   rmSync(outputsFile)
   return wallMs
 }
@@ -180,17 +184,23 @@ async function suiteRun(replay: string, runLanguages: readonly SieveLanguage[]):
   })
   const wallMs = performance.now() - started
   const reports = join(home, 'reports', 'euler')
-  const passed = existsSync(reports)
+  const outcomes = existsSync(reports)
     ? readdirSync(reports)
         .filter((name) => name.endsWith('.jsonl'))
         .flatMap((name) => readFileSync(join(reports, name), 'utf8').split('\n'))
-        .filter((line) => line.trim() !== '' && (JSON.parse(line) as { outcome?: string }).outcome === 'passed').length
-    : 0
+        .filter((line) => line.trim() !== '')
+        .map((line) => (JSON.parse(line) as { outcome?: string }).outcome)
+        .filter((outcome) => outcome !== undefined)
+    : []
+  const passed = outcomes.filter((outcome) => outcome === 'passed').length
+  const timedOut = outcomes.filter((outcome) => outcome === 'timeout').length
   const items = problemCount * runLanguages.length
-  if (run.exitCode !== 0 || passed !== items)
+  // As upstream's: a timeout is the machine's load, said and counted; any other failure stops the bench.
+  if (outcomes.length !== items || passed + timedOut !== items)
     throw new Error(
       `suite ${runLanguages.join(',')}: exit ${run.exitCode}, ${passed} of ${items} passed:\n${run.stdout.slice(-2000)}\n${run.stderr.slice(-2000)}`,
     )
+  if (timedOut > 0) console.log(`  (suite ${runLanguages.join(',')}: ${timedOut} programs ran out of the 10 s limit)`)
   rmSync(home, { recursive: true, force: true })
   return wallMs
 }
