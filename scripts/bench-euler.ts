@@ -6,6 +6,7 @@
 //   run by Debian's /usr/bin/python3 from a copy in a temp dir (never in this repository): it compiles and runs each
 //   program on the host, two threads (its cpu_count), with its 10 s limit. Its four languages together are the sum of
 //   its per-language runs of the round: execute.py takes its languages one after another.
+//   A row `…, one by one` sets beside it the sum of the suite's per-language runs (ours taken the same way).
 // The programs (scripts/euler-sieve-programs.ts) print each problem's answer through a sieve whose size sets their
 // cost: set `light` (a sieve to about 1000, so the pipelines' own costs are what is measured) and set `heavy` (about
 // 10^7, a program that works a while). Every run must judge every program correct, or the bench stops.
@@ -220,6 +221,7 @@ interface Contestant {
   run: () => Promise<number>
 }
 const ALL = languages.join('+')
+const SUM = `${ALL}, one by one`
 
 try {
   console.log(
@@ -245,16 +247,17 @@ try {
       const order = contestants.map((_, index) => contestants[(index + round) % contestants.length] as Contestant)
       for (const contestant of order)
         times.set(contestant.name, [...(times.get(contestant.name) ?? []), await contestant.run()])
-      const upstreamTotal = languages.reduce(
-        (sum, language) => sum + (times.get(`upstream ${language}`)?.at(-1) ?? 0),
-        0,
-      )
-      times.set(`upstream ${ALL}`, [...(times.get(`upstream ${ALL}`) ?? []), upstreamTotal])
+      const total = (side: string): number =>
+        languages.reduce((sum, language) => sum + (times.get(`${side} ${language}`)?.at(-1) ?? 0), 0)
+      times.set(`upstream ${ALL}`, [...(times.get(`upstream ${ALL}`) ?? []), total('upstream')])
+      // Ours one language after another, as upstream's together is: beside the run of all four at once.
+      times.set(`upstream ${SUM}`, times.get(`upstream ${ALL}`) ?? [])
+      times.set(`suite ${SUM}`, [...(times.get(`suite ${SUM}`) ?? []), total('suite')])
       console.log(
         `round ${round + 1}: ${order.map((c) => `${c.name} ${seconds(times.get(c.name)?.at(-1) ?? NaN)} s`).join(', ')} (load ${load()})`,
       )
     }
-    const rows = [...languages, ...(languages.length > 1 ? [ALL] : [])]
+    const rows = [...languages, ...(languages.length > 1 ? [ALL, SUM] : [])]
     for (const row of rows) {
       const ours = times.get(`suite ${row}`) ?? []
       const theirs = times.get(`upstream ${row}`) ?? []
