@@ -31,9 +31,10 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs'
-import { loadavg, tmpdir } from 'node:os'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { load, median, spread as spreadOf } from './bench-figures.ts'
 import { EXTENSIONS, SIEVE_LANGUAGES, sieveProgram, type SieveLanguage } from './euler-sieve-programs.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
@@ -206,15 +207,8 @@ async function suiteRun(replay: string, runLanguages: readonly SieveLanguage[]):
   return wallMs
 }
 
-const median = (values: readonly number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = Math.floor(sorted.length / 2)
-  return sorted.length % 2 === 1 ? (sorted[middle] ?? NaN) : ((sorted[middle - 1] ?? NaN) + (sorted[middle] ?? NaN)) / 2
-}
 const seconds = (ms: number): string => (ms / 1000).toFixed(1)
-const load = (): string => loadavg()[0]?.toFixed(1) ?? '?'
-const spread = (values: readonly number[]): string =>
-  `${seconds(median(values)).padStart(7)} s  (${seconds(Math.min(...values))}–${seconds(Math.max(...values))})`
+const spread = (values: readonly number[]): string => spreadOf(values, 1, 7)
 
 interface Contestant {
   name: string
