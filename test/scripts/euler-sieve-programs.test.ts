@@ -1,15 +1,13 @@
-import { execFileSync, spawnSync } from 'node:child_process'
+import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
 import { primesBelow, SIEVE_LANGUAGES, sieveProgram, type SieveLanguage } from '../../scripts/euler-sieve-programs.ts'
-import { skipWithoutTool, TOOLS, type Tool } from '../support/required-tool.ts'
+import { notOnPath, skipWithoutTool, TOOLS, type Tool } from '../support/required-tool.ts'
 
 const work = mkdtempSync(join(tmpdir(), 'euler-sieve-programs-'))
 afterAll(() => rmSync(work, { recursive: true, force: true }))
-
-const onPath = (command: string): boolean => spawnSync('sh', ['-c', `command -v ${command}`]).status === 0
 
 /** How each language's program runs here, as upstream's execute.py runs it (no optimisation for Rust). */
 const RUNNERS: Record<SieveLanguage, { tool: Tool; commands: string[]; run: (source: string) => string }> = {
@@ -64,8 +62,7 @@ describe.for(SIEVE_LANGUAGES)('%s', (language) => {
   // One run per language: the JVM's and rustc's start-up make each run a second or more.
   test('the program prints its answer on the last line', (context) => {
     const runner = RUNNERS[language]
-    const missing = runner.commands.find((command) => !onPath(command))
-    skipWithoutTool(context, runner.tool, missing && `${missing} is not on PATH`)
+    skipWithoutTool(context, runner.tool, runner.commands.map((command) => notOnPath(command)).find(Boolean))
     const answer = ANSWERS[1] ?? ''
     expect(
       runner
