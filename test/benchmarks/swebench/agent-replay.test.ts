@@ -86,6 +86,11 @@ function agentEnv(extra: Record<string, string>): Record<string, string> {
   }
 }
 
+/** The run's output and each record's reason, for a failed assertion's message. */
+function explained(run: Pick<Awaited<ReturnType<typeof runSwebenchSuite>>, 'records' | 'output'>): string {
+  return [run.output, ...run.records.map((record) => `${record.itemId}: ${record.reason ?? '(no reason)'}`)].join('\n')
+}
+
 function outcomes(records: Awaited<ReturnType<typeof runSwebenchSuite>>['records']) {
   return records.map((record) => [
     record.itemId,
@@ -119,7 +124,7 @@ describe.concurrent('the bash-only track with tool calls, and trajectories repla
         try {
           const model = clientEnv(protocol, server.url, 'fake')
           const first = await runSwebenchSuite(agentEnv(model))
-          expect(outcomes(first.records), first.output).toEqual([[INSTANCE, 'passed', 'resolved', 'Submitted', 6]])
+          expect(outcomes(first.records), explained(first)).toEqual([[INSTANCE, 'passed', 'resolved', 'Submitted', 6]])
           expect(generations(server)).toBe(6)
           expect(
             readPredictions(predictionsPath(first.reports, model.MODEL ?? '')).map((line) => line.model_patch),
@@ -130,7 +135,9 @@ describe.concurrent('the bash-only track with tool calls, and trajectories repla
 
           const path = replayedAs[protocol] === 'directory' ? dirname(dirname(written)) : written
           const replay = await runSwebenchSuite(agentEnv({ MODEL: `replay:${path}` }))
-          expect(outcomes(replay.records), replay.output).toEqual([[INSTANCE, 'passed', 'resolved', 'Submitted', 6]])
+          expect(outcomes(replay.records), explained(replay)).toEqual([
+            [INSTANCE, 'passed', 'resolved', 'Submitted', 6],
+          ])
           expect(generations(server)).toBe(6)
           expect(
             readPredictions(predictionsPath(replay.reports, `replay:${path}`)).map((line) => line.model_patch),
@@ -207,7 +214,7 @@ describe.concurrent('the bash-only track with tool calls, and trajectories repla
       )
       expect(
         records.map((record) => [record.model, ...outcomes([record])[0]!.slice(1)]),
-        output,
+        explained({ records, output }),
       ).toEqual([
         [`replay:${costlyFile}`, 'passed', 'resolved', 'Submitted', 5],
         [`replay:${stoppedFile}`, 'no_answer', 'empty_patch', 'LimitsExceeded', 1],

@@ -105,6 +105,23 @@ describe('judgeLog: what the container log says', () => {
 
   const passing = ['PASSED tests/test_stats.py::test_median_even', 'PASSED tests/test_stats.py::test_median_odd']
 
+  test('markers the engine interleaved with stderr mid-line are found, as SWE-bench finds them anywhere in the log', async () => {
+    // Seen on podman: git apply's "Checking patch …" on stderr, its newline after the marker echoed on stdout.
+    const log = [
+      '>>>>> Applied Patch (git apply)',
+      'Checking patch tests/test_stats.py...>>>>> Start Test Output',
+      '',
+      'Applied patch tests/test_stats.py cleanly.',
+      ...passing,
+      '>>>>> End Test Output (exit 0)',
+    ].join('\n')
+    expect(judgeLog(await syntheticInstance(), setup, log, 0, false, 10)).toMatchObject({
+      status: 'resolved',
+      outcome: 'passed',
+      appliedWith: 'git apply',
+    })
+  })
+
   test("the test command's exit status decides, as SWE-bench's grading does, when it fails while the log shows no failure", async () => {
     const instance = await syntheticInstance()
     const spoofed = [...testOutput, ...passing, '>>>>> End Test Output (exit 1)'].join('\n')
