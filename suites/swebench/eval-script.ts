@@ -41,6 +41,9 @@ export function evalScript(input: EvalScriptInput): string {
   return [
     '#!/bin/bash',
     'set -uo pipefail',
+    // One stream: a command's stderr ("Checking patch …") cannot end mid-line after a marker echoed on stdout,
+    // so every marker starts its line (evaluate.ts reads them only there, out of reach of file names git prints).
+    'exec 2>&1',
     `cd ${quote(repoDir)}`,
     `git config --global --add safe.directory ${quote(repoDir)}`,
     // SWE-bench's images keep the repository's environment in a conda env named testbed.

@@ -85,9 +85,8 @@ export function judgeLog(
   timedOut: boolean,
   wallMs: number,
 ): Evaluation {
-  // The engine interleaves the script's stdout and stderr as they come, not line by line (git apply's
-  // "Checking patch …" can end after a marker echoed on stdout): a marker is found anywhere, as upstream's grading does.
-  const has = (marker: string) => log.includes(marker)
+  const lines = log.split('\n')
+  const has = (marker: string) => lines.some((line) => line.startsWith(marker))
   const appliedWith: AppliedWith | undefined = has(MARKERS.appliedWithGit)
     ? 'git apply'
     : has(MARKERS.appliedWithReject)
@@ -116,7 +115,7 @@ export function judgeLog(
     return infra(
       `The instance's test patch did not apply in ${instance.instanceId}'s image: the image or the instance is broken.`,
     )
-  const start = log.indexOf(MARKERS.startTests)
+  const start = lines.findIndex((line) => line.startsWith(MARKERS.startTests))
   if (start < 0) {
     return infra(
       timedOut
@@ -124,8 +123,8 @@ export function judgeLog(
         : `The container ended (exit ${String(exitCode)}) before the tests started: ${tail(log)}`,
     )
   }
-  const end = log.indexOf(MARKERS.endTests, start + MARKERS.startTests.length)
-  const testLog = log.slice(start + MARKERS.startTests.length, end < 0 ? undefined : end)
+  const end = lines.findIndex((line, index) => index > start && line.startsWith(MARKERS.endTests))
+  const testLog = lines.slice(start + 1, end < 0 ? undefined : end).join('\n')
   // As SWE-bench's grading: when nothing is read between the markers, the whole log is read.
   const between = parseTestLog(setup.spec.parser, testLog)
   const statuses = between.size > 0 ? between : parseTestLog(setup.spec.parser, log)
@@ -140,7 +139,7 @@ export function judgeLog(
       }
     return infra(`The container ended (exit ${String(exitCode)}) in the middle of the tests: ${tail(log)}`)
   }
-  const testExit = testExitCode(log.slice(end).split('\n')[0] ?? '')
+  const testExit = testExitCode(lines[end] ?? '')
   if (
     testExit !== undefined &&
     testExit !== 0 &&

@@ -19,6 +19,10 @@ test("the model's patch goes through SWE-bench v4.1.0's chain, with its flags, i
   expect(script).not.toContain('--dry-run')
 })
 
+test("stderr goes to stdout's stream from the start, so that the engine cannot interleave a marker mid-line", () => {
+  expect(script.split('\n').slice(0, 3)).toEqual(['#!/bin/bash', 'set -uo pipefail', 'exec 2>&1'])
+})
+
 test("the test command's exit status is recorded with the end marker", () => {
   expect(script).toContain('pytest -rA tests/test_x.py\necho ">>>>> End Test Output (exit $?)"')
 })

@@ -105,20 +105,19 @@ describe('judgeLog: what the container log says', () => {
 
   const passing = ['PASSED tests/test_stats.py::test_median_even', 'PASSED tests/test_stats.py::test_median_odd']
 
-  test('markers the engine interleaved with stderr mid-line are found, as SWE-bench finds them anywhere in the log', async () => {
-    // Seen on podman: git apply's "Checking patch …" on stderr, its newline after the marker echoed on stdout.
+  test("a marker inside a line (a file name git apply prints) is no marker: only the script's own echo counts", async () => {
+    // A patch that adds files named like the markers cannot end the test log early or skip the exit-status rule.
     const log = [
+      'Checking patch >>>>> Start Test Output...',
+      'Checking patch >>>>> End Test Output (exit 0)...',
       '>>>>> Applied Patch (git apply)',
-      'Checking patch tests/test_stats.py...>>>>> Start Test Output',
-      '',
-      'Applied patch tests/test_stats.py cleanly.',
-      ...passing,
-      '>>>>> End Test Output (exit 0)',
+      ...testOutput,
+      'PASSED tests/test_stats.py::test_median_even',
+      '>>>>> End Test Output (exit 1)',
     ].join('\n')
     expect(judgeLog(await syntheticInstance(), setup, log, 0, false, 10)).toMatchObject({
-      status: 'resolved',
-      outcome: 'passed',
-      appliedWith: 'git apply',
+      status: 'not_resolved',
+      reason: expect.stringMatching(/exited 1 but its log reports no failing test/),
     })
   })
 
