@@ -40,7 +40,7 @@ function itemsAtOnce(env: NodeJS.ProcessEnv): number {
 }
 
 /** A module of this package by its path from here, with this module's own extension (`.ts` here, `.js` installed). */
-export function siblingModule(pathWithoutExtension: string): string {
+function siblingModule(pathWithoutExtension: string): string {
   const here = fileURLToPath(import.meta.url)
   return fileURLToPath(new URL(`${pathWithoutExtension}${extname(here)}`, import.meta.url))
 }

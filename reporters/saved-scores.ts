@@ -11,15 +11,15 @@ import { suiteNamed } from '../suites/registry.ts'
  */
 export function savedScores(report: RunReport): Score[] {
   const scores = reportScores(report)
+  // A suite this process does not know keeps what its run stored, intervals too (reporters/scorers.ts).
+  if (suiteNamed(report.benchmark) === undefined) return scores
   const stored = scores.map((score) => {
     const saved = report.scores.find((candidate) => candidate.name === score.name && candidate.model === score.model)
     return score.interval === undefined && saved?.interval !== undefined && saved.value === score.value
       ? { ...score, interval: saved.interval }
       : score
   })
-  // A suite this process does not know keeps what its run stored: its intervals too (reporters/scorers.ts).
-  const scorer = scorerFor(report.benchmark)
-  return stored.some((score) => score.interval === undefined) && suiteNamed(report.benchmark) !== undefined
-    ? withIntervals(stored, report.items, scorer)
+  return stored.some((score) => score.interval === undefined)
+    ? withIntervals(stored, report.items, scorerFor(report.benchmark))
     : stored
 }
