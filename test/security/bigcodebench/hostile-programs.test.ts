@@ -119,6 +119,7 @@ describe('BigCodeBench: programs that write raw memory, in a task that keeps raw
 
   beforeEach(async (context) => {
     await skipWithoutSandbox(context)
+    await datasetOrSkip(context, (env) => loadBigCodeBench('full', env))
   })
 
   test.for(RAW_MEMORY_PROGRAMS.map((hostile, index) => ({ ...hostile, index })))(

@@ -13,6 +13,9 @@ import { join } from 'node:path'
 import { beforeEach, describe, expect, test } from 'vitest'
 import { runSuite } from '../../support/run-python-suite.ts'
 import { skipWithoutPythonModules, skipWithoutSandbox } from '../../support/sandbox-available.ts'
+import { datasetOrSkip } from '../../support/test-datasets.ts'
+import { loadHumanEval } from '../../../suites/humaneval/dataset.ts'
+import { loadMbpp } from '../../../suites/mbpp/dataset.ts'
 
 const HOSTILE_DIR = new URL('hostile/', import.meta.url)
 const PROGRAMS = readdirSync(HOSTILE_DIR)
@@ -88,6 +91,11 @@ describe.for(TARGETS)('hostile programs against $taskId', ({ suite, taskId, entr
   beforeEach(async (context) => {
     await skipWithoutSandbox(context)
     skipWithoutPythonModules(context, ['numpy'])
+    await datasetOrSkip(context, (env) =>
+      suite === 'humaneval'
+        ? Promise.all([loadHumanEval('humaneval', env), loadHumanEval('humaneval+', env)])
+        : Promise.all([loadMbpp('mbpp', env), loadMbpp('mbpp+', env)]),
+    )
   })
 
   test(
