@@ -213,8 +213,9 @@ export class DockerSandbox implements Sandbox {
     const missing = await this.unavailable(request.language)
     if (missing !== undefined) return infraFailure(missing)
     const marker = typeof request.files === 'function' ? newMarker() : undefined
-    const files = sourceFiles(request.files, marker, request.collect)
-    if ('invalid' in files) return infraFailure(files.invalid)
+    const sources = sourceFiles(request, marker)
+    if ('invalid' in sources) return infraFailure(sources.invalid)
+    const files = { ...sources.files, ...sources.moduleFiles }
     const main = request.main ?? spec.main
     const tools = IMAGE_TOOLCHAIN
     const env = sandboxEnvironment(WORK_DIR, spec.env?.(WORK_DIR))
@@ -237,14 +238,14 @@ export class DockerSandbox implements Sandbox {
       const created = container
       // The work dir is a tmpfs, there once the container runs; the program has not run yet, so a failure here is ours.
       await created.start()
-      await copyIntoContainer(created, WORK_DIR, files.files, NOBODY, READY)
+      await copyIntoContainer(created, WORK_DIR, files, NOBODY, READY)
       const step = (argv: string[], limits: Limits, phase: 'compile' | 'run', stepMarker?: string) =>
         this.#step(created, spec, argv, limits, phase, env, phase === 'run' ? request.stdin : undefined, stepMarker)
 
       let compileOutput: string | undefined
       if (spec.compile !== undefined) {
         const compiled = await step(
-          spec.compile(tools, main, Object.keys(files.files), compileLimits),
+          spec.compile(tools, main, Object.keys(files), compileLimits),
           compileLimits,
           'compile',
         )

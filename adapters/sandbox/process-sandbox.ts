@@ -159,8 +159,10 @@ export class ProcessSandbox implements Sandbox {
     const found = this.#toolchain.toolchain(spec.tools)
     if ('missing' in found) return infraFailure(`${request.language} cannot run here: ${found.missing}.`)
     const marker = typeof request.files === 'function' ? newMarker() : undefined
-    const files = sourceFiles(request.files, marker, request.collect)
-    if ('invalid' in files) return infraFailure(files.invalid)
+    const sources = sourceFiles(request, marker)
+    if ('invalid' in sources) return infraFailure(sources.invalid)
+    // Where no warm server takes the Python modules ready, they are files beside the program.
+    const files = { ...sources.files, ...sources.moduleFiles }
     const main = request.main ?? spec.main
 
     const protections = this.#protections()
@@ -175,14 +177,14 @@ export class ProcessSandbox implements Sandbox {
         : undefined
     if (warm !== undefined) {
       const ran = await warm.run({
-        files: files.files,
+        files: sources.files,
+        modules: request.pythonModules ?? {},
         main,
         stdin: request.stdin,
         limits: runLimits,
         uid,
         marker,
         collect: request.collect ?? [],
-        reused: request.reusedFiles ?? [],
       })
       if (ran !== undefined)
         return {
@@ -200,7 +202,7 @@ export class ProcessSandbox implements Sandbox {
         servers: exec,
         spec,
         tools: found.tools,
-        files: files.files,
+        files,
         main,
         stdin: request.stdin,
         runLimits,
@@ -230,11 +232,11 @@ export class ProcessSandbox implements Sandbox {
       await chmod(root, 0o711)
       const work = join(root, 'work')
       await mkdir(work)
-      for (const [name, content] of Object.entries(files.files)) {
+      for (const [name, content] of Object.entries(files)) {
         await mkdir(dirname(join(work, name)), { recursive: true })
         await writeFile(join(work, name), content)
       }
-      if (protections.root && protections.setpriv !== undefined) await chownTree(work, Object.keys(files.files), uid)
+      if (protections.root && protections.setpriv !== undefined) await chownTree(work, Object.keys(files), uid)
       const home = protections.bwrap === undefined ? work : SANDBOX_WORK_DIR
       const env = sandboxEnvironment(home, spec.env?.(home))
       const context: StepContext = { protections, uid, root, work, env, tools: found.tools, writableRoot }
@@ -250,7 +252,7 @@ export class ProcessSandbox implements Sandbox {
       let compileOutput: string | undefined
       const javac = request.language === 'java' ? this.#warmJavac(protections, found.tools) : undefined
       const warmCompile =
-        javac === undefined ? undefined : await compileJavaWarm(javac, files.files, main, spec, compileLimits, marker)
+        javac === undefined ? undefined : await compileJavaWarm(javac, files, main, spec, compileLimits, marker)
       if (warmCompile !== undefined) {
         compileOutput = warmCompile.compileOutput
         if (warmCompile.failed !== undefined) return warmCompile.failed
@@ -259,7 +261,7 @@ export class ProcessSandbox implements Sandbox {
           await writeFile(join(work, path), bytes)
         }
       } else if (spec.compile !== undefined) {
-        const argv = spec.compile(found.tools, main, Object.keys(files.files), compileLimits)
+        const argv = spec.compile(found.tools, main, Object.keys(files), compileLimits)
         const compiled = await step(argv, compileLimits, 'compile')
         const { stdout, stderr } = compiled.result
         compileOutput = [stdout.capture().text, stderr.capture().text].filter((text) => text !== '').join('\n')

@@ -35,8 +35,9 @@ import traceback  # costs tens of ms to import: once here, not in every child
 import types
 
 RUNS = '/tmp/runs'
-# Files runs reuse (the harness's drivers), by digest: sent in full once, then by digest (RunRequest.reusedFiles).
-KEPT = {}
+# The harness's modules (RunRequest.pythonModules) by digest, each run once here and handed ready to the children
+# that ask for it: no run pays for compiling and running them (about half of a small program's run).
+MODULES = {}
 USERNS = os.environ.get('TESTBENCH_FORK_ISOLATION') == 'userns'
 # In the userns isolation, the server and our init count against the children's process limit.
 NPROC_OF_OURS = 2 if USERNS else 0
@@ -53,7 +54,7 @@ def send(kind, payload):
     CONTROL_OUT.flush()
 
 
-def child(request, run_dir, stdin_fd, out_w, err_w, setup_w):
+def child(request, modules, run_dir, stdin_fd, out_w, err_w, setup_w):
     """In the forked child: become the program. Never returns. Whether setting it up failed goes
     through setup_w, closed before the program runs: nothing a program prints or returns can say so."""
     try:
@@ -86,6 +87,7 @@ def child(request, run_dir, stdin_fd, out_w, err_w, setup_w):
         os.environ.clear()
         os.environ.update(request['env'])
         install_seccomp(SECCOMP)
+        sys.modules.update(modules)
     except BaseException as error:  # the sandbox, not the program, failed
         os.write(setup_w, f'could not prepare the child: {error!r}'.encode())
         os._exit(125)
@@ -252,14 +254,44 @@ def collect(run_dir, names, cap):
     return files
 
 
+def ready_modules(request):
+    """The request's modules by name, each new one run now, in order, with those before it importable. They stay
+    out of this process's sys.modules: only the children that ask get them. A module that fails to run is the
+    harness's fault: it raises, and the run is not served."""
+    wanted = request['modules']
+    new = request['module_sources']
+    saved = dict(sys.modules)
+    try:
+        for name, digest in wanted:
+            if digest not in MODULES:
+                module = types.ModuleType(name)
+                module.__file__ = name + '.py'
+                exec(compile(new[digest], module.__file__, 'exec'), module.__dict__)
+                MODULES[digest] = module
+            sys.modules[name] = MODULES[digest]
+    finally:
+        for name, _ in wanted:
+            if name in saved:
+                sys.modules[name] = saved[name]
+            else:
+                sys.modules.pop(name, None)
+    if new:
+        # As at start-up: the children's collector leaves the new objects' pages unshared.
+        gc.collect()
+        gc.freeze()
+    return {name: MODULES[digest] for name, digest in wanted}
+
+
 def serve(request):
     run_dir = os.path.join(RUNS, str(request['id']))
     uid = request['uid']
+    try:
+        modules = ready_modules(request)
+    except BaseException as error:
+        send(b'x', json.dumps({'setup_error': f'could not run the harness modules: {error!r}'}).encode())
+        return
     os.mkdir(run_dir, 0o700)
-    KEPT.update(request.get('keep') or {})
-    files = dict(request['files'])
-    for name, digest in (request.get('kept_files') or {}).items():
-        files[name] = KEPT[digest]
+    files = request['files']
     for name, content in files.items():
         path = os.path.join(run_dir, name)
         os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -282,7 +314,7 @@ def serve(request):
     started = time.monotonic()
     pid = os.fork()
     if pid == 0:
-        child(request, run_dir, stdin_fd, out_w, err_w, setup_w)
+        child(request, modules, run_dir, stdin_fd, out_w, err_w, setup_w)
     for fd in (stdin_fd, out_w, err_w, setup_w):
         os.close(fd)
 

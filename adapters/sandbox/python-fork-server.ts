@@ -28,8 +28,8 @@ export interface WarmRequest {
   uid: number
   marker: string | undefined
   collect: readonly string[]
-  /** Files whose content the server may keep and later runs send by digest (RunRequest.reusedFiles). */
-  reused?: readonly string[]
+  /** The harness's modules the run takes ready (RunRequest.pythonModules), by name, in import order. */
+  modules: Readonly<Record<string, string>>
 }
 
 interface ServerEnd {
@@ -52,8 +52,6 @@ const RUNS_DIR = '/tmp/runs'
 /** How long a server may take to start, without and with modules to preload for a request. */
 const READY_MS = 10_000
 const PRELOADED_READY_MS = 180_000
-/** What a server keeps of the files runs reuse (RunRequest.reusedFiles), at most: beyond it they are sent each run. */
-const KEPT_BYTES = 16 * 1024 * 1024
 /** How long past a run's wall limit we wait for the server before giving up on it. */
 const GRACE_MS = 5_000
 /** As root, `userns` servers run as a throwaway uid from this range (below the process tier's per-run uids). */
@@ -215,9 +213,8 @@ class ForkServer {
   setupFailed = false
   readonly #server: FramedServer
   readonly #writableRoot: boolean
-  /** The digests of the files this server keeps, and their bytes in all. */
-  readonly #kept = new Set<string>()
-  #keptBytes = 0
+  /** The digests of the modules this server has run (RunRequest.pythonModules). */
+  readonly #modules = new Set<string>()
 
   /** As root, the server and its children sit in a memory cgroup whose limit each run sets. */
   constructor(
@@ -247,14 +244,14 @@ class ForkServer {
     const stdout = new CappedOutput(request.limits.outputBytes, request.marker)
     const stderr = new CappedOutput(request.limits.outputBytes)
     const home = `${RUNS_DIR}/${id}`
-    const { files, keptFiles, keep } = this.#byDigest(request)
+    const { modules, moduleSources } = this.#modulesByDigest(request.modules)
     const message = {
       id,
       uid: request.uid,
       main: request.main,
-      files,
-      kept_files: keptFiles,
-      keep,
+      files: request.files,
+      modules,
+      module_sources: moduleSources,
       stdin: request.stdin ?? '',
       env: sandboxEnvironment(home),
       collect: request.collect,
@@ -316,36 +313,21 @@ class ForkServer {
     )
   }
 
-  /**
-   * The request's files as the server takes them: reused files it keeps go by digest (`keptFiles`, name to
-   * digest), those it does not keep yet go in full once more with the digest to keep them under (`keep`).
-   */
-  #byDigest(request: WarmRequest): {
-    files: Record<string, string>
-    keptFiles: Record<string, string>
-    keep: Record<string, string>
+  /** The modules by digest, with the source of each this server has not run yet (it keeps every one it runs). */
+  #modulesByDigest(modules: Readonly<Record<string, string>>): {
+    modules: Array<[string, string]>
+    moduleSources: Record<string, string>
   } {
-    const files: Record<string, string> = {}
-    const keptFiles: Record<string, string> = {}
-    const keep: Record<string, string> = {}
-    for (const [name, content] of Object.entries(request.files)) {
-      if (request.reused?.includes(name) !== true) {
-        files[name] = content
-        continue
+    const moduleSources: Record<string, string> = {}
+    const byDigest = Object.entries(modules).map(([name, source]): [string, string] => {
+      const digest = digestOf(source)
+      if (!this.#modules.has(digest)) {
+        this.#modules.add(digest)
+        moduleSources[digest] = source
       }
-      const digest = digestOf(content)
-      if (this.#kept.has(digest)) {
-        keptFiles[name] = digest
-      } else if (this.#keptBytes + content.length <= KEPT_BYTES) {
-        this.#kept.add(digest)
-        this.#keptBytes += content.length
-        keep[digest] = content
-        keptFiles[name] = digest
-      } else {
-        files[name] = content
-      }
-    }
-    return { files, keptFiles, keep }
+      return [name, digest]
+    })
+    return { modules: byDigest, moduleSources }
   }
 
   kill(): void {
@@ -355,7 +337,7 @@ class ForkServer {
 
 const digests = new Map<string, string>()
 
-/** A reused file's digest, computed once per content in this process. */
+/** A module's digest, computed once per source in this process. */
 function digestOf(content: string): string {
   let digest = digests.get(content)
   if (digest === undefined) {

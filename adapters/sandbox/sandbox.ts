@@ -35,11 +35,12 @@ export interface RunRequest {
    */
   preload?: readonly string[]
   /**
-   * Files of `files` whose content is the same from run to run (the harness's own drivers): a warm Python
-   * server keeps them after it has received them once, and later runs send only their digest. The program's
-   * work dir holds them as usual. The other paths ignore it.
+   * Python: the harness's own modules the program imports (its drivers), by module name, the same from run to
+   * run. A warm Python server runs each once (definitions and imports only) and hands every child that asks for
+   * it the module ready in `sys.modules`, so that no run pays for compiling and running it; elsewhere each is a
+   * file beside the program, `<name>.py`. In the order they import each other: a module may import those before it.
    */
-  reusedFiles?: readonly string[]
+  pythonModules?: Readonly<Record<string, string>>
   /**
    * The program may write anywhere in its root, as in upstream's container (BigCodeBench's tasks write
    * to /fake, /target…): the process tier makes the root a size-capped tmpfs, emptied between runs. Else

@@ -4,10 +4,14 @@
  */
 import { readFileSync } from 'node:fs'
 import { runProgram, type RunResult } from '../../../adapters/sandbox/index.ts'
-import { shippedProgram } from '../shipped-python.ts'
 
-const DRIVER = readFileSync(new URL('call_driver.py', import.meta.url), 'utf8')
-const CODEC = readFileSync(new URL('../io/value_codec.py', import.meta.url), 'utf8')
+/** The driver and its codec, which a warm server keeps ready (RunRequest.pythonModules). */
+const MODULES = {
+  value_codec: readFileSync(new URL('../io/value_codec.py', import.meta.url), 'utf8'),
+  call_driver: readFileSync(new URL('call_driver.py', import.meta.url), 'utf8'),
+}
+// Not the interpreter's own exit after the calls: the program's atexit functions and threads do not run.
+const MAIN = 'import os\nimport call_driver\n\ncall_driver.main()\nos._exit(0)\n'
 
 export interface CallRun {
   /** The calls, as the judge wrote them (JSON text). */
@@ -25,25 +29,13 @@ export function wallBackstopSeconds(cpuSeconds: number): number {
   return 10 * cpuSeconds + 5
 }
 
-/** The driver's files, compiled once per worker. */
-function driverFiles(): Promise<Record<string, string>> {
-  return shippedProgram(DRIVER, [{ name: 'value_codec', source: CODEC }])
-}
-
-/** Compiles the driver while the items are collected, so that the first run does not wait for it. */
-export function prepareCallDriver(): void {
-  driverFiles().catch(() => undefined)
-}
-
 export async function runCallDriver(run: CallRun, solution: string): Promise<RunResult> {
   const wallSeconds = wallBackstopSeconds(run.cpuSeconds)
   const task = { setup: run.setup, refs: run.refs, cpu_seconds: run.cpuSeconds, wall_seconds: wallSeconds }
-  const driver = await driverFiles()
   return runProgram({
     language: 'python',
-    files: { ...driver, 'solution.py': solution, 'calls.json': run.calls, 'task.json': JSON.stringify(task) },
-    // The driver's files are the same in every run: a warm server receives them once.
-    reusedFiles: Object.keys(driver),
+    files: { 'main.py': MAIN, 'solution.py': solution, 'calls.json': run.calls, 'task.json': JSON.stringify(task) },
+    pythonModules: MODULES,
     // The driver stops the program at its budget; the sandbox's own limits are the backstop for a program that stops the driver's clocks.
     limits: {
       wallMs: (wallSeconds + 5) * 1000,

@@ -5,11 +5,13 @@
  */
 import { readFileSync } from 'node:fs'
 import { runProgram, type RunResult } from '../../../adapters/sandbox/index.ts'
-import { shippedProgram } from '../shipped-python.ts'
 
-const HERE = new URL('.', import.meta.url)
-const DRIVER = readFileSync(new URL('io_driver.py', HERE), 'utf8')
-const CODEC = readFileSync(new URL('value_codec.py', HERE), 'utf8')
+/** The driver and its codec, which a warm server keeps ready (RunRequest.pythonModules). */
+const MODULES = {
+  value_codec: readFileSync(new URL('value_codec.py', import.meta.url), 'utf8'),
+  io_driver: readFileSync(new URL('io_driver.py', import.meta.url), 'utf8'),
+}
+const MAIN = 'import io_driver\n\nio_driver.main()\n'
 
 /** What the driver needs besides the solution: the function, the inputs, the limits. */
 export interface DriverTask {
@@ -45,16 +47,6 @@ export function runLimits(
   return { cpuSeconds, wallMs: 3 * cpuSeconds * 1000 + 10_000 }
 }
 
-/** The driver's files, compiled once per worker. */
-function driverFiles(): Promise<Record<string, string>> {
-  return shippedProgram(DRIVER, [{ name: 'value_codec', source: CODEC }])
-}
-
-/** Compiles the driver while the items are collected, so that the first run does not wait for it. */
-export function prepareIoDriver(): void {
-  driverFiles().catch(() => undefined)
-}
-
 export async function runDriver(
   task: DriverTask,
   solution: string,
@@ -71,12 +63,10 @@ export async function runDriver(
     setup_wall_seconds: wallBackstopSeconds(limits.setupCpuSeconds),
   }
   const { cpuSeconds, wallMs } = runLimits(task, limits)
-  const driver = await driverFiles()
   return runProgram({
     language: 'python',
-    files: { ...driver, 'solution.py': solution, 'inputs.json': task.inputs, 'task.json': JSON.stringify(spec) },
-    // The driver's files are the same in every run: a warm server receives them once.
-    reusedFiles: Object.keys(driver),
+    files: { 'main.py': MAIN, 'solution.py': solution, 'inputs.json': task.inputs, 'task.json': JSON.stringify(spec) },
+    pythonModules: MODULES,
     limits: { wallMs, cpuSeconds, memoryBytes: limits.memoryBytes, outputBytes: 64 * 1024 * 1024 },
   })
 }

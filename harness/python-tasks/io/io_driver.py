@@ -142,5 +142,3 @@ def describe(error):
 def ms(seconds):
     return round(seconds * 1000, 3)
 
-
-main()

@@ -88,6 +88,7 @@ describe.each(isolations)('warm Python fork server, $name isolation', (isolation
       uid: nextUid++,
       marker: undefined,
       collect: [],
+      modules: {},
     })
     if (ran === undefined) throw new Error('the fork server could not serve the run')
     return { exitCode: ran.exitCode, stdout: ran.stdout.capture().text, stderr: ran.stderr.capture().text }
@@ -100,26 +101,37 @@ describe.each(isolations)('warm Python fork server, $name isolation', (isolation
     expect(servers.isolation).toBe(isolation.kind)
   })
 
-  test('reused files come once, then by digest; a run that changes its copy leaves the next run the original', async (context) => {
+  test('harness modules run once in the server and come ready to the children that ask; a run that changes one leaves the next the original', async (context) => {
     skipUnlessAvailable(context)
-    const driver = `# ${'the same driver in every run '.repeat(200)}\nprint(open('main.py').read() == open('/proc/self/cwd/main.py').read(), len(open('driver.py').read()))\n`
-    const program = `exec(open('driver.py').read())\nopen('driver.py', 'w').write('changed')\n`
-    const reusedRun = async () => {
+    const modules = {
+      base: 'import os\nLOADED_IN = os.getpid()\nstate = ["pristine"]\n',
+      driver: 'import base\n\ndef report():\n    return f"{base.state[0]} {base.LOADED_IN}"\n',
+    }
+    const program = `import os, sys, driver
+print(driver.report(), 'file' if os.path.exists('driver.py') else 'ready', driver.base.LOADED_IN != os.getpid())
+driver.base.state[0] = 'changed'`
+    const modulesRun = async (code: string, given: Record<string, string>) => {
       const ran = await servers.run({
-        files: { 'main.py': program, 'driver.py': driver },
+        files: { 'main.py': code },
+        modules: given,
         main: 'main.py',
         stdin: undefined,
         limits,
         uid: nextUid++,
         marker: undefined,
         collect: [],
-        reused: ['driver.py'],
       })
       if (ran === undefined) throw new Error('the fork server could not serve the run')
-      return ran.stdout.capture().text
+      return ran.stdout.capture().text.trim()
     }
-    const expected = `True ${driver.length}\n`
-    expect([await reusedRun(), await reusedRun(), await reusedRun()]).toEqual([expected, expected, expected])
+    const runs = [await modulesRun(program, modules), await modulesRun(program, modules)]
+    const loadedIn = /^pristine (\d+) ready True$/.exec(runs[0] ?? '')?.[1]
+    expect(loadedIn, runs[0]).toBeDefined()
+    // The same module object as the server ran it, once: its pid is the server's in both runs.
+    expect(runs[1]).toBe(runs[0])
+    const asked = "import sys\nprint(sorted(name for name in ('base', 'driver') if name in sys.modules))"
+    expect(await modulesRun(asked, {}), 'a run that does not ask for them').toBe('[]')
+    expect(await modulesRun(asked, { base: modules.base }), 'a run that asks for one').toBe("['base']")
   })
 
   test('a program holds no capability and cannot gain one, nor create a user namespace', async (context) => {
