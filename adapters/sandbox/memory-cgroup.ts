@@ -66,9 +66,10 @@ function detect(): MemoryCgroups | undefined {
     }
     return undefined
   }
-  // A warm server killed a moment before may still be leaving: wait for it a little. What is still busy
-  // after that the next testbench process removes.
+  // The warm servers would die with this process, too late for their cgroups to go: they are killed now,
+  // and the groups go once they have left. What is still busy after a moment the next testbench process removes.
   process.once('exit', () => {
+    killGroup(parent)
     for (let attempt = 0; attempt < 20 && existsSync(parent); attempt++) {
       removeGroup(parent)
       if (existsSync(parent)) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10)
@@ -84,6 +85,25 @@ function removeStale(base: string): void {
     const pid = Number(name.slice(PREFIX.length))
     if (Number.isInteger(pid) && existsSync(`/proc/${pid}`)) continue
     removeGroup(join(base, name))
+  }
+}
+
+/** Every process still in a process's cgroup or its run cgroups. */
+function killGroup(dir: string): void {
+  const groups = [
+    dir,
+    ...safeList(dir)
+      .filter((name) => name.startsWith('run-'))
+      .map((name) => join(dir, name)),
+  ]
+  for (const group of groups) {
+    for (const pid of readText(join(group, 'cgroup.procs')).split('\n').filter(Boolean)) {
+      try {
+        process.kill(Number(pid), 'SIGKILL')
+      } catch {
+        // gone already
+      }
+    }
   }
 }
 

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process'
 import { existsSync, readdirSync } from 'node:fs'
 import { afterAll, describe, expect, test } from 'vitest'
 import { memoryCgroups } from '../../../adapters/sandbox/memory-cgroup.ts'
@@ -61,5 +62,22 @@ describe('memory cgroup (root, where the kernel has a memory controller)', () =>
     await sandbox.run({ language: 'python', files: { 'main.py': 'print(1)\n' } })
     expect(existsSync(parent)).toBe(true)
     expect(runs()).toEqual(before)
+  })
+
+  test('a process that exits with warm servers running leaves no cgroup behind', async (context) => {
+    await skipWithoutSandbox(context)
+    const groups = memoryCgroups()
+    if (groups === undefined) return context.skip('needs root and a cgroup memory controller (cgroup v1 memory or v2)')
+    const script = `import { ProcessSandbox } from ${JSON.stringify(new URL('../../../adapters/sandbox/process-sandbox.ts', import.meta.url).href)}
+const result = await new ProcessSandbox({ warmPython: true }).run({ language: 'python', files: { 'main.py': 'print(6 * 7)' } })
+console.log(process.pid, result.stdout.text.trim())
+process.exit(0)`
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    })
+    const [pid, printed] = child.stdout.trim().split(' ')
+    expect(printed, child.stderr).toBe('42')
+    expect(existsSync(`/sys/fs/cgroup/${groups.version === 2 ? '' : 'memory/'}testbench-${pid}`)).toBe(false)
   })
 })
