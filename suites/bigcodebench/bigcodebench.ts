@@ -16,7 +16,8 @@ import { loadBigCodeBench, taskNumber } from './dataset.ts'
 import { TASKS } from './knobs.ts'
 import { bigCodeBenchOptions } from './options.ts'
 import type { RawMemoryAccess } from './run-checks.ts'
-import { bigCodeBenchFacts, runItem } from './run-item.ts'
+import { bigCodeBenchFacts } from './facts.ts'
+import { runItem } from './run-item.ts'
 import { formatExclusions, variantName } from './variant.ts'
 
 const options = bigCodeBenchOptions(sampleCount())

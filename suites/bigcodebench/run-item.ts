@@ -1,35 +1,13 @@
 /** One BigCodeBench item: ask, take the program from the reply, run its checks, record, assert. */
 import type { ItemContext } from '../../harness/benchmark.ts'
-import { optional, scoringFacts, type FactsOf } from '../../harness/scoring-facts.ts'
-import { SUBSETS, type BigCodeBenchTask } from './dataset.ts'
+import type { BigCodeBenchTask } from './dataset.ts'
 import { solutionFrom } from './extract.ts'
-import { SPLITS, type BigCodeBenchOptions, type Split } from './options.ts'
+import type { BigCodeBenchOptions, Split } from './options.ts'
+import type { BigCodeBenchFacts } from './facts.ts'
 import { evaluatedProgram } from './program.ts'
 import { chatPrompt } from './prompt.ts'
 import { runChecks, type RawMemoryAccess } from './run-checks.ts'
 import { describeTaskRun, failureLine } from './task-run.ts'
-
-/**
- * What each BigCodeBench item records: its split, subset, release and prompt mode; the exclusions
- * of its part of the set (formatExclusions), which the scorer lists and counts; and, once it ran,
- * how the program was found, its time limit and times, and how many test methods passed.
- */
-export const bigCodeBenchFacts = scoringFacts('bigcodebench', {
-  split: SPLITS,
-  subset: SUBSETS,
-  version: 'string',
-  mode: ['chat', 'completion'],
-  calibrated: 'boolean',
-  excluded: 'string',
-  solutionFrom: optional('string'),
-  timeLimitMs: optional('number'),
-  cpuMs: optional('number'),
-  wallMs: optional('number'),
-  idleWallMs: optional('number'),
-  methodsPassed: optional('number'),
-  methodsTotal: optional('number'),
-})
-export type BigCodeBenchFacts = FactsOf<typeof bigCodeBenchFacts>
 
 /** Where a base model's continuation of the complete prompt ends (the official extra stops, and a closing fence). */
 export const COMPLETION_STOP = ['\nif __name__', '\ndef main(', '\nprint(', '\n```']

@@ -9,7 +9,7 @@ import { NOT_THE_MODELS_FAULT } from '../../adapters/outcome.ts'
 import { groupBy } from '../../harness/group-by.ts'
 import { countSamples, formatPassAtK, meanPassAtK, outcomeSummary, passAtEveryK } from '../../harness/pass-at-k.ts'
 import type { Score, Scorer } from '../../harness/score.ts'
-import { bigCodeBenchFacts } from './run-item.ts'
+import { bigCodeBenchFacts } from './facts.ts'
 import { parseExclusions, scoreName } from './variant.ts'
 
 export const scoreBigCodeBench: Scorer = (records) => {
