@@ -50,8 +50,10 @@ CONTROL_OUT = sys.stdout.buffer
 
 
 def send(kind, payload):
+    """A frame; the program's output (o, e) goes out when the run waits for more (serve), the rest at once."""
     CONTROL_OUT.write(kind + struct.pack('>I', len(payload)) + payload)
-    CONTROL_OUT.flush()
+    if kind == b'x':
+        CONTROL_OUT.flush()
 
 
 def child(request, modules, run_dir, stdin_fd, out_w, err_w, setup_w):
@@ -205,13 +207,15 @@ def remove_entry(path):
 def restore_scratch_dirs():
     for base, start in SCRATCH_START.items():
         for name in os.listdir(base):
-            path = os.path.join(base, name)
-            if start.get(name) == entry_state(path) or (name in start and start[name][0] == 'other'):
+            kept = start.get(name)
+            if kept is not None and (kept[0] == 'other' or kept == entry_state(os.path.join(base, name))):
                 continue
-            remove_entry(path)
+            remove_entry(os.path.join(base, name))
         for name, (kind, target) in start.items():
+            if kind != 'link':
+                continue
             path = os.path.join(base, name)
-            if kind == 'link' and not os.path.islink(path):
+            if not os.path.islink(path):
                 try:
                     os.symlink(target, path)
                 except OSError:
@@ -327,7 +331,12 @@ def serve(request):
         if remaining <= 0:
             break
         watch = list(open_fds) + ([pidfd] if waited is None else [])
-        for fd in select.select(watch, [], [], remaining)[0]:
+        ready = select.select(watch, [], [], 0)[0]
+        if not ready:
+            # Output frames go out in one write when nothing more is ready, not one write per line the program wrote.
+            CONTROL_OUT.flush()
+            ready = select.select(watch, [], [], remaining)[0]
+        for fd in ready:
             if fd == pidfd:
                 waited = os.wait4(pid, 0)[1:]
                 # Whatever the program left running would hold the pipes open: end it now.
