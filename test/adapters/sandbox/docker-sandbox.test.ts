@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { DockerSandbox } from '../../../adapters/sandbox/docker-sandbox.ts'
 import { LANGUAGES } from '../../../adapters/sandbox/index.ts'
-import { HELLO, hostileCases, type HostileContext } from './programs.ts'
+import { HELLO, WITH_MODULES, hostileCases, type HostileContext } from './programs.ts'
 import { skipWithoutTool } from '../../support/required-tool.ts'
 import { processesWith } from '../../support/host-processes.ts'
 import { CONTAINER_ENGINES, engineMissing } from '../../support/container-engines.ts'
@@ -111,6 +111,12 @@ describe.for(engines)('container sandbox on $name: every language', ({ sandbox, 
     skipWithoutTool(context, tool, unreachable ?? (await sandbox.unavailable(language)))
     const broken = await sandbox.run({ language, files: HELLO[language].broken })
     expect(broken.outcome, `${broken.reason}\n${broken.stderr.text}`).toBe('compile_error')
+  })
+
+  test("python: the harness's modules are files beside the program", async (context) => {
+    skipWithoutTool(context, tool, unreachable ?? (await sandbox.unavailable('python')))
+    const ran = await sandbox.run(WITH_MODULES)
+    expect(ran.stdout.text, `${ran.reason}\n${ran.stderr.text}`).toBe('42\n')
   })
 
   test(

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { LANGUAGES } from '../../../adapters/sandbox/index.ts'
 import { hostProtections } from '../../../adapters/sandbox/host-protections.ts'
 import { ProcessSandbox } from '../../../adapters/sandbox/process-sandbox.ts'
-import { HELLO, hostileCases, type HostileContext } from './programs.ts'
+import { HELLO, WITH_MODULES, hostileCases, type HostileContext } from './programs.ts'
 import { skipWithoutSandbox } from '../../support/sandbox-available.ts'
 import { skipWithoutTool } from '../../support/required-tool.ts'
 import { processesWith } from '../../support/host-processes.ts'
@@ -92,6 +92,17 @@ describe.for(freshInterpreters)(
     )
   },
 )
+
+describe("process sandbox: the harness's Python modules", () => {
+  test.for([['taken ready from a warm server', sandbox], ...freshInterpreters] as const)(
+    '%s',
+    async ([, runner], context) => {
+      await skipWithoutSandbox(context)
+      const ran = await runner.run(WITH_MODULES)
+      expect(ran.stdout.text, `${ran.reason}\n${ran.stderr.text}`).toBe('42\n')
+    },
+  )
+})
 
 describe('process sandbox: every language', () => {
   test.concurrent.for(LANGUAGES)('%s: hello world passes', async (language, context) => {

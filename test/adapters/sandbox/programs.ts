@@ -261,6 +261,13 @@ export function hostileCases(host: HostileContext): HostileCase[] {
   ]
 }
 
+/** A program that imports the harness's modules (RunRequest.pythonModules), one of which imports the other. */
+export const WITH_MODULES = {
+  language: 'python',
+  files: { 'main.py': 'import driver\nprint(driver.answer())\n' },
+  pythonModules: { base: 'X = 6\n', driver: 'import base\n\n\ndef answer():\n    return base.X * 7\n' },
+} as const satisfies RunRequest
+
 /** Hello world and a compile error for every language. */
 export const HELLO: Record<Language, { files: Record<string, string>; broken: Record<string, string> }> = {
   python: { files: { 'main.py': 'print("hello")\n' }, broken: { 'main.py': 'def f(:\n    pass\n' } },
