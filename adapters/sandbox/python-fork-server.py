@@ -56,7 +56,7 @@ def send(kind, payload):
         CONTROL_OUT.flush()
 
 
-def child(request, modules, run_dir, stdin_fd, out_w, err_w, setup_w):
+def child(request, modules, in_use, run_dir, stdin_fd, out_w, err_w, setup_w):
     """In the forked child: become the program. Never returns. Whether setting it up failed goes
     through setup_w, closed before the program runs: nothing a program prints or returns can say so."""
     try:
@@ -69,7 +69,7 @@ def child(request, modules, run_dir, stdin_fd, out_w, err_w, setup_w):
         for name, value in request['rlimits'].items():
             if name in ('RLIMIT_DATA', 'RLIMIT_AS'):
                 # The child starts with the server's heap and mappings (and any preloaded modules): those are not the program's.
-                value += in_use('VmData:' if name == 'RLIMIT_DATA' else 'VmSize:')
+                value += in_use['VmData' if name == 'RLIMIT_DATA' else 'VmSize']
             if name == 'RLIMIT_NPROC':
                 value += NPROC_OF_OURS
             resource.setrlimit(getattr(resource, name), (value, value))
@@ -97,12 +97,15 @@ def child(request, modules, run_dir, stdin_fd, out_w, err_w, setup_w):
     run_program(os.path.join(run_dir, request['main']))
 
 
-def in_use(field):
+def memory_in_use():
+    """This process's heap and mappings in bytes, read before a fork: the child starts with the same."""
+    in_use = {'VmData': 0, 'VmSize': 0}
     with open('/proc/self/status') as status:
         for line in status:
-            if line.startswith(field):
-                return int(line.split()[1]) * 1024
-    return 0
+            field = line.split(':', 1)[0]
+            if field in in_use:
+                in_use[field] = int(line.split()[1]) * 1024
+    return in_use
 
 
 def run_program(path):
@@ -314,11 +317,12 @@ def serve(request):
     out_r, out_w = os.pipe()
     err_r, err_w = os.pipe()
     setup_r, setup_w = os.pipe()
+    in_use = memory_in_use()
     CONTROL_OUT.flush()
     started = time.monotonic()
     pid = os.fork()
     if pid == 0:
-        child(request, modules, run_dir, stdin_fd, out_w, err_w, setup_w)
+        child(request, modules, in_use, run_dir, stdin_fd, out_w, err_w, setup_w)
     for fd in (stdin_fd, out_w, err_w, setup_w):
         os.close(fd)
 
