@@ -267,7 +267,7 @@ def ready_modules(request):
     harness's fault: it raises, and the run is not served."""
     wanted = request['modules']
     new = request['module_sources']
-    saved = dict(sys.modules)
+    saved = {name: sys.modules[name] for name, _ in wanted if name in sys.modules}
     try:
         for name, digest in wanted:
             if digest not in MODULES:
