@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { pathKnob, type KnobGroup } from '../adapters/knob.ts'
+import type { TokenUsage } from '../adapters/models/model-adapter.ts'
 
 /**
  * Per-model token prices, from a small JSON file the user keeps (`TESTBENCH_PRICES=prices.json`):
@@ -10,13 +11,28 @@ import { pathKnob, type KnobGroup } from '../adapters/knob.ts'
  *                           "anthropic:claude-sonnet-4-5": { "input": 3, "output": 15 } } }
  *
  * Models are named as in MODEL (the reports' `model.label`). A run's cost is its prompt tokens times
- * the input price plus its completion tokens times the output price; a model without a price has none.
+ * the input price plus its completion tokens times the output price; prompt tokens read from or written
+ * to the provider's prompt cache cost `cacheRead` and `cacheWrite` where the file gives them, else `input`.
+ * A model without a price has none.
  */
 export interface Prices {
   file: string
   currency: string
-  perMillionTokens: Record<string, { input: number; output: number }>
+  perMillionTokens: Record<string, TokenPrice>
 }
+
+/** One model's prices per million tokens. */
+export interface TokenPrice {
+  input: number
+  output: number
+  /** Prompt tokens read from the provider's prompt cache; default `input`. */
+  cacheRead?: number
+  /** Prompt tokens written to the provider's prompt cache; default `input`. */
+  cacheWrite?: number
+}
+
+const REQUIRED_PRICES = ['input', 'output'] as const
+const OPTIONAL_PRICES = ['cacheRead', 'cacheWrite'] as const
 
 export interface Cost {
   currency: string
@@ -75,26 +91,38 @@ function pricesProblem(value: unknown): string | undefined {
   if (!isObject(value.perMillionTokens)) return 'it has no "perMillionTokens" object of models'
   for (const [model, price] of Object.entries(value.perMillionTokens)) {
     if (!isObject(price)) return `the price of ${model} is not an object { "input": …, "output": … }`
-    for (const side of ['input', 'output'] as const) {
+    for (const side of [...REQUIRED_PRICES, ...OPTIONAL_PRICES]) {
       const amount = price[side]
+      if (amount === undefined && !(REQUIRED_PRICES as readonly string[]).includes(side)) continue
       if (typeof amount !== 'number' || !Number.isFinite(amount) || amount < 0)
         return `the ${side} price of ${model} is ${JSON.stringify(amount)}, not a number of at least 0`
     }
+    const known: readonly string[] = [...REQUIRED_PRICES, ...OPTIONAL_PRICES]
+    const unknown = Object.keys(price).find((key) => !known.includes(key))
+    if (unknown !== undefined) return `the price of ${model} has "${unknown}", which is none of ${known.join(', ')}`
   }
   return undefined
 }
 
 /** What `tokens` cost `model` at these prices; undefined when the model has no price. */
-export function costOf(
-  prices: Prices | undefined,
-  model: string,
-  tokens: { prompt: number; completion: number },
-): Cost | undefined {
+export function costOf(prices: Prices | undefined, model: string, tokens: TokenUsage): Cost | undefined {
   const price = prices?.perMillionTokens[model]
   if (!prices || !price) return undefined
-  const input = (tokens.prompt * price.input) / 1e6
+  return { currency: prices.currency, ...tokenCost(tokens, price) }
+}
+
+/** What `tokens` cost at one model's prices, each kind at its own price. */
+export function tokenCost(tokens: TokenUsage, price: TokenPrice): Omit<Cost, 'currency'> {
+  const cacheRead = tokens.cacheRead ?? 0
+  const cacheWrite = tokens.cacheWrite ?? 0
+  const uncached = Math.max(0, tokens.prompt - cacheRead - cacheWrite)
+  const input =
+    (uncached * price.input +
+      cacheRead * (price.cacheRead ?? price.input) +
+      cacheWrite * (price.cacheWrite ?? price.input)) /
+    1e6
   const output = (tokens.completion * price.output) / 1e6
-  return { currency: prices.currency, input, output, total: input + output }
+  return { input, output, total: input + output }
 }
 
 /** `12.3456 USD`: four decimals below 100, two above. */

@@ -6,6 +6,8 @@ import { partialText, type PartialRun } from './run-coverage.ts'
 import { formatInterval } from './score-interval.ts'
 import { costOf, formatCost, type Cost, type Prices } from '../harness/prices.ts'
 import { TESTBENCH_VERSION } from '../harness/version.ts'
+import type { TokenUsage } from '../adapters/models/model-adapter.ts'
+import { sumTokens } from '../adapters/models/token-usage.ts'
 
 /** Everything one run of one suite with one model produced: what the JSON report holds. */
 export interface RunReport {
@@ -28,7 +30,7 @@ export interface RunReport {
   unsandboxed: boolean
   scores: Score[]
   outcomes: Record<Outcome | 'unfinished', number>
-  tokens: { prompt: number; completion: number; completionPerSecond: number | undefined }
+  tokens: TokenUsage & { completionPerSecond: number | undefined }
   latencyMs: { mean: number; p50: number; p95: number } | undefined
   /** What the tokens cost, when TESTBENCH_PRICES gave the model a price. */
   cost?: Cost
@@ -64,10 +66,9 @@ export function buildRunReport(
   const latencies = records
     .flatMap((record) => (record.latencyMs === undefined ? [] : [record.latencyMs]))
     .sort((a, b) => a - b)
-  const prompt = sum(records.map((record) => record.tokens?.prompt ?? 0))
-  const completion = sum(records.map((record) => record.tokens?.completion ?? 0))
+  const tokens = sumTokens(records.map((record) => record.tokens))
   const generationSeconds = sum(records.map((record) => (record.tokens ? (record.latencyMs ?? 0) : 0))) / 1000
-  const cost = costOf(prices, first.model, { prompt, completion })
+  const cost = costOf(prices, first.model, tokens)
   return {
     testbench: { version: TESTBENCH_VERSION },
     benchmark: first.suite,
@@ -87,9 +88,8 @@ export function buildRunReport(
     scores,
     outcomes,
     tokens: {
-      prompt,
-      completion,
-      completionPerSecond: generationSeconds > 0 ? round(completion / generationSeconds, 1) : undefined,
+      ...tokens,
+      completionPerSecond: generationSeconds > 0 ? round(tokens.completion / generationSeconds, 1) : undefined,
     },
     latencyMs:
       latencies.length === 0

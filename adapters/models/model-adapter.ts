@@ -1,7 +1,17 @@
-/** Tokens a reply cost, as the provider counts them. */
+/**
+ * Tokens a reply cost, as the provider bills them. `prompt` counts every input token, cached ones included, and
+ * `completion` every output token, reasoning included (whatever the provider's own field counts); the optional
+ * kinds are parts of those two that providers report and bill apart, present where the provider reports them.
+ */
 export interface TokenUsage {
   prompt: number
   completion: number
+  /** Of `completion`: reasoning (thinking) tokens. */
+  reasoning?: number
+  /** Of `prompt`: tokens read from the provider's prompt cache. */
+  cacheRead?: number
+  /** Of `prompt`: tokens written to the provider's prompt cache. */
+  cacheWrite?: number
 }
 
 /** An image for a model that can see: its bytes in base64 and their media type. */

@@ -6,7 +6,9 @@ import type {
   ToolDefinition,
   TokenUsage,
 } from '../../adapters/models/model-adapter.ts'
-import { capped, costOf, DEFAULT_OUTPUT_CHARS, type ConversationLimits, type TokenPrice } from './limits.ts'
+import { capped, DEFAULT_OUTPUT_CHARS, type ConversationLimits } from './limits.ts'
+import { tokenCost, type TokenPrice } from '../prices.ts'
+import { sumTokens } from '../../adapters/models/token-usage.ts'
 import type { ConversationTool, ToolAnswer } from './tool.ts'
 import { parseToolArguments } from './tool-arguments.ts'
 import type { ConversationEnd, TrajectoryCall, TrajectoryTurn } from './trajectory.ts'
@@ -61,7 +63,7 @@ export async function converse(
   const { limits } = request
   const messages = [...request.messages]
   const calls = new Map<string, number>()
-  const tokens: TokenUsage = { prompt: 0, completion: 0 }
+  let tokens: TokenUsage = { prompt: 0, completion: 0 }
   const format = request.formatResult ?? defaultFormat
   const outputChars = limits.outputChars ?? DEFAULT_OUTPUT_CHARS
   const started = performance.now()
@@ -72,7 +74,7 @@ export async function converse(
     messages,
     tokens,
     latencyMs,
-    ...(request.price === undefined ? {} : { cost: costOf(tokens, request.price) }),
+    ...(request.price === undefined ? {} : { cost: tokenCost(tokens, request.price).total }),
   })
 
   for (let turn = 1; ; turn++) {
@@ -96,10 +98,7 @@ export async function converse(
       throw error
     }
     latencyMs += reply.latencyMs
-    if (reply.tokens) {
-      tokens.prompt += reply.tokens.prompt
-      tokens.completion += reply.tokens.completion
-    }
+    tokens = sumTokens([tokens, reply.tokens])
     const made = reply.toolCalls ?? []
     const run = request.firstCallOnly ? made.slice(0, 1) : made
     messages.push({
@@ -151,11 +150,15 @@ export async function converse(
         reason: `Used ${tokens.prompt + tokens.completion} tokens in ${turn} turns, over the limit of ${limits.tokens}.`,
       })
     }
-    if (limits.cost !== undefined && request.price !== undefined && costOf(tokens, request.price) > limits.cost) {
+    if (
+      limits.cost !== undefined &&
+      request.price !== undefined &&
+      tokenCost(tokens, request.price).total > limits.cost
+    ) {
       return result({
         kind: 'limit',
         limit: 'cost',
-        reason: `Cost ${costOf(tokens, request.price).toFixed(4)} in ${turn} turns, over the limit of ${limits.cost}.`,
+        reason: `Cost ${tokenCost(tokens, request.price).total.toFixed(4)} in ${turn} turns, over the limit of ${limits.cost}.`,
       })
     }
   }

@@ -1,11 +1,3 @@
-import type { TokenUsage } from '../../adapters/models/model-adapter.ts'
-
-/** Prices per million tokens, as TESTBENCH_PRICES gives them (harness/prices.ts). */
-export interface TokenPrice {
-  input: number
-  output: number
-}
-
 /**
  * The limits of one conversation, as data. `turns` and `callsPerTool` always apply; the others when set.
  * A tool that reached `callsPerTool` leaves the list the model is offered, and a call to it is answered
@@ -29,10 +21,6 @@ export interface ConversationLimits {
 export type LimitName = 'turns' | 'tokens' | 'wallMs' | 'cost'
 
 export const DEFAULT_OUTPUT_CHARS = 65_536
-
-export function costOf(tokens: TokenUsage, price: TokenPrice): number {
-  return (tokens.prompt * price.input + tokens.completion * price.output) / 1_000_000
-}
 
 /** Text cut to `limit` characters, saying how much was cut; as is when it fits. */
 export function capped(text: string, limit: number): string {

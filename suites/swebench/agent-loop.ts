@@ -10,7 +10,14 @@
  * a reply without a tool call goes on rather than ending the conversation; the text form has no tools; a submission
  * stops the turn's later commands; limits are checked before a call (`>=`), not after it.
  */
-import type { ChatMessage, ChatReply, JsonValue, ToolDefinition } from '../../adapters/models/model-adapter.ts'
+import type {
+  ChatMessage,
+  ChatReply,
+  JsonValue,
+  TokenUsage,
+  ToolDefinition,
+} from '../../adapters/models/model-adapter.ts'
+import { sumTokens } from '../../adapters/models/token-usage.ts'
 import { parseActions, type Action } from './agent-actions.ts'
 import { formatErrorMessage, instanceMessage, observationMessage, openaiFinishReason } from './agent-messages.ts'
 import type { CommandResult } from './episode-container.ts'
@@ -51,9 +58,16 @@ export interface AgentRun {
   modelCalls: number
   /** Dollars, for models with a price. */
   cost: number
-  tokens: { prompt: number; completion: number }
+  tokens: TokenUsage
   /** Why a limit ended the run, in words. */
   limitReason?: string
+}
+
+interface LoopState {
+  modelCalls: number
+  cost: number
+  priced: boolean
+  tokens: TokenUsage
 }
 
 export async function runAgent(setup: AgentSetup): Promise<AgentRun> {
@@ -63,7 +77,7 @@ export async function runAgent(setup: AgentSetup): Promise<AgentRun> {
     { role: 'system', content: config.systemTemplate },
     { role: 'user', content: instanceMessage(config, setup.task) },
   ]
-  const state = { modelCalls: 0, cost: 0, priced: false, tokens: { prompt: 0, completion: 0 } }
+  const state: LoopState = { modelCalls: 0, cost: 0, priced: false, tokens: { prompt: 0, completion: 0 } }
   let formatErrorsInARow = 0
   let environmentCheck: Promise<string | undefined> = Promise.resolve(undefined)
   const end = (exitStatus: ExitStatus, submission = '', limitReason?: string): AgentRun => {
@@ -94,8 +108,7 @@ export async function runAgent(setup: AgentSetup): Promise<AgentRun> {
       state.cost += cost
       state.priced = true
     }
-    state.tokens.prompt += reply.tokens?.prompt ?? 0
-    state.tokens.completion += reply.tokens?.completion ?? 0
+    state.tokens = sumTokens([state.tokens, reply.tokens])
     const replyFacts = replyExtra(reply, cost)
     const parsed = parseActions(config.form, reply)
     if ('problem' in parsed) {
@@ -135,7 +148,7 @@ function conversation(messages: readonly AgentMessage[]): ChatMessage[] {
 function limitReached(
   config: AgentConfig,
   { tokenLimit, callLimit }: Pick<AgentSetup, 'tokenLimit' | 'callLimit'>,
-  state: { modelCalls: number; cost: number; priced: boolean; tokens: { prompt: number; completion: number } },
+  state: LoopState,
 ): string | undefined {
   if (config.stepLimit > 0 && state.modelCalls >= config.stepLimit)
     return `the step limit: ${state.modelCalls} model calls of ${config.stepLimit}`

@@ -5,6 +5,7 @@ import { expect, test } from 'vitest'
 import type { ItemRecord } from '../../harness/item-record.ts'
 import { costOf, formatCost, pricesFromEnv, readPrices } from '../../harness/prices.ts'
 import { buildRunReport, summaryText } from '../../reporters/run-report.ts'
+import { sumTokens } from '../../adapters/models/token-usage.ts'
 
 function pricesFile(content: unknown): string {
   const file = join(mkdtempSync(join(tmpdir(), 'prices-')), 'prices.json')
@@ -25,6 +26,41 @@ test('a run’s cost is its prompt tokens at the input price plus its completion
   })
   expect(costOf(prices, 'ollama:qwen2.5', { prompt: 10, completion: 10 })).toBeUndefined()
   expect(formatCost({ currency: 'EUR', input: 0, output: 0, total: 0.01234 })).toBe('0.0123 EUR')
+})
+
+test('cached prompt tokens cost their own price where the file gives one, else the input price', () => {
+  const prices = readPrices(
+    pricesFile({
+      currency: 'USD',
+      perMillionTokens: {
+        'anthropic:claude-sonnet-4-5': { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
+        'openai:gpt-4o': { input: 2.5, output: 10 },
+      },
+    }),
+  )
+  const tokens = { prompt: 1_000_000, completion: 100_000, cacheRead: 600_000, cacheWrite: 200_000, reasoning: 50_000 }
+  // 200 000 · 3 + 600 000 · 0.3 + 200 000 · 3.75 = 0.6 + 0.18 + 0.75 (per 1e6); reasoning is part of completion.
+  const priced = costOf(prices, 'anthropic:claude-sonnet-4-5', tokens)
+  expect(priced?.input).toBeCloseTo(1.53, 10)
+  expect(priced?.output).toBeCloseTo(1.5, 10)
+  expect(costOf(prices, 'openai:gpt-4o', tokens)?.input).toBeCloseTo(2.5, 10)
+  expect(() =>
+    readPrices(pricesFile({ currency: 'USD', perMillionTokens: { m: { input: 1, output: 2, cachedInput: 1 } } })),
+  ).toThrow(/"cachedInput", which is none of input, output, cacheRead, cacheWrite/)
+  expect(() =>
+    readPrices(pricesFile({ currency: 'USD', perMillionTokens: { m: { input: 1, output: 2, cacheRead: -1 } } })),
+  ).toThrow(/cacheRead price of m is -1/)
+})
+
+test('a run’s tokens add up every kind its replies reported', () => {
+  expect(
+    sumTokens([{ prompt: 10, completion: 5, reasoning: 3 }, undefined, { prompt: 7, completion: 2, cacheRead: 4 }]),
+  ).toEqual({
+    prompt: 17,
+    completion: 7,
+    reasoning: 3,
+    cacheRead: 4,
+  })
 })
 
 test('the report and its summary carry the cost next to tokens/s and latency', () => {
