@@ -46,10 +46,12 @@ function literalText(file: string, text: string): Uint8Array {
 
 /** The lines over the limit that are not plain strings, as `line N: M characters, K of code`. */
 function longCodeLines(file: string, text: string): string[] {
+  const lines = text.split('\n')
+  if (lines.every((line) => line.length <= CODE_LINE)) return []
   const literal = literalText(file, text)
   const found: string[] = []
   let offset = 0
-  text.split('\n').forEach((line, index) => {
+  lines.forEach((line, index) => {
     if (line.length > CODE_LINE) {
       let code = 0
       for (let at = 0; at < line.length; at++) if (literal[offset + at] === 0 && line[at] !== ' ') code++
