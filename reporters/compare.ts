@@ -274,7 +274,7 @@ export function comparisonMarkdown(comparison: Comparison): string {
     '',
     '## Paired items',
     '',
-    `${paired.compared} item(s) judged in both runs: ${paired.bothPassed} passed in both, ${paired.bothFailed} failed in both, ${paired.passToFail.length} pass → fail, ${paired.failToPass.length} fail → pass. Exact McNemar test on the ${paired.passToFail.length + paired.failToPass.length} that flipped: p = ${formatP(paired.pValue)} (two-sided).`,
+    pairedSummary(paired),
     '',
     `### pass → fail (${paired.passToFail.length})`,
     '',
@@ -342,4 +342,12 @@ function itemList(items: readonly string[]): string {
 
 function inlineList(items: readonly string[]): string {
   return items.length === 0 ? 'none' : items.map((item) => `\`${item}\``).join(', ')
+}
+
+function pairedSummary(paired: PairedItems): string {
+  const passToFail = paired.passToFail.length
+  const failToPass = paired.failToPass.length
+  const both = `${paired.bothPassed} passed in both, ${paired.bothFailed} failed in both`
+  const test = `Exact McNemar test on the ${passToFail + failToPass} that flipped: p = ${formatP(paired.pValue)} (two-sided).`
+  return `${paired.compared} item(s) judged in both runs: ${both}, ${passToFail} pass → fail, ${failToPass} fail → pass. ${test}`
 }

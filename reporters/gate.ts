@@ -274,7 +274,8 @@ function baselineLine(check: BaselineCheck): string {
       ? `p = ${p} < α = ${check.alpha}: significantly worse`
       : `p = ${p}${check.pValue < check.alpha ? ` < α = ${check.alpha}, and better` : ` ≥ α = ${check.alpha}: not significantly worse`}`
   const extra = check.notInBaseline > 0 ? `; ${check.notInBaseline} item(s) not in the baseline were not compared` : ''
-  return `vs baseline ${check.file} (${check.baselineModel}): ${check.compared} items compared, ${check.passToFail.length} pass → fail, ${check.failToPass.length} fail → pass; exact McNemar ${verdict}${extra}`
+  const flips = `${check.passToFail.length} pass → fail, ${check.failToPass.length} fail → pass`
+  return `vs baseline ${check.file} (${check.baselineModel}): ${check.compared} items compared, ${flips}; exact McNemar ${verdict}${extra}`
 }
 
 function formatP(p: number): string {

@@ -47,45 +47,54 @@ export function leaderboardPage(
 <style>${STYLE}</style>
 </head>
 <body>
-<header><h1>llm-testbench leaderboard</h1><p>Generated ${escapeHtml(generatedAt.toISOString().slice(0, 16).replace('T', ' '))} UTC from the saved reports: ${boards.map((board) => `<a href="#${anchor(board.suite)}">${escapeHtml(board.suite)}</a>`).join(' · ')}</p></header>
+${header(boards, generatedAt)}
 ${sections.join('\n')}
 <script type="application/json" id="leaderboard-data">${data}</script>
 <script>${chartJs()}</script>
-<script>${PAGE_SCRIPT}</script>
+<script>${pageScript()}</script>
 </body>
 </html>
 `
 }
 
+function header(boards: readonly Leaderboard[], generatedAt: Date): string {
+  const when = generatedAt.toISOString().slice(0, 16).replace('T', ' ')
+  const links = boards.map((board) => `<a href="#${anchor(board.suite)}">${escapeHtml(board.suite)}</a>`)
+  return `<header><h1>llm-testbench leaderboard</h1><p>Generated ${escapeHtml(when)} UTC from the saved reports: ${links.join(' · ')}</p></header>`
+}
+
 function section(board: Leaderboard, charts: readonly ChartSpec[]): string {
-  const columns: string[] = []
-  for (const row of board.rows)
-    for (const column of Object.keys(row)) if (!columns.includes(column)) columns.push(column)
-  const table =
-    board.rows.length === 0
-      ? '<p>(no complete run yet)</p>'
-      : `<div class="table"><table><thead><tr><th>#</th>${columns.map((column) => `<th>${escapeHtml(column)}</th>`).join('')}</tr></thead><tbody>${board.rows
-          .map(
-            (row, index) =>
-              `<tr><td>${index + 1}</td>${columns.map((column) => `<td>${escapeHtml(row[column] ?? '')}</td>`).join('')}</tr>`,
-          )
-          .join('')}</tbody></table></div>`
   const relations = charts.filter((chart): chart is RelationChart => chart.kind === 'relations')
   const others = charts.filter((chart) => chart.kind !== 'relations')
-  const chartBoxes = others.map(
-    (chart) =>
-      `<figure class="chart"><figcaption>${escapeHtml(chart.title)}</figcaption><div class="canvas" style="height:${chartHeight(chart)}px"><canvas id="${chart.id}" role="img" aria-label="${escapeHtml(chart.title)}"></canvas></div></figure>`,
-  )
+  const chartBoxes = others.map((chart) => chartBox(chart, 'chart', chartHeight(chart)))
   const relationBoxes =
     relations.length === 0
       ? ''
       : `<h3>Accuracy per relation, one chart per model (best first)</h3><div class="multiples">${relations
-          .map(
-            (chart) =>
-              `<figure class="small"><figcaption>${escapeHtml(chart.title)}</figcaption><div class="canvas" style="height:220px"><canvas id="${chart.id}" role="img" aria-label="${escapeHtml(chart.title)}"></canvas></div></figure>`,
-          )
+          .map((chart) => chartBox(chart, 'small', 220))
           .join('')}</div>`
-  return `<section id="${anchor(board.suite)}"><h2>${escapeHtml(board.suite)}</h2><p>${escapeHtml(board.note)}</p>${table}<div class="charts">${chartBoxes.join('')}</div>${relationBoxes}</section>`
+  const title = `<h2>${escapeHtml(board.suite)}</h2><p>${escapeHtml(board.note)}</p>`
+  const body = `${resultsTable(board)}<div class="charts">${chartBoxes.join('')}</div>${relationBoxes}`
+  return `<section id="${anchor(board.suite)}">${title}${body}</section>`
+}
+
+function resultsTable(board: Leaderboard): string {
+  if (board.rows.length === 0) return '<p>(no complete run yet)</p>'
+  const columns: string[] = []
+  for (const row of board.rows)
+    for (const column of Object.keys(row)) if (!columns.includes(column)) columns.push(column)
+  const head = `<tr><th>#</th>${columns.map((column) => `<th>${escapeHtml(column)}</th>`).join('')}</tr>`
+  const rows = board.rows.map(
+    (row, index) =>
+      `<tr><td>${index + 1}</td>${columns.map((column) => `<td>${escapeHtml(row[column] ?? '')}</td>`).join('')}</tr>`,
+  )
+  return `<div class="table"><table><thead>${head}</thead><tbody>${rows.join('')}</tbody></table></div>`
+}
+
+function chartBox(chart: ChartSpec, figureClass: string, height: number): string {
+  const title = escapeHtml(chart.title)
+  const canvas = `<canvas id="${chart.id}" role="img" aria-label="${title}"></canvas>`
+  return `<figure class="${figureClass}"><figcaption>${title}</figcaption><div class="canvas" style="height:${height}px">${canvas}</div></figure>`
 }
 
 function chartHeight(chart: ChartSpec): number {
@@ -144,6 +153,14 @@ function chartJs(): string {
     .replace(/<\/script/gi, '<\\/script')
 }
 
+/** The script that draws the charts (`leaderboard-page-charts.js`, plain JavaScript), as the page inlines it. */
+function pageScript(): string {
+  return readFileSync(new URL('./leaderboard-page-charts.js', import.meta.url), 'utf8').replace(
+    /<\/script/gi,
+    '<\\/script',
+  )
+}
+
 function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
 }
@@ -166,77 +183,4 @@ figure { margin: 0; border: 1px solid #d0d7de; border-radius: 6px; padding: 8px;
 figcaption { font-weight: 600; font-size: 13px; margin-bottom: 4px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 figure.small figcaption { font-weight: 500; font-size: 12px; }
 .canvas { position: relative; }
-`
-
-/** Turns each chart spec into a Chart.js chart; runs in the page. */
-const PAGE_SCRIPT = `
-(() => {
-  const { charts } = JSON.parse(document.getElementById('leaderboard-data').textContent)
-  Chart.defaults.animation = false
-  Chart.defaults.font.size = 11
-  const blue = '#0969da', orange = '#bc4c00', grey = 'rgba(9, 105, 218, 0.28)'
-  const frontierLabels = {
-    id: 'frontierLabels',
-    afterDatasetsDraw(chart) {
-      const meta = chart.getDatasetMeta(1)
-      const { ctx } = chart
-      ctx.save()
-      ctx.font = '11px system-ui, sans-serif'
-      ctx.fillStyle = orange
-      // A label that would cover one already drawn is left to the tooltip.
-      const drawn = []
-      meta.data.forEach((point, index) => {
-        const text = chart.data.datasets[1].data[index].model
-        const box = { x: point.x + 6, y: point.y - 16, width: ctx.measureText(text).width, height: 13 }
-        if (drawn.some((other) => box.x < other.x + other.width && other.x < box.x + box.width && box.y < other.y + other.height && other.y < box.y + box.height)) return
-        drawn.push(box)
-        ctx.fillText(text, box.x, point.y - 6)
-      })
-      ctx.restore()
-    },
-  }
-  const builders = {
-    interval: (spec) => ({
-      type: 'bar',
-      data: {
-        labels: spec.points.map((point) => point.model),
-        datasets: [
-          { type: 'bar', label: '95% interval', data: spec.points.map((point) => [point.low, point.high]), backgroundColor: grey, borderColor: blue, borderWidth: 1, barPercentage: 0.5, categoryPercentage: 0.9 },
-          { type: 'line', label: 'score', data: spec.points.map((point) => point.value), showLine: false, pointStyle: 'rectRot', pointRadius: 5, pointBackgroundColor: blue, borderColor: blue },
-        ],
-      },
-      options: {
-        indexAxis: 'y', maintainAspectRatio: false,
-        scales: { y: { ticks: { autoSkip: false } }, x: { beginAtZero: true } },
-        plugins: { legend: { position: 'top' }, tooltip: { callbacks: { label: (item) => spec.points[item.dataIndex].display } } },
-      },
-    }),
-    size: (spec) => ({
-      type: 'scatter',
-      data: {
-        datasets: [
-          { label: 'model', data: spec.points.map((point) => ({ x: point.memory, y: point.value, model: point.model })), backgroundColor: grey, borderColor: blue, pointRadius: 4 },
-          { label: 'best for its size', data: spec.points.filter((point) => point.best).sort((a, b) => a.memory - b.memory).map((point) => ({ x: point.memory, y: point.value, model: point.model })), showLine: true, stepped: 'after', borderColor: orange, backgroundColor: orange, pointRadius: 5 },
-        ],
-      },
-      options: {
-        maintainAspectRatio: false,
-        scales: { x: { type: 'logarithmic', title: { display: true, text: 'memory (GB)' } }, y: { beginAtZero: true, title: { display: true, text: spec.score } } },
-        plugins: { tooltip: { callbacks: { label: (item) => item.raw.model + ': ' + item.raw.y + ' at ' + item.raw.x.toFixed(1) + ' GB' } } },
-      },
-      plugins: [frontierLabels],
-    }),
-    relations: (spec) => ({
-      type: 'bar',
-      data: { labels: spec.relations, datasets: [{ label: 'accuracy (%)', data: spec.accuracies, backgroundColor: blue }] },
-      options: {
-        maintainAspectRatio: false,
-        scales: { y: { min: 0, max: 100 }, x: { ticks: { autoSkip: false, maxRotation: 60, minRotation: 45 } } },
-        plugins: { legend: { display: false } },
-      },
-    }),
-  }
-  for (const spec of charts) new Chart(document.getElementById(spec.id), builders[spec.kind](spec))
-  document.body.dataset.chartsDrawn = String(charts.length)
-})()
 `

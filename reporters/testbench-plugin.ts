@@ -30,7 +30,10 @@ export interface TestbenchPluginOptions {
    * (the test files, the global setup, no test timeout, concurrency, part files sharing a worker).
    */
   suites?: ReadonlyArray<BuiltInSuiteName | SuiteDeclaration>
-  /** Projects whose test files are benchmark suites; the gate leaves runs without their files alone. Default: `['suites']`, or the plugin's own project when `suites` is given. */
+  /**
+   * Projects whose test files are benchmark suites; the gate leaves runs without their files alone.
+   * Default: `['suites']`, or the plugin's own project when `suites` is given.
+   */
   benchmarkProjects?: string[]
 }
 

@@ -41,9 +41,11 @@ const cpuMs = scored.reduce((sum, id) => {
 const groups = exclusionsByCategory(calibration.entries, ids)
 const hardScored = scored.filter((id) => hardIds.has(id)).length
 const hardTotal = ids.filter((id) => hardIds.has(id)).length
+const scoredShare = `${scored.length} (${((100 * scored.length) / tasks.length).toFixed(1)}%)`
+const excluded = tasks.length - scored.length
 const lines = [
   `BigCodeBench v0.1.0 calibration (${sandbox().tier} sandbox)`,
-  `  tasks: ${tasks.length}; scored ${scored.length} (${((100 * scored.length) / tasks.length).toFixed(1)}%), excluded ${tasks.length - scored.length}; hard subset: ${hardScored} of ${hardTotal} scored`,
+  `  tasks: ${tasks.length}; scored ${scoredShare}, excluded ${excluded}; hard subset: ${hardScored} of ${hardTotal} scored`,
   `  wall time: ${seconds.toFixed(1)} s, ${(tasks.length / seconds).toFixed(2)} tasks/s`,
   `  concurrency: ${sandboxConcurrency()} sandbox runs at once, one program per run on a warm interpreter that preloads ${calibration.preload.length} modules`,
   `  CPU time of the scored canonical solutions: ${(cpuMs / 1000).toFixed(1)} s in all`,

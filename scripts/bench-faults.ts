@@ -235,14 +235,18 @@ const backoffS = mean(faulty.map((each) => each.backoffS))
 const tailS = mean(faulty.map((each) => each.longestBackoffS)) + IDLE_TIMEOUT_S + LATENCY_MS / 1000
 const budgetS = (brokenBusyS + backoffS) / parallel + tailS
 const extraS = (faultyMs - cleanMs) / 1000
+const cleanScores = [...new Set(clean.map((each) => each.score))].join(' / ')
+const faultyScores = faulty.map((each) => each.score).join(' / ')
 console.log(
-  `\nscores: clean ${[...new Set(clean.map((each) => each.score))].join(' / ')}, faulty ${faulty.map((each) => each.score).join(' / ')}; items whose outcome changed: ${changed.join(' / ')}`,
+  `\nscores: clean ${cleanScores}, faulty ${faultyScores}; items whose outcome changed: ${changed.join(' / ')}`,
 )
+const times = `clean ${(cleanMs / 1000).toFixed(1)} s, faulty ${(faultyMs / 1000).toFixed(1)} s`
 console.log(
-  `wall time: clean ${(cleanMs / 1000).toFixed(1)} s, faulty ${(faultyMs / 1000).toFixed(1)} s, ratio ${(faultyMs / cleanMs).toFixed(2)}× (${retries.toFixed(0)} retries per faulty run)`,
+  `wall time: ${times}, ratio ${(faultyMs / cleanMs).toFixed(2)}× (${retries.toFixed(0)} retries per faulty run)`,
 )
+const delay = `(broken attempts ${brokenBusyS.toFixed(1)} s of server time + backoff ${backoffS.toFixed(1)} s) / ${parallel.toFixed(1)} in flight`
 console.log(
-  `extra time ${extraS.toFixed(1)} s; the retries' own delay ${budgetS.toFixed(1)} s = (broken attempts ${brokenBusyS.toFixed(1)} s of server time + backoff ${backoffS.toFixed(1)} s) / ${parallel.toFixed(1)} in flight ` +
+  `extra time ${extraS.toFixed(1)} s; the retries' own delay ${budgetS.toFixed(1)} s = ${delay} ` +
     `+ tail ${tailS.toFixed(1)} s (longest backoff, one idle timeout, one reply): ${extraS <= budgetS ? 'within' : 'NOT within'} it`,
 )
 if (!tableWhole || changed.some((count) => count > 0) || faulty.some((each) => each.score !== clean[0]!.score))

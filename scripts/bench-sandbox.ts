@@ -134,9 +134,9 @@ try {
     for (const way of ways) {
       const values = perProgram.get(way) ?? []
       const ratio = way === 'bare' ? '' : `  ${(median(values) / bare).toFixed(2)}× bare`
-      console.log(
-        `${language.padEnd(11)} ${way.padEnd(13)} ${median(values).toFixed(1).padStart(8)} ms/program  (${Math.min(...values).toFixed(1)}–${Math.max(...values).toFixed(1)})${ratio}`,
-      )
+      const range = `${Math.min(...values).toFixed(1)}–${Math.max(...values).toFixed(1)}`
+      const perProgramMs = median(values).toFixed(1).padStart(8)
+      console.log(`${language.padEnd(11)} ${way.padEnd(13)} ${perProgramMs} ms/program  (${range})${ratio}`)
     }
     console.log()
   }

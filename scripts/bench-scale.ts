@@ -85,8 +85,10 @@ for (let round = 1; round <= ROUNDS; round++) {
   for (const size of SIZES) {
     const measure = await run(size)
     measures.get(size)?.push(measure)
+    const items = String(measure.items).padStart(6)
+    const seconds = (measure.wallMs / 1000).toFixed(1).padStart(6)
     console.log(
-      `round ${round}: ${String(measure.items).padStart(6)} items  ${(measure.wallMs / 1000).toFixed(1).padStart(6)} s  peak ${(measure.peakKiB / 1024).toFixed(0).padStart(5)} MiB`,
+      `round ${round}: ${items} items  ${seconds} s  peak ${(measure.peakKiB / 1024).toFixed(0).padStart(5)} MiB`,
     )
   }
 }
@@ -103,9 +105,9 @@ if (small === undefined || large === undefined) throw new Error('bench:scale mea
 const perItemKiB = (large.peakKiB - small.peakKiB) / (large.items - small.items)
 console.log('\nmedians:')
 for (const size of [small, large]) {
-  console.log(
-    `${String(size.items).padStart(6)} items: ${(size.wallMs / 1000).toFixed(1)} s (${((size.wallMs / size.items) * 1000).toFixed(0)} µs/item), peak ${(size.peakKiB / 1024).toFixed(0)} MiB (${(size.peakKiB / size.items).toFixed(0)} KiB/item overall)`,
-  )
+  const time = `${(size.wallMs / 1000).toFixed(1)} s (${((size.wallMs / size.items) * 1000).toFixed(0)} µs/item)`
+  const peak = `${(size.peakKiB / 1024).toFixed(0)} MiB (${(size.peakKiB / size.items).toFixed(0)} KiB/item overall)`
+  console.log(`${String(size.items).padStart(6)} items: ${time}, peak ${peak}`)
 }
 console.log(
   `memory per added item (10k − 1k peaks): ${perItemKiB.toFixed(1)} KiB (goal ≤ ${GOAL_KIB_PER_ITEM} KiB: ${perItemKiB <= GOAL_KIB_PER_ITEM ? 'met' : 'NOT met'})`,

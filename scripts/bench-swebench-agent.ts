@@ -69,9 +69,8 @@ try {
   }
   for (const way of ['bare', 'harness'] as const) {
     const values = times[way]
-    console.log(
-      `  ${way.padEnd(8)} median ${median(values).toFixed(1)} ms, min ${Math.min(...values).toFixed(1)}, max ${Math.max(...values).toFixed(1)} (${values.length} commands)`,
-    )
+    const spread = `min ${Math.min(...values).toFixed(1)}, max ${Math.max(...values).toFixed(1)}`
+    console.log(`  ${way.padEnd(8)} median ${median(values).toFixed(1)} ms, ${spread} (${values.length} commands)`)
   }
   const ratios = times.harness.map((time, index) => time / (times.bare[index] ?? time))
   console.log(

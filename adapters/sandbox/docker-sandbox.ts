@@ -112,7 +112,9 @@ export class DockerSandbox implements Sandbox {
 
   /** `docker (podman 4.3.1, image <name> <id>)`; engine and id once asked (after `unreachable()` or a first run). */
   description(): string {
-    return `docker (${this.#engineName === undefined ? '' : `${this.#engineName}, `}image ${this.#image}${this.#imageId === undefined ? '' : ` ${this.#imageId}`})`
+    const engine = this.#engineName === undefined ? '' : `${this.#engineName}, `
+    const id = this.#imageId === undefined ? '' : ` ${this.#imageId}`
+    return `docker (${engine}image ${this.#image}${id})`
   }
 
   run(request: RunRequest): Promise<RunResult> {

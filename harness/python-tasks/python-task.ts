@@ -42,7 +42,10 @@ export interface UpstreamCheck {
   setup: string
   /** The check: HumanEval's test and `check(<entry point>)`, MBPP's test imports and asserts. */
   test: string
-  /** The names through which the check calls the program (HumanEval: the entry point); undefined: every name the test reads that the prelude binds, modules aside (MBPP). */
+  /**
+   * The names through which the check calls the program (HumanEval: the entry point); undefined: every name
+   * the test reads that the prelude binds, modules aside (MBPP).
+   */
   functions?: string[]
 }
 

@@ -51,7 +51,10 @@ export const OVERWRITE = booleanKnob({
   default: false,
   readme: 'run stored model × language results again instead of reusing them',
 })
-/** The original's rule that counts a problem solved when its answer appears anywhere in the code, without running it: a known false positive (problem 35's answer is 55). */
+/**
+ * The original's rule that counts a problem solved when its answer appears anywhere in the code, without
+ * running it: a known false positive (problem 35's answer is 55).
+ */
 export const ANSWER_IN_CODE = booleanKnob({
   name: 'TESTBENCH_EULER_ANSWER_IN_CODE',
   default: false,

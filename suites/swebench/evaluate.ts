@@ -156,7 +156,8 @@ export function judgeLog(
     }
   }
   const grade = gradeInstance(statuses, instance.failToPass, instance.passToPass)
-  const counts = `FAIL_TO_PASS ${grade.failToPass.passed.length}/${instance.failToPass.length}, PASS_TO_PASS ${grade.passToPass.passed.length}/${instance.passToPass.length} pass`
+  const failToPass = `FAIL_TO_PASS ${grade.failToPass.passed.length}/${instance.failToPass.length}`
+  const counts = `${failToPass}, PASS_TO_PASS ${grade.passToPass.passed.length}/${instance.passToPass.length} pass`
   return {
     ...base,
     status: grade.resolution,

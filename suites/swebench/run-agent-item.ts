@@ -66,12 +66,12 @@ export async function runAgentItem(
     writeTrajectory(bench, instance.instanceId, image, episode, config)
     // The submission is judged as a prediction's model_patch is: byte for byte; none is an empty patch.
     const verdict = await judgePatch(instance, episode.submission, run.judges, bench.signal)
+    const ending = `${episode.exitStatus}${episode.limitReason ? ` (${episode.limitReason})` : ''}`
+    const lowered = `${verdict.reason.charAt(0).toLowerCase()}${verdict.reason.slice(1)}`
     bench.record({
       outcome: verdict.outcome,
       reason:
-        episode.exitStatus === 'Submitted'
-          ? verdict.reason
-          : `${episode.exitStatus}${episode.limitReason ? ` (${episode.limitReason})` : ''}: the agent submitted nothing, so ${verdict.reason.charAt(0).toLowerCase()}${verdict.reason.slice(1)}`,
+        episode.exitStatus === 'Submitted' ? verdict.reason : `${ending}: the agent submitted nothing, so ${lowered}`,
       extracted: verdict.patch,
       prompt: renderTrajectory(episode.messages),
       tokens: episode.tokens,

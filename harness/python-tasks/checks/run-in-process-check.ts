@@ -47,7 +47,10 @@ export async function runInProcessCheck(
     result.outcome === 'infra_error' && !driverStarted(result.stdout.text)
       ? { outcome: result.outcome, reason: result.reason }
       : inProcessVerdict(result, statements.length, secret)
-  const output = `${verdict.reason} (checked in the program's process: ${taskId}'s check cannot be replayed outside it; ${result.wallMs} ms wall, ${result.cpuMs ?? '?'} ms CPU, CPU limit ${policy.floorMs} ms)${result.stderr.text.trim() === '' ? '' : `\nstderr:\n${result.stderr.text.trim().slice(-2000)}`}`
+  const where = `checked in the program's process: ${taskId}'s check cannot be replayed outside it`
+  const times = `${result.wallMs} ms wall, ${result.cpuMs ?? '?'} ms CPU, CPU limit ${policy.floorMs} ms`
+  const stderr = result.stderr.text.trim()
+  const output = `${verdict.reason} (${where}; ${times})${stderr === '' ? '' : `\nstderr:\n${stderr.slice(-2000)}`}`
   return { ...verdict, output, limitMs: policy.floorMs, wallMs: result.wallMs, cpuMs: result.cpuMs }
 }
 
