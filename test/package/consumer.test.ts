@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os'
 import { delimiter, dirname, join } from 'node:path'
 import { rm } from 'node:fs/promises'
 import { promisify } from 'node:util'
+import { gunzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { REPO_ROOT } from '../support/run-vitest.ts'
 import { openaiChatHandler } from '../support/fake-openai.ts'
@@ -20,6 +21,7 @@ import { isolationMissing } from '../support/sandbox-available.ts'
 import { datasetOrSkip } from '../support/test-datasets.ts'
 import { loadHumanEval } from '../../suites/humaneval/dataset.ts'
 import type { RunReport } from '../../reporters/run-report.ts'
+import { unpackTar } from '../../adapters/sandbox/tar.ts'
 
 const run = promisify(execFile)
 const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
@@ -43,7 +45,8 @@ beforeAll(async () => {
   })
   tarball = join(work, `llm-testbench-${manifest.version}.tgz`)
   expect(stdout).toContain(tarball)
-  files = (await run('tar', ['-tzf', tarball])).stdout.trim().split('\n')
+  // Read with the sandbox's own tar reader: the test needs no tar command.
+  files = unpackTar(gunzipSync(readFileSync(tarball))).map((entry) => entry.name)
   project = join(work, 'project')
   cpSync(join(REPO_ROOT, 'docs', 'template'), project, { recursive: true })
   await run(
@@ -77,7 +80,7 @@ describe('the tarball', () => {
       (file) => !/^package\/(adapters|harness|reporters|suites)\//.test(file) && !/^package\/[^/]+$/.test(file),
     )
     expect(outside.sort()).toEqual(
-      ['compare', 'failed-items', 'leaderboard', 'llm-testbench'].flatMap((name) => [
+      ['compare', 'failed-items', 'leaderboard', 'llm-testbench', 'script-usage'].flatMap((name) => [
         `package/scripts/${name}.d.ts`,
         `package/scripts/${name}.js`,
       ]),
@@ -218,6 +221,15 @@ describe('a project of its own', () => {
     expect(failed.stdout).toMatch(/fibonacci/)
     expect(failed.stdout).toMatch(/multiples/)
     expect(failed.stdout).not.toMatch(/digits|primes/)
+  })
+
+  test('npx llm-testbench --help, -h, and each command with --help print their usage and exit 0', async () => {
+    const bin = join(project, 'node_modules/.bin/llm-testbench')
+    for (const args of [['--help'], ['-h'], ['compare', '--help'], ['failed', '-h'], ['leaderboard', '--help']]) {
+      const { stdout, stderr } = await run(bin, args, { cwd: project, env: { ...process.env, PATH } })
+      expect(stdout, args.join(' ')).toMatch(/^usage: llm-testbench /)
+      expect(stderr, args.join(' ')).toBe('')
+    }
   })
 })
 
