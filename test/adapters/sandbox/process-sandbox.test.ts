@@ -22,7 +22,7 @@ const freshInterpreters = [
 const canaryDir = mkdtempSync('/var/tmp/testbench-canary-')
 const canaryFile = join(canaryDir, 'canary')
 // A host process the programs must not reach; checked alive after all of them.
-const sentinel = spawn('sleep', ['300'], { stdio: 'ignore' })
+const sentinel = spawn('/bin/sleep', ['300'], { stdio: 'ignore' })
 let server: Server
 let connections = 0
 const host: HostileContext = {
@@ -183,6 +183,7 @@ describe('process sandbox: on hosts missing a protection', () => {
       context.skip(context.task.meta.skipReason)
     }
     skipWithoutTool(context, { name: 'setpriv', install: 'apt-get install util-linux' }, found.setpriv === undefined)
+    skipWithoutTool(context, { name: 'kill', install: 'apt-get install procps' }, found.kill === undefined)
     const withoutBwrap = new ProcessSandbox({ unsandboxed: true, warmPython: false })
     expect(withoutBwrap.description()).toBe('none (unsandboxed)')
     const loop = await withoutBwrap.run({
