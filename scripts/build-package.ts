@@ -7,10 +7,11 @@
  * package.json is written here: the exports map, the command, and the runtime dependencies only (Vitest as a
  * peer; no node-<os>-<cpu> binary, which only this repository's own scripts use; test/platform/packaging.test.ts
  * keeps every package the code imports among the dependencies). Then `npm pack` makes the
- * tarball, and its size and file count are printed. Nothing of test/, fixtures/ or the other scripts goes in.
+ * tarball, and its size and file count are printed. The READMEs go with the pages they link to (docs/, CONTRIBUTING.md),
+ * so that their links resolve inside the installed package. Nothing of test/, fixtures/ or the other scripts goes in.
  */
 import { execFileSync } from 'node:child_process'
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { answerHelp } from './script-usage.ts'
@@ -49,7 +50,10 @@ execFileSync(
   },
 )
 for (const folder of SOURCE_FOLDERS) copyAssets(join(ROOT, folder))
-for (const file of ['README.md', 'CHANGELOG.md', 'LICENSE']) copyFileSync(join(ROOT, file), join(OUT, file))
+for (const file of ['README.md', 'CHANGELOG.md', 'CONTRIBUTING.md', 'LICENSE'])
+  copyFileSync(join(ROOT, file), join(OUT, file))
+// The pages the READMEs link to, and the template docs/own-benchmark.md starts a project from: read where installed.
+cpSync(join(ROOT, 'docs'), join(OUT, 'docs'), { recursive: true })
 writeFileSync(join(OUT, 'package.json'), `${JSON.stringify(packageManifest(), null, 2)}\n`)
 
 const packed = npm(['pack', OUT, '--pack-destination', DESTINATION, '--json'])

@@ -8,12 +8,13 @@
 import { execFile } from 'node:child_process'
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { delimiter, dirname, join } from 'node:path'
+import { delimiter, dirname, join, relative } from 'node:path'
 import { rm } from 'node:fs/promises'
 import { promisify } from 'node:util'
 import { gunzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { REPO_ROOT } from '../support/run-vitest.ts'
+import { brokenLinks, markdownFiles } from '../support/markdown-files.ts'
 import { openaiChatHandler } from '../support/fake-openai.ts'
 import { startLoopbackServer, type LoopbackServer } from '../support/loopback-server.ts'
 import { skipWithoutTool, TOOLS } from '../support/required-tool.ts'
@@ -77,7 +78,7 @@ describe('the tarball', () => {
     expect(files).toContain('package/suites/humaneval/humaneval-1.test.js')
     expect(files).toContain('package/CHANGELOG.md')
     const outside = files.filter(
-      (file) => !/^package\/(adapters|harness|reporters|suites)\//.test(file) && !/^package\/[^/]+$/.test(file),
+      (file) => !/^package\/(adapters|harness|reporters|suites|docs)\//.test(file) && !/^package\/[^/]+$/.test(file),
     )
     expect(outside.sort()).toEqual(
       ['compare', 'failed-items', 'leaderboard', 'llm-testbench', 'script-usage'].flatMap((name) => [
@@ -85,12 +86,26 @@ describe('the tarball', () => {
         `package/scripts/${name}.js`,
       ]),
     )
-    expect(files.filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))).toEqual([])
+    // TypeScript only in the template a team copies (docs/template), which nothing imports.
+    expect(
+      files.filter(
+        (file) => file.endsWith('.ts') && !file.endsWith('.d.ts') && !file.startsWith('package/docs/template/'),
+      ),
+    ).toEqual([])
     expect(files.filter((file) => /(^|\/)(test|fixtures)\//.test(file))).toEqual([])
     const packedBytes = readFileSync(tarball).byteLength
     expect(packedBytes, 'the tarball stays small: datasets and images are downloaded, never shipped').toBeLessThan(
       1024 * 1024,
     )
+  })
+
+  test('its pages link to files inside the installed package, where they are read', () => {
+    const installed = join(project, 'node_modules/llm-testbench')
+    const pages = markdownFiles(installed)
+    expect(pages.map((page) => relative(installed, page))).toEqual(
+      expect.arrayContaining(['README.md', 'docs/knobs.md', 'adapters/sandbox/README.md']),
+    )
+    for (const page of pages) expect(brokenLinks(page, installed), relative(installed, page)).toEqual([])
   })
 
   test("installs with its own dependencies: Vitest is the project's, and no Node binary comes with it", () => {
