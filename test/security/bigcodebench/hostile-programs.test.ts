@@ -17,7 +17,7 @@ import { canonicalProgram, loadBigCodeBench } from '../../../suites/bigcodebench
 import { runChecks } from '../../../suites/bigcodebench/run-checks.ts'
 import type { TaskRun } from '../../../suites/bigcodebench/task-run.ts'
 import { sandboxConcurrency } from '../../../adapters/sandbox/concurrency.ts'
-import { processesWith } from '../../support/host-processes.ts'
+import { killProcessesWith } from '../../support/host-processes.ts'
 import { runSuiteForRecords } from '../../support/run-vitest.ts'
 import { skipWithoutSandbox } from '../../support/sandbox-available.ts'
 import { datasetEnv, datasetOrSkip, withDatasets } from '../../support/test-datasets.ts'
@@ -80,7 +80,7 @@ describe('BigCodeBench: programs that try to forge their checks', () => {
 
   test('nothing they started outlives the run', async () => {
     await hostileRun()
-    expect(processesWith(`sleep ${LEFTOVER_SLEEP}`)).toEqual([])
+    expect(killProcessesWith(`sleep ${LEFTOVER_SLEEP}`)).toEqual([])
   }, 900_000)
 })
 
