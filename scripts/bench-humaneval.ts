@@ -77,6 +77,8 @@ function ordinaryUser(): { uid: number; gid: number; name: string } | undefined 
   const name = process.env.BENCH_USER ?? 'nobody'
   const ids = spawnSync('id', ['-u', name], { encoding: 'utf8' })
   const gids = spawnSync('id', ['-g', name], { encoding: 'utf8' })
+  if (ids.error !== undefined)
+    throw new Error(`id could not run (${ids.error.message}): it finds BENCH_USER's uid (apt-get install coreutils).`)
   if (ids.status !== 0)
     throw new Error(`BENCH_USER ${name} does not exist: create one (useradd -m tbuser) or name another.`)
   return { uid: Number(ids.stdout.trim()), gid: Number(gids.stdout.trim()), name }

@@ -26,4 +26,5 @@ const run = spawnSync(process.execPath, [vitest, 'run', '--project', 'harness', 
   cwd: root,
   stdio: 'inherit',
 })
+if (run.error !== undefined) console.error(`test:fast: Vitest could not start: ${run.error.message}`)
 process.exit(run.status ?? 1)
