@@ -23,7 +23,7 @@ export default defineConfig({
         test: {
           name: 'harness',
           include: ['test/**/*.test.ts'],
-          globalSetup: ['test/support/temp-root.ts'],
+          globalSetup: ['test/support/temp-root.ts', 'test/support/leftover-processes.ts'],
           testTimeout: 60_000,
         },
       },

@@ -20,6 +20,12 @@ import { converse } from '../harness/conversation/converse.ts'
 import { EulerAgent } from '../suites/euler/tools/agent-tools.ts'
 import { upstreamToolResult } from '../suites/euler/tools/tool-result.ts'
 import { TOOL_LIMITS } from '../suites/euler/tool-mode.ts'
+import { refuseArguments } from './script-usage.ts'
+
+const USAGE = `usage: npm run bench:agent
+What a conversation costs in the harness per turn, against a bare SDK loop (48 scripted turns on 127.0.0.1).
+Environment: BENCH_ROUNDS (default 5), BENCH_ADAPTER (openai, the default, or sdk).`
+refuseArguments(USAGE)
 
 const TURNS = 48
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)

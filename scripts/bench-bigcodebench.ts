@@ -20,6 +20,13 @@ import { calibrate, exclusionsByCategory } from '../suites/bigcodebench/calibrat
 import { canonicalProgram, loadBigCodeBench, taskNumber } from '../suites/bigcodebench/dataset.ts'
 import { runChecks } from '../suites/bigcodebench/run-checks.ts'
 import { bigCodeBenchOptions } from '../suites/bigcodebench/options.ts'
+import { refuseArguments } from './script-usage.ts'
+
+const USAGE = `usage: npm run bench:bigcodebench
+The BigCodeBench calibration over every canonical solution, then the suite's checks against a bare
+/usr/bin/python3 on a sample of tasks. Environment: BENCH_SAMPLE (default 40), BENCH_CACHED=1 (keep the
+cached calibration), TESTBENCH_DATA_DIR, TESTBENCH_CACHE_DIR, TESTBENCH_SANDBOX_CONCURRENCY, TESTBENCH_BIGCODEBENCH_*.`
+refuseArguments(USAGE)
 
 const options = bigCodeBenchOptions(1)
 const selected = options.tasks

@@ -36,6 +36,13 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { load, median, spread as spreadOf } from './bench-figures.ts'
 import { EXTENSIONS, SIEVE_LANGUAGES, sieveProgram, type SieveLanguage } from './euler-sieve-programs.ts'
+import { refuseArguments } from './script-usage.ts'
+
+const USAGE = `usage: npm run bench:euler
+PE-Bench through the suite next to upstream's execute.py on the same programs. Environment: BENCH_ROUNDS
+(default 3), BENCH_EULER_LANGUAGES (default python,java,rust,clojure), BENCH_EULER_PROBLEMS (default 100),
+BENCH_EULER_SETS (default light,heavy), BENCH_EULER_UPSTREAM (upstream's checkout), TESTBENCH_DATA_DIR.`
+refuseArguments(USAGE)
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const dataDir = process.env.TESTBENCH_DATA_DIR ?? join(root, '..', 'shared', 'datasets')

@@ -25,6 +25,12 @@ import {
 import { runSuiteForRecords } from '../test/support/run-vitest.ts'
 import { steadyFarelModel } from '../test/support/steady-model.ts'
 import type { WireToolCall } from '../test/support/wire-replies.ts'
+import { refuseArguments } from './script-usage.ts'
+
+const USAGE = `usage: npm run bench:faults [-- --table-only]
+What a flaky provider costs: FaRel-3 through the OpenAI SDK against a loopback server, clean and with 20 %
+of its replies broken. --table-only stops after the per-adapter fault tables.`
+refuseArguments(USAGE, ['--table-only'])
 
 const ROUNDS = 2
 const LATENCY_MS = 200

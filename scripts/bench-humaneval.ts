@@ -35,6 +35,13 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { load, median, spread as spreadOf } from './bench-figures.ts'
 import { gunzipSync } from 'node:zlib'
+import { refuseArguments } from './script-usage.ts'
+
+const USAGE = `usage: npm run bench:humaneval
+HumanEval with MODEL=reference through the suite, next to openai/human-eval on the same solutions.
+Environment: BENCH_ROUNDS (default 3), BENCH_USER (default nobody, as root), BENCH_ROOT=0, BENCH_BASELINE
+(another checkout), BENCH_VARIANTS, TESTBENCH_DATA_DIR.`
+refuseArguments(USAGE)
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const dataDir = process.env.TESTBENCH_DATA_DIR ?? join(root, '..', 'shared', 'datasets')
@@ -70,6 +77,8 @@ function ordinaryUser(): { uid: number; gid: number; name: string } | undefined 
   const name = process.env.BENCH_USER ?? 'nobody'
   const ids = spawnSync('id', ['-u', name], { encoding: 'utf8' })
   const gids = spawnSync('id', ['-g', name], { encoding: 'utf8' })
+  if (ids.error !== undefined)
+    throw new Error(`id could not run (${ids.error.message}): it finds BENCH_USER's uid (apt-get install coreutils).`)
   if (ids.status !== 0)
     throw new Error(`BENCH_USER ${name} does not exist: create one (useradd -m tbuser) or name another.`)
   return { uid: Number(ids.stdout.trim()), gid: Number(gids.stdout.trim()), name }

@@ -23,6 +23,12 @@ import { DEFAULT_COMPILE_LIMITS, DEFAULT_RUN_LIMITS } from '../adapters/sandbox/
 import { ProcessSandbox } from '../adapters/sandbox/process-sandbox.ts'
 import { DockerSandbox } from '../adapters/sandbox/docker-sandbox.ts'
 import type { Sandbox } from '../adapters/sandbox/sandbox.ts'
+import { refuseArguments } from './script-usage.ts'
+
+const USAGE = `usage: npm run bench:sandbox
+What the process sandbox costs over a bare spawn, per language. Environment: BENCH_ROUNDS (default 3),
+BENCH_PROGRAMS (default 20), BENCH_LANGUAGES (default python,javascript,c,java,go), BENCH_CONTAINER_HOSTS.`
+refuseArguments(USAGE)
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3)
 const count = Number(process.env.BENCH_PROGRAMS ?? 20)

@@ -5,6 +5,12 @@ import { spawn } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { refuseArguments } from './script-usage.ts'
+
+const USAGE = `usage: npm run bench:scale
+What a run costs per item as runs grow: FaRel with MODEL=reference at about 1,000 and 10,000 quizzes
+(Linux only: it reads memory from /proc).`
+refuseArguments(USAGE)
 
 const CLASSES = 9 // FaRel-3 has nine relationship classes
 const SIZES = [1_000, 10_000]

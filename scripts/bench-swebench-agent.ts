@@ -11,6 +11,13 @@ import { EPISODE_LIMITS } from '../suites/swebench/agent-episode.ts'
 import { connectEngine } from '../suites/swebench/container-engine.ts'
 import { EpisodeContainer } from '../suites/swebench/episode-container.ts'
 import { TOOLS_CONFIG } from '../suites/swebench/mini-swe-agent-config.ts'
+import { refuseArguments } from './script-usage.ts'
+
+const USAGE = `usage: npm run bench:swebench-agent
+What one bash command of the SWE-bench agent costs, against a bare \`docker exec\`. Needs the image that
+.ci/swebench-setup.sh builds. Environment: BENCH_ROUNDS (default 3), BENCH_COMMANDS (default 20),
+BENCH_IMAGE, DOCKER_HOST.`
+refuseArguments(USAGE)
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3)
 const count = Number(process.env.BENCH_COMMANDS ?? 20)

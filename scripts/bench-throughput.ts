@@ -15,6 +15,13 @@ import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { farelOptions } from '../suites/farel/options.ts'
 import { generateQuizzes } from '../suites/farel/quiz.ts'
+import { refuseArguments } from './script-usage.ts'
+
+const USAGE = `usage: npm run bench:throughput
+How close a model-bound suite comes to the model's limit: FaRel's 450 quizzes against a loopback server,
+next to a bare openai loop. Environment: BENCH_REPLY_MS (default 200), BENCH_CONCURRENCIES (default
+8,32,64), BENCH_ROUNDS (default 3).`
+refuseArguments(USAGE)
 
 const ITEMS = 450
 const REPLY_MS = Number(process.env.BENCH_REPLY_MS ?? 200)

@@ -7,12 +7,18 @@
  * package.json is written here: the exports map, the command, and the runtime dependencies only (Vitest as a
  * peer; no node-<os>-<cpu> binary, which only this repository's own scripts use; test/platform/packaging.test.ts
  * keeps every package the code imports among the dependencies). Then `npm pack` makes the
- * tarball, and its size and file count are printed. Nothing of test/, fixtures/ or the other scripts goes in.
+ * tarball, and its size and file count are printed. The READMEs go with the pages they link to (docs/, CONTRIBUTING.md),
+ * so that their links resolve inside the installed package. Nothing of test/, fixtures/ or the other scripts goes in.
  */
 import { execFileSync } from 'node:child_process'
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { answerHelp } from './script-usage.ts'
+
+const USAGE = `usage: npm run package [-- --out <dir>]
+Builds the installable package in <dir>/package (default build/) and packs it to <dir>/llm-testbench-<version>.tgz.`
+answerHelp(USAGE)
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const DESTINATION = resolve(outArgument() ?? join(ROOT, 'build'))
@@ -44,13 +50,13 @@ execFileSync(
   },
 )
 for (const folder of SOURCE_FOLDERS) copyAssets(join(ROOT, folder))
-for (const file of ['README.md', 'CHANGELOG.md', 'LICENSE']) copyFileSync(join(ROOT, file), join(OUT, file))
+for (const file of ['README.md', 'CHANGELOG.md', 'CONTRIBUTING.md', 'LICENSE'])
+  copyFileSync(join(ROOT, file), join(OUT, file))
+// The pages the READMEs link to, and the template docs/own-benchmark.md starts a project from: read where installed.
+cpSync(join(ROOT, 'docs'), join(OUT, 'docs'), { recursive: true })
 writeFileSync(join(OUT, 'package.json'), `${JSON.stringify(packageManifest(), null, 2)}\n`)
 
-const packed = execFileSync('npm', ['pack', OUT, '--pack-destination', DESTINATION, '--json'], {
-  cwd: ROOT,
-  encoding: 'utf8',
-})
+const packed = npm(['pack', OUT, '--pack-destination', DESTINATION, '--json'])
 const [result] = JSON.parse(packed) as Array<{
   filename: string
   size: number
@@ -61,6 +67,19 @@ if (result === undefined) throw new Error(`npm pack printed no result: ${packed}
 console.log(
   `${join(DESTINATION, result.filename)}: ${kib(result.size)} packed, ${kib(result.unpackedSize)} unpacked, ${result.entryCount} files`,
 )
+
+/** npm, as `npm run` ran us (npm_execpath) or else from PATH; its absence is one message, not a stack. */
+function npm(args: string[]): string {
+  const cli = process.env.npm_execpath
+  const [file, argv] = cli?.endsWith('.js') ? [process.execPath, [cli, ...args]] : ['npm', args]
+  try {
+    return execFileSync(file, argv, { cwd: ROOT, encoding: 'utf8' })
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+    console.error('build-package: npm is not on PATH; run it as `npm run package`, or put npm on PATH.')
+    process.exit(1)
+  }
+}
 
 function outArgument(): string | undefined {
   const at = process.argv.indexOf('--out')

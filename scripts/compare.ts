@@ -9,14 +9,18 @@
 import { compareReports, comparisonMarkdown, CompareError } from '../reporters/compare.ts'
 import { pricesFromEnv, PricesError } from '../harness/prices.ts'
 import { readSavedReport, SavedReportError } from '../reporters/saved-report.ts'
+import { answerHelp } from './script-usage.ts'
+
+const USAGE = `usage: llm-testbench compare <a.json> <b.json> [--json]   (npm run compare -- … in this repository)
+Compares two saved JSON reports of one suite (from TESTBENCH_REPORT_DIR/<suite>/): scores with their 95 %
+intervals, the paired McNemar test, both flip lists, outcomes; --json prints it as JSON. TESTBENCH_PRICES adds costs.`
 
 const args = process.argv.slice(2)
+answerHelp(USAGE, args)
 const json = args.includes('--json')
 const files = args.filter((arg) => arg !== '--json')
-if (files.length !== 2 || files.some((file) => file.startsWith('--'))) {
-  console.error(
-    'usage: llm-testbench compare <a.json> <b.json> [--json]   (two JSON reports of one suite, from TESTBENCH_REPORT_DIR/<suite>/)',
-  )
+if (files.length !== 2 || files.some((file) => file.startsWith('-'))) {
+  console.error(USAGE)
   process.exit(2)
 }
 const [fileA = '', fileB = ''] = files

@@ -6,12 +6,18 @@
  */
 import { readSavedReport, SavedReportError } from '../reporters/saved-report.ts'
 import { itemsWithOutcome, NOT_PASSED, parseOutcomes, rerunPattern, SELECTABLE } from '../reporters/failed-items.ts'
+import { answerHelp } from './script-usage.ts'
+
+const USAGE = `usage: llm-testbench failed <saved report .json> [--outcome=wrong_answer,timeout,…]   (npm run failed -- …)
+Prints the -t pattern that runs the report's items with those outcomes again (default: all but passed):
+  npx vitest run suites/<suite> -t "$(npx llm-testbench failed <report.json>)"`
 
 const args = process.argv.slice(2)
-const file = args.find((arg) => !arg.startsWith('--'))
+answerHelp(USAGE, args)
+const file = args.find((arg) => !arg.startsWith('-'))
 const outcomeArg = args.find((arg) => arg.startsWith('--outcome='))
-if (file === undefined || args.some((arg) => arg.startsWith('--') && !arg.startsWith('--outcome='))) {
-  console.error('usage: llm-testbench failed <saved report .json> [--outcome=wrong_answer,timeout,…]')
+if (file === undefined || args.some((arg) => arg.startsWith('-') && !arg.startsWith('--outcome='))) {
+  console.error(USAGE)
   process.exit(2)
 }
 const outcomes = outcomeArg === undefined ? NOT_PASSED : parseOutcomes(outcomeArg.slice('--outcome='.length))

@@ -14,15 +14,19 @@ import { KnobValueError } from '../adapters/knob.ts'
 import { describeSet, farelOptions, FarelOptionError, isPublishedSet } from '../suites/farel/options.ts'
 import { toCsv } from '../suites/farel/python-csv.ts'
 import { generateQuizzes } from '../suites/farel/quiz.ts'
+import { answerHelp } from './script-usage.ts'
 
 const PUBLISHED_MD5 = '0b08876d7a221c9b9812ea85d746449a'
 
+const USAGE = `usage: npm run farel:csv [-- FILE]   (stdout without FILE)
+Writes the FaRel quiz set as the original farel-bench's CSV. The set follows TESTBENCH_FAREL_LENGTH,
+_PER_CLASS, _SEED, _MODE, _SHUFFLE and _TEMPLATE.`
+
 const args = process.argv.slice(2)
-if (args.includes('-h') || args.includes('--help') || args.length > 1) {
-  console.error(
-    'usage: node scripts/farel-export-csv.ts [FILE]\nThe set follows TESTBENCH_FAREL_LENGTH, _PER_CLASS, _SEED, _MODE, _SHUFFLE and _TEMPLATE.',
-  )
-  process.exit(args.length > 1 ? 2 : 0)
+answerHelp(USAGE, args)
+if (args.length > 1 || args.some((arg) => arg.startsWith('-'))) {
+  console.error(USAGE)
+  process.exit(2)
 }
 
 try {

@@ -5,6 +5,12 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { readmeWithKnobTables } from '../reporters/readme-knob-tables.ts'
+import { refuseArguments } from './script-usage.ts'
+
+const USAGE = `usage: npm run docs:knobs [-- --check]
+Writes docs/knobs.md's knob tables from the declarations; --check only says whether they are up to date
+(exit 1 when not).`
+refuseArguments(USAGE, ['--check'])
 
 const readmePath = fileURLToPath(new URL('../docs/knobs.md', import.meta.url))
 const readme = readFileSync(readmePath, 'utf8')

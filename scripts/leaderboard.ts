@@ -12,9 +12,20 @@ import { leaderboard, leaderboardMarkdown, type Leaderboard, type SavedRun } fro
 import { leaderboardPage } from '../reporters/leaderboard-page.ts'
 import { pricesFromEnv, PricesError } from '../harness/prices.ts'
 import { readSavedReport, savedReportFiles, savedSuites, SavedReportError } from '../reporters/saved-report.ts'
+import { answerHelp } from './script-usage.ts'
 
-const directory = reportDir()
+const USAGE = `usage: llm-testbench leaderboard [suite…]   (npm run leaderboard -- … in this repository)
+Writes each suite's LEADERBOARD.md from its saved reports in TESTBENCH_REPORT_DIR (every suite with reports
+when none is named), prints it, and writes them all, with charts, to leaderboard.html. TESTBENCH_PRICES adds costs.`
+
 const named = process.argv.slice(2)
+answerHelp(USAGE, named)
+const unknownFlag = named.find((arg) => arg.startsWith('-'))
+if (unknownFlag !== undefined) {
+  console.error(`unknown argument "${unknownFlag}".\n${USAGE}`)
+  process.exit(2)
+}
+const directory = reportDir()
 const suites = named.length > 0 ? named : savedSuites(directory)
 if (suites.length === 0) {
   console.error(

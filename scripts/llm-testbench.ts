@@ -6,9 +6,14 @@
 const USAGE = `usage: llm-testbench <command> …
   compare <a.json> <b.json> [--json]     two JSON reports of one suite: scores, paired test, flips
   leaderboard [suite…]                   each suite's leaderboard from its saved reports, and leaderboard.html
-  failed <report.json> [--outcome=…]     the -t pattern that runs a report's failed items again`
+  failed <report.json> [--outcome=…]     the -t pattern that runs a report's failed items again
+llm-testbench <command> --help prints the command's own usage.`
 
 const [command, ...rest] = process.argv.slice(2)
+if (command === '--help' || command === '-h' || command === 'help') {
+  console.log(USAGE)
+  process.exit(0)
+}
 // The command's own script reads its arguments where it would if run by itself.
 process.argv.splice(2, process.argv.length - 2, ...rest)
 switch (command) {

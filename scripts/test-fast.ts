@@ -7,6 +7,12 @@ import { spawnSync } from 'node:child_process'
 import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { SLOW_TESTS } from './slow-tests.ts'
+import { answerHelp } from './script-usage.ts'
+
+const USAGE = `usage: npm run test:fast [-- <vitest arguments>…]
+The harness's tests but the slow ones (scripts/slow-tests.ts), one test file per core; the arguments go to
+Vitest, e.g. npm run test:fast -- test/benchmarks/farel, or -- --maxWorkers=1. npm test runs everything.`
+answerHelp(USAGE)
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const vitest = fileURLToPath(new URL('../node_modules/vitest/vitest.mjs', import.meta.url))
@@ -20,4 +26,5 @@ const run = spawnSync(process.execPath, [vitest, 'run', '--project', 'harness', 
   cwd: root,
   stdio: 'inherit',
 })
+if (run.error !== undefined) console.error(`test:fast: Vitest could not start: ${run.error.message}`)
 process.exit(run.status ?? 1)

@@ -14,6 +14,8 @@ export interface HostProtections {
   prlimit: string | undefined
   /** setpriv: run as a throwaway uid, which the process limit needs when we are root. */
   setpriv: string | undefined
+  /** kill: with SANDBOX=none as root, ends whatever a program's throwaway uid left running (`kill -KILL -1` as that uid). */
+  kill: string | undefined
   /** GNU time: CPU time and peak memory of the tree. */
   time: string | undefined
   root: boolean
@@ -60,13 +62,23 @@ export function processTierProblem(
   return `the process sandbox cannot isolate programs here: ${missing.join('; ')}. Fix that, or run with SANDBOX=docker (Docker or podman through DOCKER_HOST)`
 }
 
+/**
+ * Why SANDBOX=none cannot run programs here, or undefined when it can: as root, what a program leaves behind
+ * is killed by its throwaway uid, which takes setpriv and kill.
+ */
+export function unsandboxedProblem(protections: HostProtections): string | undefined {
+  if (!protections.root || protections.setpriv === undefined || protections.kill !== undefined) return undefined
+  return 'kill is not at /usr/bin/kill or /bin/kill, and SANDBOX=none needs it to end what a program leaves running (apt-get install procps)'
+}
+
 function detect(): HostProtections {
   const root = process.getuid?.() === 0
-  const find = (path: string): string | undefined => (existsSync(path) ? path : undefined)
+  const find = (...paths: string[]): string | undefined => paths.find((path) => existsSync(path))
   const protections: HostProtections = {
     bwrap: find('/usr/bin/bwrap'),
     prlimit: find('/usr/bin/prlimit'),
     setpriv: find('/usr/bin/setpriv'),
+    kill: find('/usr/bin/kill', '/bin/kill'),
     time: find('/usr/bin/time'),
     root,
   }

@@ -15,7 +15,7 @@ import { bwrapArgs } from './bwrap-args.ts'
 import { hiddenHostPaths } from './sandbox-root.ts'
 import { seccompFilter } from './seccomp-filter.ts'
 import { HostToolchain } from './host-toolchain.ts'
-import { hostProtections, processTierProblem, type HostProtections } from './host-protections.ts'
+import { hostProtections, processTierProblem, unsandboxedProblem, type HostProtections } from './host-protections.ts'
 import { processTierDescription, UNSANDBOXED } from './sandbox-tier.ts'
 import { languageSpec, type Language, type LanguageSpec, type Toolchain } from './languages.ts'
 import { DEFAULT_COMPILE_LIMITS, DEFAULT_RUN_LIMITS, tmpfsBytes, withDefaults, type Limits } from './limits.ts'
@@ -166,9 +166,14 @@ export class ProcessSandbox implements Sandbox {
     const main = request.main ?? spec.main
 
     const protections = this.#protections()
-    const missing = this.tier === 'none' ? undefined : processTierProblem(protections)
-    if (missing !== undefined)
-      return infraFailure(`No program runs without a sandbox: ${missing}, or SANDBOX=none to run them unsandboxed.`)
+    if (this.tier === 'none') {
+      const missing = unsandboxedProblem(protections)
+      if (missing !== undefined) return infraFailure(`No program runs: ${missing}.`)
+    } else {
+      const missing = processTierProblem(protections)
+      if (missing !== undefined)
+        return infraFailure(`No program runs without a sandbox: ${missing}, or SANDBOX=none to run them unsandboxed.`)
+    }
     const uid = UID_BASE + randomInt(UID_RANGE)
     const writableRoot = request.writableRoot ?? false
     const warm =
@@ -377,10 +382,18 @@ export class ProcessSandbox implements Sandbox {
       files: copies?.handles.map((handle) => handle.fd) ?? [],
     }).finally(() => Promise.all([stats?.close(), seccomp?.close()]))
     if (protections.bwrap === undefined && protections.root && protections.setpriv !== undefined) {
-      // No pid namespace to take the leftovers with it; the run's own uid finds them all.
+      // No pid namespace to take the leftovers with it; the run's own uid finds them all (#run checked for kill).
       spawnSync(
         protections.setpriv,
-        [`--reuid=${context.uid}`, `--regid=${context.uid}`, '--clear-groups', '--', 'kill', '-KILL', '-1'],
+        [
+          `--reuid=${context.uid}`,
+          `--regid=${context.uid}`,
+          '--clear-groups',
+          '--',
+          protections.kill ?? 'kill',
+          '-KILL',
+          '-1',
+        ],
         { stdio: 'ignore' },
       )
     }
@@ -508,9 +521,13 @@ async function chownTree(work: string, names: readonly string[], uid: number): P
 
 /** bwrap reports the child's exit on fd 3; no report (and no kill of ours) means the sandbox itself failed. */
 function infraProblem(result: CommandResult, protections: HostProtections, stderr: string): string | undefined {
-  if (result.spawnError !== undefined) return `The sandbox could not start: ${result.spawnError.message}.`
+  if (result.spawnError !== undefined)
+    return `The sandbox could not start (${result.spawnError.message}): ${SANDBOX_TOOLS_HINT}`
   if (protections.bwrap === undefined || result.wallLimitHit) return undefined
   if (result.status.includes('"exit-code"')) return undefined
   const said = stderr.trim().split('\n').slice(-3).join(' | ')
-  return `bwrap failed to set up the sandbox (exit status ${result.exitCode}): ${said || 'no message'}. Check that bwrap works here: bwrap --ro-bind / / true`
+  return `bwrap failed to set up the sandbox (exit status ${result.exitCode}): ${said || 'no message'}. ${SANDBOX_TOOLS_HINT}`
 }
+
+const SANDBOX_TOOLS_HINT =
+  'check that bwrap is installed and works here (apt-get install bubblewrap util-linux; bwrap --ro-bind / / true), or run with SANDBOX=docker.'

@@ -4,7 +4,7 @@
  * never programs run unsandboxed; only SANDBOX=none runs them without one, under a banner.
  */
 import { DockerSandbox } from './docker-sandbox.ts'
-import { hostProtections, processTierProblem, type HostProtections } from './host-protections.ts'
+import { hostProtections, processTierProblem, unsandboxedProblem, type HostProtections } from './host-protections.ts'
 
 import { SANDBOX, type TierName } from './knobs.ts'
 
@@ -40,7 +40,10 @@ export async function tierReadiness(
   platform: NodeJS.Platform = process.platform,
 ): Promise<{ description: string } | { problem: string }> {
   const tier = configuredTier(env)
-  if (tier === 'none') return { description: UNSANDBOXED }
+  if (tier === 'none') {
+    const problem = unsandboxedProblem(hostProtections())
+    return problem === undefined ? { description: UNSANDBOXED } : { problem: `SANDBOX=none: ${problem}.` }
+  }
   if (tier === 'process') {
     const protections = hostProtections()
     const problem = processTierProblem(protections, platform)

@@ -5,11 +5,14 @@ import { sandboxEnvironment } from './environment.ts'
 /**
  * A warm server's process (the Python fork server, the exec server, the warm javac): spawned detached in a
  * process group of its own, as `user` when given, the last lines of its stderr kept for the warning that
- * says why it did not start. It keeps Node alive only while busy.
+ * says why it did not start. It keeps Node alive only while busy. A server that cannot be spawned at all
+ * (its bwrap is missing) ends as one that exited, its spawn error as its diagnostics.
  */
 export class ServerProcess {
   readonly #process: ChildProcess
   #stderr = ''
+  readonly #exitListeners: Array<() => void> = []
+  #ended = false
 
   constructor(
     argv: readonly string[],
@@ -29,6 +32,11 @@ export class ServerProcess {
       this.#stderr = (this.#stderr + chunk.toString('utf8')).slice(-2000)
     })
     this.#process.stdin?.on('error', () => {})
+    this.#process.on('exit', () => this.#end())
+    this.#process.on('error', (error) => {
+      this.#stderr = `${this.#stderr}\n${error.message}`.slice(-2000)
+      this.#end()
+    })
     this.idle()
   }
 
@@ -37,7 +45,7 @@ export class ServerProcess {
   }
 
   onExit(listener: () => void): void {
-    this.#process.on('exit', listener)
+    this.#exitListeners.push(listener)
   }
 
   write(data: Buffer | string): void {
@@ -47,6 +55,12 @@ export class ServerProcess {
   /** The last lines the server printed on stderr, for a warning. */
   diagnostics(): string {
     return this.#stderr.trim().split('\n').slice(-2).join(' | ') || 'no message'
+  }
+
+  #end(): void {
+    if (this.#ended) return
+    this.#ended = true
+    for (const listener of this.#exitListeners) listener()
   }
 
   /** Kills the server's whole process group. */

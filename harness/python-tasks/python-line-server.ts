@@ -67,14 +67,22 @@ export class PythonLineServer {
       this.#stderr = (this.#stderr + chunk.toString()).slice(-4000)
     })
     createInterface({ input: child.stdout }).on('line', (line) => this.#answer(child, line))
-    child.on('exit', (code, signal) => {
-      this.#child = undefined
-      const error = new Error(
-        `${this.#options.name} stopped (${signal ?? `exit ${code}`}): ${this.#stderr.trim() || 'no message'}`,
-      )
+    const stopped = (error: Error): void => {
+      if (this.#child === child) this.#child = undefined
       for (const waiting of this.#pending.values()) waiting.reject(error)
       this.#pending.clear()
-    })
+    }
+    child.on('exit', (code, signal) =>
+      stopped(
+        new Error(
+          `${this.#options.name} stopped (${signal ?? `exit ${code}`}): ${this.#stderr.trim() || 'no message'}`,
+        ),
+      ),
+    )
+    child.on('error', (error) =>
+      stopped(new Error(`${this.#options.name} could not start ${python.path}: ${error.message}`)),
+    )
+    child.stdin.on('error', () => {}) // EPIPE once it stopped: its exit says why
     this.#holdProcess(child, false)
     process.once('exit', () => child.kill())
     return child

@@ -8,11 +8,13 @@
 import { execFile } from 'node:child_process'
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { delimiter, dirname, join } from 'node:path'
+import { delimiter, dirname, join, relative } from 'node:path'
 import { rm } from 'node:fs/promises'
 import { promisify } from 'node:util'
+import { gunzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { REPO_ROOT } from '../support/run-vitest.ts'
+import { brokenLinks, markdownFiles } from '../support/markdown-files.ts'
 import { openaiChatHandler } from '../support/fake-openai.ts'
 import { startLoopbackServer, type LoopbackServer } from '../support/loopback-server.ts'
 import { skipWithoutTool, TOOLS } from '../support/required-tool.ts'
@@ -20,6 +22,7 @@ import { isolationMissing } from '../support/sandbox-available.ts'
 import { datasetOrSkip } from '../support/test-datasets.ts'
 import { loadHumanEval } from '../../suites/humaneval/dataset.ts'
 import type { RunReport } from '../../reporters/run-report.ts'
+import { unpackTar } from '../../adapters/sandbox/tar.ts'
 
 const run = promisify(execFile)
 const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
@@ -43,7 +46,8 @@ beforeAll(async () => {
   })
   tarball = join(work, `llm-testbench-${manifest.version}.tgz`)
   expect(stdout).toContain(tarball)
-  files = (await run('tar', ['-tzf', tarball])).stdout.trim().split('\n')
+  // Read with the sandbox's own tar reader: the test needs no tar command.
+  files = unpackTar(gunzipSync(readFileSync(tarball))).map((entry) => entry.name)
   project = join(work, 'project')
   cpSync(join(REPO_ROOT, 'docs', 'template'), project, { recursive: true })
   await run(
@@ -74,20 +78,34 @@ describe('the tarball', () => {
     expect(files).toContain('package/suites/humaneval/humaneval-1.test.js')
     expect(files).toContain('package/CHANGELOG.md')
     const outside = files.filter(
-      (file) => !/^package\/(adapters|harness|reporters|suites)\//.test(file) && !/^package\/[^/]+$/.test(file),
+      (file) => !/^package\/(adapters|harness|reporters|suites|docs)\//.test(file) && !/^package\/[^/]+$/.test(file),
     )
     expect(outside.sort()).toEqual(
-      ['compare', 'failed-items', 'leaderboard', 'llm-testbench'].flatMap((name) => [
+      ['compare', 'failed-items', 'leaderboard', 'llm-testbench', 'script-usage'].flatMap((name) => [
         `package/scripts/${name}.d.ts`,
         `package/scripts/${name}.js`,
       ]),
     )
-    expect(files.filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))).toEqual([])
+    // TypeScript only in the template a team copies (docs/template), which nothing imports.
+    expect(
+      files.filter(
+        (file) => file.endsWith('.ts') && !file.endsWith('.d.ts') && !file.startsWith('package/docs/template/'),
+      ),
+    ).toEqual([])
     expect(files.filter((file) => /(^|\/)(test|fixtures)\//.test(file))).toEqual([])
     const packedBytes = readFileSync(tarball).byteLength
     expect(packedBytes, 'the tarball stays small: datasets and images are downloaded, never shipped').toBeLessThan(
       1024 * 1024,
     )
+  })
+
+  test('its pages link to files inside the installed package, where they are read', () => {
+    const installed = join(project, 'node_modules/llm-testbench')
+    const pages = markdownFiles(installed)
+    expect(pages.map((page) => relative(installed, page))).toEqual(
+      expect.arrayContaining(['README.md', 'docs/knobs.md', 'adapters/sandbox/README.md']),
+    )
+    for (const page of pages) expect(brokenLinks(page, installed), relative(installed, page)).toEqual([])
   })
 
   test("installs with its own dependencies: Vitest is the project's, and no Node binary comes with it", () => {
@@ -218,6 +236,15 @@ describe('a project of its own', () => {
     expect(failed.stdout).toMatch(/fibonacci/)
     expect(failed.stdout).toMatch(/multiples/)
     expect(failed.stdout).not.toMatch(/digits|primes/)
+  })
+
+  test('npx llm-testbench --help, -h, and each command with --help print their usage and exit 0', async () => {
+    const bin = join(project, 'node_modules/.bin/llm-testbench')
+    for (const args of [['--help'], ['-h'], ['compare', '--help'], ['failed', '-h'], ['leaderboard', '--help']]) {
+      const { stdout, stderr } = await run(bin, args, { cwd: project, env: { ...process.env, PATH } })
+      expect(stdout, args.join(' ')).toMatch(/^usage: llm-testbench /)
+      expect(stderr, args.join(' ')).toBe('')
+    }
   })
 })
 

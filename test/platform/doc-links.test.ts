@@ -1,31 +1,13 @@
-/** Every relative link of the docs leads to a file that exists, and an anchor to a heading it has. */
-import { existsSync, readFileSync, statSync } from 'node:fs'
-import { dirname, join, relative } from 'node:path'
-import { expect, test } from 'vitest'
-import { markdownFiles } from '../support/markdown-files.ts'
+/**
+ * Every relative link of the docs leads to a file that exists, and an anchor to a heading it has: the repository's
+ * pages in the repository, and the pages of a package `npm run package` built (build/package) inside that package,
+ * where they are read once installed (test/package/consumer.test.ts checks those of the package it builds).
+ */
+import { existsSync, readFileSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import { describe, expect, test } from 'vitest'
+import { brokenLinks, BUILT_PACKAGE, markdownFiles } from '../support/markdown-files.ts'
 import { REPO_ROOT } from '../support/run-vitest.ts'
-
-/** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens. */
-function anchorOf(heading: string): string {
-  return heading
-    .trim()
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N} _-]/gu, '')
-    .replace(/ /g, '-')
-}
-
-function anchorsOf(file: string): Set<string> {
-  const headings = readFileSync(file, 'utf8').match(/^#{1,6} .*$/gm) ?? []
-  return new Set(headings.map((heading) => anchorOf(heading.replace(/^#+ /, ''))))
-}
-
-/** `[text](target)` links outside code, that lead somewhere in the repository. */
-function relativeLinks(text: string): string[] {
-  const prose = text.replace(/^(```|````)[^]*?^\1\s*$/gm, '').replace(/`[^`\n]*`/g, '')
-  return [...prose.matchAll(/\]\(([^)\s]+)\)/g)]
-    .map((match) => match[1] ?? '')
-    .filter((target) => !/^[a-z]+:/.test(target))
-}
 
 const files = markdownFiles()
 
@@ -46,21 +28,19 @@ test('the docs are there: a README that routes, a page per suite, and the pages 
 })
 
 test.for(files.map((file) => ({ name: relative(REPO_ROOT, file), file })))(
-  '$name: every relative link resolves',
+  '$name: every relative link resolves in the repository',
   ({ file }) => {
-    const broken: string[] = []
-    for (const target of relativeLinks(readFileSync(file, 'utf8'))) {
-      const [path = '', anchor] = target.split('#')
-      const resolved = path === '' ? file : join(dirname(file), decodeURIComponent(path))
-      if (!existsSync(resolved)) broken.push(`${target}: no such file`)
-      else if (
-        anchor !== undefined &&
-        statSync(resolved).isFile() &&
-        resolved.endsWith('.md') &&
-        !anchorsOf(resolved).has(anchor)
-      )
-        broken.push(`${target}: no such heading`)
-    }
-    expect(broken).toEqual([])
+    expect(brokenLinks(file, REPO_ROOT)).toEqual([])
   },
 )
+
+describe.runIf(existsSync(BUILT_PACKAGE))('the package npm run package built (build/package)', () => {
+  test.for(
+    (existsSync(BUILT_PACKAGE) ? markdownFiles(BUILT_PACKAGE) : []).map((file) => ({
+      name: relative(BUILT_PACKAGE, file),
+      file,
+    })),
+  )('$name: every relative link resolves inside the package', ({ file }) => {
+    expect(brokenLinks(file, BUILT_PACKAGE)).toEqual([])
+  })
+})

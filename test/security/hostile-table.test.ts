@@ -5,7 +5,6 @@
  * intact, no control sequence on the terminal).
  */
 import { spawnSync } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
 import {
   chmodSync,
   chownSync,
@@ -30,7 +29,7 @@ import { CONTROLS, fill, HOSTILE_PROGRAMS, type HostileLanguage, type HostileSlo
 import { cannotRunHere, runEulerAs, UNPRIVILEGED, type User } from './run-suite-as.ts'
 import { CONTAINER_ENGINES, engineMissing, type ContainerEngine } from '../support/container-engines.ts'
 import { skipForMissing, skipWithoutTool } from '../support/required-tool.ts'
-import { processesWith } from '../support/host-processes.ts'
+import { leftoverToken, processesWith } from '../support/host-processes.ts'
 
 const FIXTURE_DATASETS = fileURLToPath(new URL('../../fixtures/euler/datasets', import.meta.url))
 const FIXTURE_SOLUTIONS = join(FIXTURE_DATASETS, 'euler', 'solutions.json')
@@ -72,7 +71,7 @@ async function listen(address: string | { port: number; host: string }): Promise
 }
 
 beforeAll(async () => {
-  const token = `testbench-hostile-${randomBytes(6).toString('hex')}`
+  const token = leftoverToken('hostile')
   canaryDir = mkdtempSync('/var/tmp/testbench-canary-')
   chmodSync(canaryDir, 0o777)
   const canary = join(canaryDir, 'canary')

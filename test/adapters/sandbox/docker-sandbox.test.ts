@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto'
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:net'
 import { join } from 'node:path'
@@ -10,7 +9,7 @@ import { DockerSandbox } from '../../../adapters/sandbox/docker-sandbox.ts'
 import { LANGUAGES } from '../../../adapters/sandbox/index.ts'
 import { HELLO, WITH_MODULES, hostileCases, type HostileContext } from './programs.ts'
 import { skipWithoutTool } from '../../support/required-tool.ts'
-import { processesWith } from '../../support/host-processes.ts'
+import { leftoverToken, processesWith } from '../../support/host-processes.ts'
 import { CONTAINER_ENGINES, engineMissing } from '../../support/container-engines.ts'
 
 // Runs for real on each engine that answers and holds the sandbox image (podman at DOCKER_HOST from
@@ -37,7 +36,7 @@ const host: HostileContext = {
   canaryFile,
   listenerPort: 0,
   connectionsSeen: () => connections,
-  token: (name) => `testbench-${name}-${randomBytes(6).toString('hex')}`,
+  token: leftoverToken,
   processesWith,
 }
 

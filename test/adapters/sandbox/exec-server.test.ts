@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto'
 import { afterAll, describe, expect, test } from 'vitest'
 import { sandboxEnvironment } from '../../../adapters/sandbox/environment.ts'
 import { ExecServers, type ExecStep, type StepFile } from '../../../adapters/sandbox/exec-server.ts'
@@ -7,6 +6,7 @@ import { DEFAULT_COMPILE_LIMITS, DEFAULT_RUN_LIMITS } from '../../../adapters/sa
 import { sandboxPython } from '../../support/sandbox-available.ts'
 import { skipWithoutTool, TOOLS, type SkippableContext } from '../../support/required-tool.ts'
 import { FORK_UNTIL_THE_LIMIT } from './programs.ts'
+import { leftoverToken } from '../../support/host-processes.ts'
 
 /**
  * The warm exec server in both of its isolations: `uid` (root: a throwaway uid per program) and `userns` (an ordinary
@@ -117,7 +117,7 @@ except OSError as error:
 
   test('what a step leaves (processes, files in /tmp and /dev/shm, SysV IPC) is gone before the next, and a daemon dies with the step', async (context) => {
     skipUnlessAvailable(context, isolation.needsRoot)
-    const token = `testbench-exec-${randomBytes(6).toString('hex')}`
+    const token = leftoverToken('exec')
     await py(`import os, subprocess, sys
 open('/tmp/left', 'w').write('x')
 open('/dev/shm/left', 'w').write('x')
@@ -143,7 +143,7 @@ print(open('/proc/sysvipc/shm').read().count('\\n'))`)
 
   test('two steps at once see nothing of each other: processes, files, /tmp, /dev/shm, signals', async (context) => {
     skipUnlessAvailable(context, isolation.needsRoot)
-    const token = `testbench-exec-${randomBytes(6).toString('hex')}`
+    const token = leftoverToken('exec')
     const look = `import os, signal, time
 open('/tmp/${token}', 'w').write('x')
 open('/dev/shm/${token}', 'w').write('x')
@@ -209,7 +209,7 @@ raise SystemExit(7)`)
 
   test('the wall limit kills the whole step, a daemon in a new session too', async (context) => {
     skipUnlessAvailable(context, isolation.needsRoot)
-    const token = `testbench-exec-${randomBytes(6).toString('hex')}`
+    const token = leftoverToken('exec')
     const ran = await py(
       `import subprocess, time\nsubprocess.Popen(['/bin/sh', '-c', 'sleep 30; : ${token}'], start_new_session=True)\ntime.sleep(30)`,
       {

@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:net'
 import { join } from 'node:path'
@@ -10,7 +9,7 @@ import { ProcessSandbox } from '../../../adapters/sandbox/process-sandbox.ts'
 import { HELLO, WITH_MODULES, hostileCases, type HostileContext } from './programs.ts'
 import { skipWithoutSandbox } from '../../support/sandbox-available.ts'
 import { skipWithoutTool } from '../../support/required-tool.ts'
-import { processesWith } from '../../support/host-processes.ts'
+import { killProcessesWith, leftoverToken, processesWith } from '../../support/host-processes.ts'
 
 const sandbox = new ProcessSandbox()
 /** Python starting a fresh interpreter per program: on the warm exec servers, and in a bwrap of its own (where those cannot run). */
@@ -22,14 +21,14 @@ const freshInterpreters = [
 const canaryDir = mkdtempSync('/var/tmp/testbench-canary-')
 const canaryFile = join(canaryDir, 'canary')
 // A host process the programs must not reach; checked alive after all of them.
-const sentinel = spawn('sleep', ['300'], { stdio: 'ignore' })
+const sentinel = spawn('/bin/sleep', ['300'], { stdio: 'ignore' })
 let server: Server
 let connections = 0
 const host: HostileContext = {
   canaryFile,
   listenerPort: 0,
   connectionsSeen: () => connections,
-  token: (name) => `testbench-${name}-${randomBytes(6).toString('hex')}`,
+  token: leftoverToken,
   processesWith,
 }
 
@@ -183,6 +182,7 @@ describe('process sandbox: on hosts missing a protection', () => {
       context.skip(context.task.meta.skipReason)
     }
     skipWithoutTool(context, { name: 'setpriv', install: 'apt-get install util-linux' }, found.setpriv === undefined)
+    skipWithoutTool(context, { name: 'kill', install: 'apt-get install procps' }, found.kill === undefined)
     const withoutBwrap = new ProcessSandbox({ unsandboxed: true, warmPython: false })
     expect(withoutBwrap.description()).toBe('none (unsandboxed)')
     const loop = await withoutBwrap.run({
@@ -193,8 +193,12 @@ describe('process sandbox: on hosts missing a protection', () => {
     expect(loop.outcome).toBe('timeout')
     const token = host.token('no-bwrap-orphan')
     const orphan = `import subprocess\nsubprocess.Popen(['/bin/sh', '-c', 'sleep 1000; : ${token}'], start_new_session=True)\n`
-    expect((await withoutBwrap.run({ language: 'python', files: { 'main.py': orphan } })).outcome).toBe('passed')
-    await expect.poll(() => processesWith(token)).toEqual([])
+    try {
+      expect((await withoutBwrap.run({ language: 'python', files: { 'main.py': orphan } })).outcome).toBe('passed')
+      await expect.poll(() => processesWith(token)).toEqual([])
+    } finally {
+      killProcessesWith(token)
+    }
   })
 })
 

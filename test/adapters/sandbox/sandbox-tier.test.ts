@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import type { HostProtections } from '../../../adapters/sandbox/host-protections.ts'
-import { processTierProblem } from '../../../adapters/sandbox/host-protections.ts'
+import { processTierProblem, unsandboxedProblem } from '../../../adapters/sandbox/host-protections.ts'
 import { configuredTier, tierReadiness, UNSANDBOXED } from '../../../adapters/sandbox/sandbox-tier.ts'
 import type { ItemRecord } from '../../../harness/item-record.ts'
 import { leaderboardMarkdown } from '../../../reporters/leaderboard.ts'
@@ -11,6 +11,7 @@ const WORKING: HostProtections = {
   bwrapVersion: 'bubblewrap 0.8.0',
   prlimit: '/usr/bin/prlimit',
   setpriv: '/usr/bin/setpriv',
+  kill: '/usr/bin/kill',
   time: '/usr/bin/time',
   root: true,
 }
@@ -36,6 +37,12 @@ describe('sandbox tier: fail closed', () => {
     )
     expect(processTierProblem({ ...WORKING, setpriv: undefined }, 'linux')).toMatch(/setpriv is missing/)
     expect(processTierProblem({ ...WORKING, setpriv: undefined, root: false }, 'linux')).toBeUndefined()
+  })
+
+  test('SANDBOX=none as root needs kill, which ends what a program leaves running: without it, one message naming it', () => {
+    expect(unsandboxedProblem(WORKING)).toBeUndefined()
+    expect(unsandboxedProblem({ ...WORKING, kill: undefined })).toMatch(/kill is not at .*apt-get install procps/)
+    expect(unsandboxedProblem({ ...WORKING, kill: undefined, root: false })).toBeUndefined()
   })
 
   test('on macOS and Windows the message points to SANDBOX=docker', () => {

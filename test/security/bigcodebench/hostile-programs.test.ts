@@ -7,7 +7,6 @@
  * raw memory run once more with it allowed, as a task that needs ctypes would have it, where only
  * the checks' memory digest stands in their way.
  */
-import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -18,6 +17,7 @@ import { canonicalProgram, loadBigCodeBench } from '../../../suites/bigcodebench
 import { runChecks } from '../../../suites/bigcodebench/run-checks.ts'
 import type { TaskRun } from '../../../suites/bigcodebench/task-run.ts'
 import { sandboxConcurrency } from '../../../adapters/sandbox/concurrency.ts'
+import { killProcessesWith } from '../../support/host-processes.ts'
 import { runSuiteForRecords } from '../../support/run-vitest.ts'
 import { skipWithoutSandbox } from '../../support/sandbox-available.ts'
 import { datasetEnv, datasetOrSkip, withDatasets } from '../../support/test-datasets.ts'
@@ -80,8 +80,7 @@ describe('BigCodeBench: programs that try to forge their checks', () => {
 
   test('nothing they started outlives the run', async () => {
     await hostileRun()
-    const left = spawnSync('pgrep', ['-f', `sleep ${LEFTOVER_SLEEP}`], { encoding: 'utf8' })
-    expect(left.stdout.trim()).toBe('')
+    expect(killProcessesWith(`sleep ${LEFTOVER_SLEEP}`)).toEqual([])
   }, 900_000)
 })
 
