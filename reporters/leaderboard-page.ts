@@ -20,8 +20,8 @@ export interface LeaderboardPageOptions {
 /**
  * The leaderboard as one html file that opens from disk, without a server or a network: for each
  * suite the results table (the Markdown leaderboard's rows) and charts drawn by Chart.js, whose UMD
- * build is inlined into the page. Every suite charts its scores with their 95% intervals (pass@k
- * with the scorer's own interval, others with the bootstrap one); PE-Bench adds score versus
+ * build is inlined into the page. Every suite charts its scores with their 95% intervals (each
+ * score's method in docs/reports.md; a saved report's older interval marked as saved); PE-Bench adds score versus
  * memory with the best-for-size frontier (the results table's "Best Model for Size" rows), FaRel
  * one chart of per-relation accuracies per model. Charts grow with the number of models, so that
  * 50 models stay readable.
@@ -104,15 +104,14 @@ function intervalCharts(board: Leaderboard, max: number): IntervalChart[] {
       .flatMap(({ model, scores }) => {
         const score = scores.find((candidate) => candidate.name === name)
         if (!score) return []
-        const interval = score.interval ?? { low: score.value, high: score.value }
         const range = formatInterval(score)
         return [
           {
             model,
             value: score.value,
-            low: interval.low,
-            high: interval.high,
-            display: `${score.display}${range ? ` (95% interval ${range})` : ''}`,
+            // A score without an interval is drawn as its point alone, never as a bar of zero width.
+            ...(score.interval ? { low: score.interval.low, high: score.interval.high } : {}),
+            display: `${score.display}${range ? ` (95% interval ${range})` : ' (no interval)'}`,
           },
         ]
       })
@@ -201,7 +200,7 @@ const PAGE_SCRIPT = `
       data: {
         labels: spec.points.map((point) => point.model),
         datasets: [
-          { type: 'bar', label: '95% interval', data: spec.points.map((point) => [point.low, point.high]), backgroundColor: grey, borderColor: blue, borderWidth: 1, barPercentage: 0.5, categoryPercentage: 0.9 },
+          { type: 'bar', label: '95% interval', data: spec.points.map((point) => (point.low === undefined ? null : [point.low, point.high])), backgroundColor: grey, borderColor: blue, borderWidth: 1, barPercentage: 0.5, categoryPercentage: 0.9 },
           { type: 'line', label: 'score', data: spec.points.map((point) => point.value), showLine: false, pointStyle: 'rectRot', pointRadius: 5, pointBackgroundColor: blue, borderColor: blue },
         ],
       },
