@@ -68,9 +68,10 @@ describe('meanPassAtK', () => {
     expect(result.problems).toBe(3)
   })
 
-  test('the 95% interval is Wilson’s on the effective sample size, at most every sample a trial', () => {
+  test('the 95% interval is Wilson’s on the effective sample size, between the problems and the samples', () => {
     // pass@1 per problem: 0.4, 0.6, 0.4, 0.6 → mean 0.5; the spread is far below a coin's, so the 20 samples
-    // count as 20 trials (no more: samples of one problem are never worth more than one trial each).
+    // count as up to 20 trials, shrunk towards the 4 problems by Student's t on the 4 problems that carry the
+    // variance: 4 + 16 · (1.96 / 2.776)² ≈ 12 trials.
     const result = meanPassAtK(
       [
         { n: 5, c: 2 },
@@ -82,7 +83,11 @@ describe('meanPassAtK', () => {
     )
     expect(result.value).toBeCloseTo(0.5, 12)
     expect(result.standardError).toBeCloseTo(Math.sqrt(1 / 300), 12)
-    expect({ low: result.low, high: result.high }).toEqual(wilsonInterval(10, 20))
+    const trials = 4 + 16 * (1.959963984540054 / 2.7764451051977987) ** 2
+    expect(result.low).toBeCloseTo(wilsonInterval(trials / 2, trials).low, 3)
+    expect(result.high).toBeCloseTo(wilsonInterval(trials / 2, trials).high, 3)
+    expect(result.high - result.low).toBeLessThan(wilsonInterval(2, 4).high - wilsonInterval(2, 4).low)
+    expect(result.high - result.low).toBeGreaterThan(wilsonInterval(10, 20).high - wilsonInterval(10, 20).low)
     // Problems that always pass or always fail: one trial each, the same interval as one sample per problem.
     const allOrNothing = meanPassAtK(
       [

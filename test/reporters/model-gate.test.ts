@@ -156,7 +156,7 @@ test('a mistake in the gate config stops the run before any item is asked, with 
     TESTBENCH_REPORT_DIR: dir,
   }).done
   expect(output).toContain(
-    `GateConfigError: ${config}: suites.demo has the unknown key "minimun": the keys are "minimum", "baseline", "models".`,
+    `GateConfigError: ${config}: suites.demo has the unknown key "minimun": the keys are "minimum", "baseline", "maxDrop", "models".`,
   )
   expect(output).not.toContain('demo: scores')
   expect(code).toBe(1)
