@@ -61,17 +61,21 @@ export {
 
 // Verdicts and scores.
 export { OUTCOMES, NOT_THE_MODELS_FAULT, isOutcome, type Outcome } from './adapters/outcome.ts'
-export type { Score, Scorer } from './harness/score.ts'
+export type { Score, ScoreInterval, Scorer } from './harness/score.ts'
 export { passRate } from './reporters/pass-rate.ts'
 export {
   passAtK,
+  passHatK,
   meanPassAtK,
+  meanPassHatK,
   scorePassAtK,
   type PassAtK,
   type PassAtKScoreOptions,
   type SampleCount,
 } from './harness/pass-at-k.ts'
 export { withIntervals } from './reporters/score-interval.ts'
+export { wilsonInterval, meanInterval, type ShareUnit } from './harness/proportion-interval.ts'
 export type { RunReport } from './reporters/run-report.ts'
+export type { FlakyItem } from './reporters/flaky-items.ts'
 
 export { TESTBENCH_VERSION } from './harness/version.ts'

@@ -5,7 +5,8 @@ export interface IntervalChart {
   kind: 'interval'
   id: string
   title: string
-  points: Array<{ model: string; value: number; low: number; high: number; display: string }>
+  /** `low` and `high`: the 95% interval, absent when the score has none. */
+  points: Array<{ model: string; value: number; low?: number; high?: number; display: string }>
 }
 
 /** A score against the memory the model needs, and the best model for each size (PE-Bench's Mem-Score view). */

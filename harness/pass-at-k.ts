@@ -1,12 +1,14 @@
 import { groupBy } from './group-by.ts'
 import type { ItemRecord } from './item-record.ts'
 import { NOT_THE_MODELS_FAULT, OUTCOMES } from '../adapters/outcome.ts'
+import { meanInterval, shareIntervalMethod } from './proportion-interval.ts'
 import type { Score } from './score.ts'
 
 /**
  * pass@k (Chen et al. 2021): the chance that at least one of k samples drawn
- * from a problem's n samples, c of them correct, passes; averaged over problems,
- * with a 95% interval from the standard error over problems.
+ * from a problem's n samples, c of them correct, passes; and pass^k, the chance
+ * that all k pass (the consistency figure); each averaged over problems, with
+ * a 95% interval that holds at 0 and 1 (harness/proportion-interval.ts).
  */
 
 /** One problem's samples: n asked, c correct. */
@@ -21,13 +23,13 @@ export interface PassAtK {
   value: number
   /** Standard error of that mean over problems (0 for a single problem). */
   standardError: number
-  /** The 95% interval, value ± 1.96 standard errors, clipped to 0…1. */
+  /** The 95% interval: Wilson's on the effective number of trials, never of zero width. */
   low: number
   high: number
   problems: number
+  /** Samples over all problems. */
+  samples: number
 }
-
-const Z_95 = 1.959963984540054
 
 /**
  * The unbiased estimator 1 − C(n−c, k)/C(n, k), computed as
@@ -46,20 +48,39 @@ export function passAtK(n: number, c: number, k: number): number {
   return 1 - allFail
 }
 
+/**
+ * pass^k, the unbiased estimator C(c, k)/C(n, k) of the chance that k samples drawn from the n are all
+ * correct, computed as ∏_{i=0}^{k−1} (c − i)/(n − i).
+ */
+export function passHatK(n: number, c: number, k: number): number {
+  passAtK(n, c, k)
+  let allPass = 1
+  for (let i = 0; i < k; i++) allPass *= Math.max(0, c - i) / (n - i)
+  return allPass
+}
+
 /** pass@k averaged over problems, each with its own n ≥ k. */
 export function meanPassAtK(problems: readonly SampleCount[], k: number): PassAtK {
   if (problems.length === 0) throw new Error(`pass@${k} over no problems is undefined.`)
-  const values = problems.map(({ n, c }) => passAtK(n, c, k))
+  return meanOverProblems(problems, k, passAtK)
+}
+
+/** pass^k averaged over problems, each with its own n ≥ k. */
+export function meanPassHatK(problems: readonly SampleCount[], k: number): PassAtK {
+  if (problems.length === 0) throw new Error(`pass^${k} over no problems is undefined.`)
+  return meanOverProblems(problems, k, passHatK)
+}
+
+function meanOverProblems(
+  problems: readonly SampleCount[],
+  k: number,
+  estimate: (n: number, c: number, k: number) => number,
+): PassAtK {
+  const values = problems.map(({ n, c }) => estimate(n, c, k))
   const value = mean(values)
   const standardError = problems.length > 1 ? Math.sqrt(sampleVariance(values, value) / problems.length) : 0
-  return {
-    k,
-    value,
-    standardError,
-    low: Math.max(0, value - Z_95 * standardError),
-    high: Math.min(1, value + Z_95 * standardError),
-    problems: problems.length,
-  }
+  const { low, high } = meanInterval(values.map((share, index) => ({ value: share, samples: problems[index]?.n ?? 1 })))
+  return { k, value, standardError, low, high, problems: problems.length, samples: sum(problems.map(({ n }) => n)) }
 }
 
 /** Every k from 1 to the smallest n over the problems (pass@k needs n ≥ k for each problem). */
@@ -88,10 +109,26 @@ export function countSamples<T>(
   return counts
 }
 
-/** `61.6% ± 3.8` (half-width of the 95% interval, in points). */
+/** `61.6%`, as EvalPlus prints pass@k. */
 export function formatPassAtK(result: PassAtK): string {
-  const halfWidth = Z_95 * result.standardError * 100
-  return `${(result.value * 100).toFixed(1)}% ± ${halfWidth.toFixed(1)}`
+  return `${(result.value * 100).toFixed(1)}%`
+}
+
+/** `61.6% (53.9–68.7)`: a results table's cell, with the 95% interval. */
+export function formatPassAtKWithInterval(result: PassAtK): string {
+  return `${formatPassAtK(result)} (${(result.low * 100).toFixed(1)}–${(result.high * 100).toFixed(1)})`
+}
+
+/** Every k from 2 to the smallest n: pass^k (pass^1 is pass@1). */
+export function passHatEveryK(problems: readonly SampleCount[]): PassAtK[] {
+  const smallestN = Math.min(...problems.map(({ n }) => n))
+  return problems.length === 0
+    ? []
+    : Array.from({ length: Math.max(0, smallestN - 1) }, (_, index) => meanPassHatK(problems, index + 2))
+}
+
+function sum(values: readonly number[]): number {
+  return values.reduce((total, value) => total + value, 0)
 }
 
 function mean(values: readonly number[]): number {
@@ -110,10 +147,11 @@ export interface PassAtKScoreOptions {
 }
 
 /**
- * pass@1 … pass@n for each model and variant from item records: each record is
- * one sample; `provider_error` and `infra_error` samples are not the model's
- * answers and are left out (and counted in the outcomes column). One results
- * row per model: each variant's pass@k with its interval, and its outcomes.
+ * pass@1 … pass@n for each model and variant from item records, each pass^k
+ * (k ≥ 2) after its pass@k: each record is one sample; `provider_error` and
+ * `infra_error` samples are not the model's answers and are left out (and
+ * counted in the outcomes column). One results row per model: each variant's
+ * pass@k with its interval, and its outcomes.
  */
 export function scorePassAtK(records: readonly ItemRecord[], options: PassAtKScoreOptions): Score[] {
   const scores: Score[] = []
@@ -131,19 +169,26 @@ export function scorePassAtK(records: readonly ItemRecord[], options: PassAtKSco
     ]
     const excluded = options.excluded?.(first.variant) ?? []
     const columns: Record<string, string> = { Model: first.model }
-    const variantScores = passAtEveryK(counts).map((result): Score => {
-      const display = formatPassAtK(result)
-      columns[`${name} pass@${result.k}`] = display
-      return {
-        suite: first.suite,
-        model: first.model,
-        name: `${name} pass@${result.k}`,
-        value: result.value,
-        interval: { low: result.low, high: result.high },
-        display,
+    const consistency = new Map(passHatEveryK(counts).map((result) => [result.k, result]))
+    const variantScores = passAtEveryK(counts).flatMap((result): Score[] => {
+      columns[`${name} pass@${result.k}`] = formatPassAtKWithInterval(result)
+      const common = { suite: first.suite, model: first.model, ...(excluded.length > 0 ? { excluded } : {}) }
+      const passAt: Score = {
+        ...common,
+        ...passAtKScore(`${name} pass@${result.k}`, result),
         counted: { solved: counts.filter(({ c }) => c > 0).length, total: counts.length },
-        ...(excluded.length > 0 ? { excluded } : {}),
       }
+      const allOf = consistency.get(result.k)
+      if (allOf === undefined) return [passAt]
+      columns[`${name} pass^${result.k}`] = formatPassAtKWithInterval(allOf)
+      return [
+        passAt,
+        {
+          ...common,
+          ...passAtKScore(`${name} pass^${result.k}`, allOf),
+          counted: { solved: counts.filter(({ c, n }) => c === n).length, total: counts.length },
+        },
+      ]
     })
     columns[`${name} outcomes`] = outcomeSummary(group)
     const [passAt1] = variantScores
@@ -151,6 +196,16 @@ export function scorePassAtK(records: readonly ItemRecord[], options: PassAtKSco
     scores.push(...variantScores)
   }
   return scores
+}
+
+/** A pass@k or pass^k as a score's value, display and interval. */
+export function passAtKScore(name: string, result: PassAtK): Pick<Score, 'name' | 'value' | 'display' | 'interval'> {
+  return {
+    name,
+    value: result.value,
+    display: formatPassAtK(result),
+    interval: { low: result.low, high: result.high, method: shareIntervalMethod(result.problems, result.samples) },
+  }
 }
 
 /** `passed 160, wrong_answer 3, timeout 1`, in the order of OUTCOMES. */

@@ -9,8 +9,8 @@ export interface Score {
   value: number
   /** How the benchmark prints it (`32.07`, `61.6% ± 3.8`). */
   display: string
-  /** The 95% interval of `value`, in its scale, when the benchmark's own method gives one (pass@k's standard error). */
-  interval?: { low: number; high: number }
+  /** The 95% interval of `value`, in its scale (docs/reports.md says which method each score uses). */
+  interval?: ScoreInterval
   /** Items that counted (solved k of N…), for the summary line. */
   counted?: { solved: number; total: number }
   /** Extra columns for the suite's results table, in order. */
@@ -21,3 +21,16 @@ export interface Score {
 
 /** Turns the records of one suite (all its models and samples) into its scores. */
 export type Scorer = (records: readonly ItemRecord[]) => Score[]
+
+/** A score's 95% interval, in the score's scale. */
+export interface ScoreInterval {
+  low: number
+  high: number
+  /**
+   * How it was computed (`Wilson`, `Wilson on the effective sample size`, `stratified Wilson`, `bootstrap`).
+   * Reports written before intervals held at 0 % and 100 % have none.
+   */
+  method?: string
+  /** Read from a saved report written before those intervals, and shown as it was saved. */
+  asSaved?: boolean
+}

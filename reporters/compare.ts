@@ -1,9 +1,10 @@
 import { NOT_THE_MODELS_FAULT, OUTCOMES } from '../adapters/outcome.ts'
 import type { ItemRecord } from '../harness/item-record.ts'
-import type { Score } from '../harness/score.ts'
+import type { Score, ScoreInterval } from '../harness/score.ts'
 import { markdownTable } from './markdown-table.ts'
-import { itemLabel, pairKey } from './gate.ts'
-import { exactMcNemar } from './mcnemar.ts'
+import { itemCluster, itemLabel, pairKey } from './gate.ts'
+import { pairedDifference, pairedLine, type PairedDifference, type PairedOutcome } from './paired-difference.ts'
+import { exactMcNemar, formatPValue } from './mcnemar.ts'
 import { costOf, formatCost, type Cost, type Prices } from '../harness/prices.ts'
 import { partialText } from './run-coverage.ts'
 import type { RunReport } from './run-report.ts'
@@ -12,8 +13,8 @@ import { formatInterval, formatLikeScore } from './score-interval.ts'
 
 /**
  * Two saved reports of one suite side by side (two runs, two models, a run and its baseline): each
- * score with its 95% interval and the difference B − A, the exact McNemar test on the items both
- * judged, both flip lists, pass rates per group (each variant, e.g. PE-Bench's languages, and each
+ * score with its 95% interval and the difference B − A, the paired difference of the items both judged
+ * with its 95% interval beside the exact McNemar test, both flip lists, pass^k beside pass@k, pass rates per group (each variant, e.g. PE-Bench's languages, and each
  * scoring fact with a few values, e.g. FaRel's relation, BigCodeBench's subset, SWE-bench's repo),
  * counts per outcome, and every item that one report has and the other lacks. Scores come from the
  * suite's own scorer (reporters/saved-scores.ts). It decides nothing: the gate does.
@@ -59,7 +60,7 @@ export interface ScoreDelta {
 export interface ScoreSide {
   value: number
   display: string
-  interval?: { low: number; high: number }
+  interval?: ScoreInterval
   intervalDisplay?: string
 }
 
@@ -72,6 +73,8 @@ export interface PairedItems {
   failToPass: string[]
   /** Two-sided exact McNemar p-value on the items that flipped. */
   pValue: number
+  /** B − A on these items, in points, with its paired 95% interval (reporters/paired-difference.ts). */
+  difference?: PairedDifference
 }
 
 export interface GroupDelta {
@@ -106,6 +109,7 @@ export function compareReports(a: CompareInput, b: CompareInput, prices?: Prices
   const itemsB = byItem(b.report.items)
   const paired: PairedItems = { compared: 0, bothPassed: 0, bothFailed: 0, passToFail: [], failToPass: [], pValue: 1 }
   const notJudgedInBoth: Comparison['notJudgedInBoth'] = []
+  const pairs: PairedOutcome[] = []
   for (const [key, recordA] of itemsA) {
     const recordB = itemsB.get(key)
     if (recordB === undefined) continue
@@ -120,12 +124,15 @@ export function compareReports(a: CompareInput, b: CompareInput, prices?: Prices
     paired.compared++
     const passedA = recordA.outcome === 'passed'
     const passedB = recordB.outcome === 'passed'
+    pairs.push({ cluster: itemCluster(recordA), passedA, passedB })
     if (passedA && passedB) paired.bothPassed++
     else if (!passedA && !passedB) paired.bothFailed++
     else if (passedA) paired.passToFail.push(itemLabel(recordA))
     else paired.failToPass.push(itemLabel(recordA))
   }
   paired.pValue = exactMcNemar(paired.passToFail.length, paired.failToPass.length).pValue
+  const difference = pairedDifference(pairs)
+  if (difference) paired.difference = difference
   return {
     suite: a.report.benchmark,
     a: runSummary(a, prices),
@@ -274,6 +281,7 @@ export function comparisonMarkdown(comparison: Comparison): string {
     '',
     '## Paired items',
     '',
+    ...(paired.difference ? [pairedDifferenceLine(paired, paired.difference), ''] : []),
     pairedSummary(paired),
     '',
     `### pass → fail (${paired.passToFail.length})`,
@@ -332,10 +340,6 @@ function rateText({ passed, judged }: { passed: number; judged: number }): strin
   return judged === 0 ? '—' : `${((100 * passed) / judged).toFixed(2)}% (${passed}/${judged})`
 }
 
-function formatP(p: number): string {
-  return p >= 0.001 ? p.toFixed(4) : p.toExponential(2)
-}
-
 function itemList(items: readonly string[]): string {
   return items.length === 0 ? 'none' : items.map((item) => `- ${item}`).join('\n')
 }
@@ -344,10 +348,20 @@ function inlineList(items: readonly string[]): string {
   return items.length === 0 ? 'none' : items.map((item) => `\`${item}\``).join(', ')
 }
 
+function pairedDifferenceLine(paired: PairedItems, difference: NonNullable<PairedItems['difference']>): string {
+  const line = pairedLine(difference, paired.pValue, paired.passToFail.length, paired.failToPass.length)
+  const grouped =
+    difference.designEffect > 1
+      ? `, samples of one item grouped: design effect ${difference.designEffect.toFixed(2)}`
+      : ''
+  const method = `paired interval, Tango's score method${grouped}`
+  return `B − A: ${line} (pass rate on the ${paired.compared} item(s) judged in both; ${method}).`
+}
+
 function pairedSummary(paired: PairedItems): string {
   const passToFail = paired.passToFail.length
   const failToPass = paired.failToPass.length
   const both = `${paired.bothPassed} passed in both, ${paired.bothFailed} failed in both`
-  const test = `Exact McNemar test on the ${passToFail + failToPass} that flipped: p = ${formatP(paired.pValue)} (two-sided).`
+  const test = `Exact McNemar test on the ${passToFail + failToPass} that flipped: p = ${formatPValue(paired.pValue)} (two-sided).`
   return `${paired.compared} item(s) judged in both runs: ${both}, ${passToFail} pass → fail, ${failToPass} fail → pass. ${test}`
 }

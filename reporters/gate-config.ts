@@ -26,7 +26,10 @@ import { readSavedReport, SavedReportError } from './saved-report.ts'
  * - `suites.<suite>.minimum`: the least value of each named score (the suite's own score names).
  * - `suites.<suite>.baseline`: a saved JSON report of the current model on this suite, relative
  *   to this file; a run significantly worse on the same items fails.
- * - `suites.<suite>.models.<model>`: that model's own `minimum` (merged over the suite's) or `baseline`.
+ * - `suites.<suite>.maxDrop` (optional, points, with a baseline): the verdict is on the paired 95% interval
+ *   of this run − the baseline instead of the p-value: a run fails when the whole interval is below
+ *   −maxDrop, i.e. it dropped by more than maxDrop points with 95% confidence.
+ * - `suites.<suite>.models.<model>`: that model's own `minimum` (merged over the suite's), `baseline` or `maxDrop`.
  * Every suite listed must run. Keys starting with `$` are comments.
  */
 export interface GateConfig {
@@ -44,6 +47,8 @@ export interface SuiteGate extends ModelGate {
 export interface ModelGate {
   minimum: Record<string, number>
   baseline?: Baseline
+  /** Points: fail when the paired 95% interval of the change lies wholly below −maxDrop. */
+  maxDrop?: number
 }
 
 export interface Baseline {
@@ -119,16 +124,25 @@ export function loadGateConfig(file: string, root: string = process.cwd()): Gate
     if (suite.startsWith('$')) continue
     const where = `suites.${suite}`
     const entry = object(value, where, fail)
-    keysAllowed(entry, ['minimum', 'baseline', 'models'], where, fail)
+    keysAllowed(entry, ['minimum', 'baseline', 'maxDrop', 'models'], where, fail)
     const models: Record<string, ModelGate> = {}
     for (const [model, modelValue] of Object.entries(object(entry.models ?? {}, `${where}.models`, fail))) {
       if (model.startsWith('$')) continue
       const modelWhere = `${where}.models["${model}"]`
       const modelEntry = object(modelValue, modelWhere, fail)
-      keysAllowed(modelEntry, ['minimum', 'baseline'], modelWhere, fail)
+      keysAllowed(modelEntry, ['minimum', 'baseline', 'maxDrop'], modelWhere, fail)
       models[model] = modelGate(modelEntry, suite, modelWhere, path, fail)
     }
     const suiteGate = { ...modelGate(entry, suite, where, path, fail), models }
+    for (const [model, gate] of [['', suiteGate], ...Object.entries(models)] as const) {
+      const hasBaseline = gate.baseline !== undefined || suiteGate.baseline !== undefined
+      const allBaselines = hasBaseline || Object.values(models).some((each) => each.baseline !== undefined)
+      if (gate.maxDrop !== undefined && !(model === '' ? allBaselines : hasBaseline))
+        fail(
+          `${where}${model === '' ? '' : `.models["${model}"]`}.maxDrop`,
+          'needs a "baseline" report to compare with: give one, or take maxDrop out.',
+        )
+    }
     if (Object.keys(suiteGate.minimum).length === 0 && !suiteGate.baseline && Object.keys(models).length === 0) {
       fail(where, 'gates nothing: give it a "minimum" score, a "baseline" report, or both.')
     }
@@ -144,7 +158,12 @@ export function gateFor(config: GateConfig, suite: string, model: string): Model
   if (!suiteGate) return undefined
   const own = suiteGate.models[model]
   const baseline = own?.baseline ?? suiteGate.baseline
-  return { minimum: { ...suiteGate.minimum, ...own?.minimum }, ...(baseline ? { baseline } : {}) }
+  const maxDrop = own?.maxDrop ?? suiteGate.maxDrop
+  return {
+    minimum: { ...suiteGate.minimum, ...own?.minimum },
+    ...(baseline ? { baseline } : {}),
+    ...(maxDrop === undefined ? {} : { maxDrop }),
+  }
 }
 
 type Fail = (where: string, problem: string) => never
@@ -167,11 +186,19 @@ function modelGate(
     }
     minimum[score] = value as number
   }
-  if (entry.baseline === undefined) return { minimum }
+  const maxDrop = entry.maxDrop
+  if (maxDrop !== undefined && (typeof maxDrop !== 'number' || !(maxDrop >= 0 && maxDrop <= 100)))
+    fail(
+      `${where}.maxDrop`,
+      `must be a number of points from 0 to 100 (e.g. 2: fail on a drop of more than 2 points with 95% confidence); it is ${JSON.stringify(maxDrop)}.`,
+    )
+  const drop = typeof maxDrop === 'number' ? { maxDrop } : {}
+  if (entry.baseline === undefined) return { minimum, ...drop }
   if (typeof entry.baseline !== 'string' || entry.baseline === '')
     fail(`${where}.baseline`, 'must be the path of a saved JSON report, relative to the config file.')
   return {
     minimum,
+    ...drop,
     baseline: {
       file: entry.baseline as string,
       report: baselineReport(entry.baseline as string, suite, where, configPath, fail),

@@ -3,8 +3,9 @@ import { NOT_THE_MODELS_FAULT } from '../adapters/outcome.ts'
 import type { Score } from '../harness/score.ts'
 import { groupBy } from '../harness/group-by.ts'
 import { gateFor, type Baseline, type GateConfig } from './gate-config.ts'
-import { exactMcNemar } from './mcnemar.ts'
+import { exactMcNemar, formatPValue } from './mcnemar.ts'
 import { scorerFor } from './scorers.ts'
+import { pairedDifference, pairedLine, type PairedDifference, type PairedOutcome } from './paired-difference.ts'
 
 /** The gate's answer for one run, with every reason it gives. */
 export interface GateVerdict {
@@ -50,6 +51,10 @@ export interface BaselineCheck {
   passToFail: string[]
   failToPass: string[]
   pValue: number
+  /** This run − the baseline on the items both judged, in points, with its paired 95% interval. */
+  difference?: PairedDifference
+  /** The config's `maxDrop`, when set: the verdict is on the interval instead of the p-value. */
+  maxDrop?: number
   passed: boolean
 }
 
@@ -62,7 +67,8 @@ export interface GateInput {
 
 /**
  * Decides the gate: every gated model on every gated suite meets its minimums and is not
- * significantly worse than its baseline (exact McNemar on the items both runs judged), and
+ * significantly worse than its baseline (exact McNemar on the items both runs judged; or, with
+ * `maxDrop`, not worse by more than that many points by the paired 95% interval of the difference), and
  * the run itself is sound (no errors, nothing unfinished, something ran, every gated suite ran).
  */
 export function evaluateGate({ config, records, problems }: GateInput): GateVerdict {
@@ -123,7 +129,7 @@ function judgeGroup(
     if (!score) return { score: name, minimum, passed: false }
     return { score: name, minimum, value: score.value, display: score.display, passed: score.value >= minimum }
   })
-  const baseline = gate?.baseline ? compareWithBaseline(records, gate.baseline, config.alpha) : undefined
+  const baseline = gate?.baseline ? compareWithBaseline(records, gate.baseline, config.alpha, gate.maxDrop) : undefined
   const passed =
     errors.length === 0 &&
     unfinished.length === 0 &&
@@ -132,8 +138,17 @@ function judgeGroup(
   return { suite, model, passed, minimums, ...(baseline ? { baseline } : {}), errors, unfinished }
 }
 
-/** Pairs the items judged in both runs and counts the flips; significantly more pass→fail than fail→pass fails. */
-export function compareWithBaseline(records: readonly ItemRecord[], baseline: Baseline, alpha: number): BaselineCheck {
+/**
+ * Pairs the items judged in both runs and counts the flips. Without `maxDrop`, significantly more pass→fail than
+ * fail→pass fails (exact McNemar at `alpha`); with it, a drop of more than `maxDrop` points with 95% confidence
+ * fails: the whole paired interval of this run − the baseline lies below −maxDrop.
+ */
+export function compareWithBaseline(
+  records: readonly ItemRecord[],
+  baseline: Baseline,
+  alpha: number,
+  maxDrop?: number,
+): BaselineCheck {
   const judgedBefore = baseline.report.items.filter(isJudged)
   const before = new Map(judgedBefore.map((record) => [pairKey(record), record.outcome === 'passed']))
   const ranNow = new Set(records.map(pairKey))
@@ -142,6 +157,7 @@ export function compareWithBaseline(records: readonly ItemRecord[], baseline: Ba
   const failToPass: string[] = []
   let compared = 0
   let notInBaseline = 0
+  const pairs: PairedOutcome[] = []
   for (const record of records.filter(isJudged)) {
     const passedBefore = before.get(pairKey(record))
     if (passedBefore === undefined) {
@@ -150,11 +166,16 @@ export function compareWithBaseline(records: readonly ItemRecord[], baseline: Ba
     }
     compared++
     const passedNow = record.outcome === 'passed'
+    pairs.push({ cluster: itemCluster(record), passedA: passedBefore, passedB: passedNow })
     if (passedBefore && !passedNow) passToFail.push(itemLabel(record))
     if (!passedBefore && passedNow) failToPass.push(itemLabel(record))
   }
   const { pValue } = exactMcNemar(passToFail.length, failToPass.length)
-  const worse = passToFail.length > failToPass.length && pValue < alpha
+  const difference = pairedDifference(pairs)
+  const worse =
+    maxDrop === undefined
+      ? passToFail.length > failToPass.length && pValue < alpha
+      : difference !== undefined && difference.high < -maxDrop
   return {
     file: baseline.file,
     baselineModel: baseline.report.model.label,
@@ -165,8 +186,15 @@ export function compareWithBaseline(records: readonly ItemRecord[], baseline: Ba
     passToFail,
     failToPass,
     pValue,
+    ...(difference ? { difference } : {}),
+    ...(maxDrop === undefined ? {} : { maxDrop }),
     passed: compared > 0 && !worse && missing.length === 0,
   }
+}
+
+/** What groups the samples of one item: its variant and id. */
+export function itemCluster(record: ItemRecord): string {
+  return JSON.stringify([record.variant ?? '', record.itemId])
 }
 
 function isJudged(record: ItemRecord): boolean {
@@ -268,18 +296,22 @@ function minimumLine(check: MinimumCheck): string {
 function baselineLine(check: BaselineCheck): string {
   if (check.compared === 0)
     return `baseline ${check.file} (${check.baselineModel}) shares no judged item with this run: was it made with other options?`
-  const p = formatP(check.pValue)
+  const change = check.difference
+    ? pairedLine(check.difference, check.pValue, check.passToFail.length, check.failToPass.length)
+    : `p = ${formatPValue(check.pValue)}, ${check.passToFail.length} items pass → fail, ${check.failToPass.length} fail → pass`
   const verdict =
-    check.passToFail.length > check.failToPass.length && check.pValue < check.alpha
-      ? `p = ${p} < α = ${check.alpha}: significantly worse`
-      : `p = ${p}${check.pValue < check.alpha ? ` < α = ${check.alpha}, and better` : ` ≥ α = ${check.alpha}: not significantly worse`}`
+    check.maxDrop !== undefined
+      ? check.difference !== undefined && check.difference.high < -check.maxDrop
+        ? `the whole interval is below −${check.maxDrop} points: dropped by more than maxDrop = ${check.maxDrop} points`
+        : `not a drop of more than maxDrop = ${check.maxDrop} points (the interval reaches above −${check.maxDrop})`
+      : check.passToFail.length > check.failToPass.length && check.pValue < check.alpha
+        ? `exact McNemar p < α = ${check.alpha}: significantly worse`
+        : check.pValue < check.alpha
+          ? `exact McNemar p < α = ${check.alpha}, and better`
+          : `exact McNemar p ≥ α = ${check.alpha}: not significantly worse`
   const extra = check.notInBaseline > 0 ? `; ${check.notInBaseline} item(s) not in the baseline were not compared` : ''
-  const flips = `${check.passToFail.length} pass → fail, ${check.failToPass.length} fail → pass`
-  return `vs baseline ${check.file} (${check.baselineModel}): ${check.compared} items compared, ${flips}; exact McNemar ${verdict}${extra}`
-}
-
-function formatP(p: number): string {
-  return p >= 0.001 ? p.toFixed(4) : p.toExponential(2)
+  const compared = `${check.compared} items compared`
+  return `vs baseline ${check.file} (${check.baselineModel}): ${compared}, ${change}; ${verdict}${extra}`
 }
 
 function mark(passed: boolean): string {

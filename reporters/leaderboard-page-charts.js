@@ -61,7 +61,7 @@
           {
             type: 'bar',
             label: '95% interval',
-            data: spec.points.map((point) => [point.low, point.high]),
+            data: spec.points.map((point) => (point.low === undefined ? null : [point.low, point.high])),
             backgroundColor: grey,
             borderColor: blue,
             borderWidth: 1,

@@ -20,8 +20,8 @@ export interface LeaderboardPageOptions {
 /**
  * The leaderboard as one html file that opens from disk, without a server or a network: for each
  * suite the results table (the Markdown leaderboard's rows) and charts drawn by Chart.js, whose UMD
- * build is inlined into the page. Every suite charts its scores with their 95% intervals (pass@k
- * with the scorer's own interval, others with the bootstrap one); PE-Bench adds score versus
+ * build is inlined into the page. Every suite charts its scores with their 95% intervals (each
+ * score's method in docs/reports.md; a saved report's older interval marked as saved); PE-Bench adds score versus
  * memory with the best-for-size frontier (the results table's "Best Model for Size" rows), FaRel
  * one chart of per-relation accuracies per model. Charts grow with the number of models, so that
  * 50 models stay readable.
@@ -113,15 +113,14 @@ function intervalCharts(board: Leaderboard, max: number): IntervalChart[] {
       .flatMap(({ model, scores }) => {
         const score = scores.find((candidate) => candidate.name === name)
         if (!score) return []
-        const interval = score.interval ?? { low: score.value, high: score.value }
         const range = formatInterval(score)
         return [
           {
             model,
             value: score.value,
-            low: interval.low,
-            high: interval.high,
-            display: `${score.display}${range ? ` (95% interval ${range})` : ''}`,
+            // A score without an interval is drawn as its point alone, never as a bar of zero width.
+            ...(score.interval ? { low: score.interval.low, high: score.interval.high } : {}),
+            display: `${score.display}${range ? ` (95% interval ${range})` : ' (no interval)'}`,
           },
         ]
       })

@@ -35,3 +35,8 @@ function binomialHalfCdf(k: number, n: number): number {
   }
   return total
 }
+
+/** `0.0060`, or `3.20e-5` below 0.001. */
+export function formatPValue(p: number): string {
+  return p >= 0.001 ? p.toFixed(4) : p.toExponential(2)
+}

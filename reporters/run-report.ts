@@ -4,6 +4,7 @@ import type { Score } from '../harness/score.ts'
 import { UNSANDBOXED } from '../adapters/sandbox/sandbox-tier.ts'
 import { partialText, type PartialRun } from './run-coverage.ts'
 import { formatInterval } from './score-interval.ts'
+import { flakyItems, flakyLine, type FlakyItem } from './flaky-items.ts'
 import { costOf, formatCost, type Cost, type Prices } from '../harness/prices.ts'
 import { TESTBENCH_VERSION } from '../harness/version.ts'
 import type { TokenUsage } from '../adapters/models/model-adapter.ts'
@@ -29,6 +30,8 @@ export interface RunReport {
   /** Some program of this run ran without a sandbox (SANDBOX=none): its verdicts could have been forged. */
   unsandboxed: boolean
   scores: Score[]
+  /** Items whose samples disagree (some passed, some not), worst first; only with two or more samples per item. */
+  flaky?: FlakyItem[]
   outcomes: Record<Outcome | 'unfinished', number>
   tokens: TokenUsage & { completionPerSecond: number | undefined }
   latencyMs: { mean: number; p50: number; p95: number } | undefined
@@ -69,6 +72,7 @@ export function buildRunReport(
   const tokens = sumTokens(records.map((record) => record.tokens))
   const generationSeconds = sum(records.map((record) => (record.tokens ? (record.latencyMs ?? 0) : 0))) / 1000
   const cost = costOf(prices, first.model, tokens)
+  const flaky = flakyItems(records)
   return {
     testbench: { version: TESTBENCH_VERSION },
     benchmark: first.suite,
@@ -86,6 +90,7 @@ export function buildRunReport(
     sandbox: [...new Set(records.flatMap((record) => (record.sandbox === undefined ? [] : [record.sandbox])))].sort(),
     unsandboxed: records.some((record) => record.sandbox === UNSANDBOXED),
     scores,
+    ...(flaky.length > 0 ? { flaky } : {}),
     outcomes,
     tokens: {
       ...tokens,
@@ -126,6 +131,8 @@ export function summaryText(report: RunReport): string {
     if (score.excluded?.length)
       lines.push(`    excluded: ${score.excluded.length} item(s), not counted as model failures`)
   }
+  const flaky = flakyLine(report.flaky ?? [])
+  if (flaky) lines.push(`  ${flaky}`)
   const outcomes = Object.entries(report.outcomes)
     .filter(([, count]) => count > 0)
     .map(([outcome, count]) => `${outcome} ${count}`)

@@ -1,15 +1,16 @@
 import seedrandom from 'seedrandom'
 import { groupBy } from '../harness/group-by.ts'
 import type { ItemRecord } from '../harness/item-record.ts'
-import type { Score, Scorer } from '../harness/score.ts'
+import type { Score, ScoreInterval, Scorer } from '../harness/score.ts'
 
 /**
- * A 95% interval for every score, in the score's own scale. A scorer that has its own method keeps
- * it (pass@k: mean ± 1.96 standard errors over problems). Every other score (FaRel-L, PE-Bench,
- * % Resolved, a pass rate) gets value ± 1.96 bootstrap standard errors over the items: the model's
- * items (an item with all its samples and variants) drawn with replacement as many times as there
- * are items, each draw scored by the suite's own scorer (so no score is computed a second way), the
- * interval kept within the lowest and highest draw. The draws are seeded, so one run, merged shards
+ * A 95% interval for every score, in the score's own scale. The built-in scorers give their own, which
+ * hold at 0 % and 100 % (harness/proportion-interval.ts; docs/reports.md lists each score's method).
+ * A score a project's own scorer gives without one gets value ± 1.96 bootstrap standard errors over
+ * the items: the model's items (an item with all its samples and variants) drawn with replacement as
+ * many times as there are items, each draw scored by the suite's own scorer, the interval kept within
+ * the lowest and highest draw; when every draw gives the same value the bootstrap says nothing, and the
+ * score has no interval rather than one of zero width. The draws are seeded, so one run, merged shards
  * and a saved report give the same interval.
  */
 export interface IntervalOptions {
@@ -19,6 +20,7 @@ export interface IntervalOptions {
 }
 
 const DEFAULT_DRAWS = 200
+export const BOOTSTRAP = 'bootstrap'
 const Z_95 = 1.959963984540054
 
 export function withIntervals(
@@ -29,7 +31,7 @@ export function withIntervals(
 ): Score[] {
   const missing = scores.filter((score) => score.interval === undefined)
   if (missing.length === 0) return [...scores]
-  const intervals = new Map<string, { low: number; high: number }>()
+  const intervals = new Map<string, ScoreInterval>()
   for (const [model, modelRecords] of groupBy(records, (record) => record.model)) {
     if (!missing.some((score) => score.model === model)) continue
     for (const [name, interval] of bootstrap(modelRecords, scorer, options))
@@ -46,10 +48,10 @@ function bootstrap(
   records: readonly ItemRecord[],
   scorer: Scorer,
   options: IntervalOptions,
-): Map<string, { low: number; high: number }> {
+): Map<string, ScoreInterval> {
   const full = new Map(scorer(records).map((score) => [score.name, score.value]))
   const items = [...groupBy(records, (record) => record.itemId).values()]
-  const intervals = new Map<string, { low: number; high: number }>()
+  const intervals = new Map<string, ScoreInterval>()
   if (items.length < 2) return intervals
   const draws = options.draws ?? DEFAULT_DRAWS
   const random = seedrandom(options.seed ?? 'llm-testbench score intervals')
@@ -73,9 +75,11 @@ function bootstrap(
     if (value === undefined || list.length < draws) continue
     const mean = list.reduce((sum, draw) => sum + draw, 0) / list.length
     const standardError = Math.sqrt(list.reduce((sum, draw) => sum + (draw - mean) ** 2, 0) / (list.length - 1))
+    if (!(standardError > 0)) continue
     intervals.set(name, {
       low: Math.max(Math.min(...list), value - Z_95 * standardError),
       high: Math.min(Math.max(...list), value + Z_95 * standardError),
+      method: BOOTSTRAP,
     })
   }
   return intervals
@@ -83,13 +87,17 @@ function bootstrap(
 
 /**
  * `28.10–38.55` in the display's own form: as many decimals as the display shows, and in percent when
- * the display shows the value as a percentage (pass@k's `61.6% ± 3.8` for 0.616 gives `57.9–65.4%`).
+ * the display shows the value as a percentage (pass@k's `61.6%` for 0.616 gives `53.9–68.7%`); an
+ * interval read from a report written before today's methods says so: `… (interval as saved)`.
  */
 export function formatInterval(score: Score): string | undefined {
   if (score.interval === undefined) return undefined
   const high = formatLikeScore(score, score.interval.high)
-  return `${formatLikeScore(score, score.interval.low).replace(/%$/, '')}–${high}`
+  const range = `${formatLikeScore(score, score.interval.low).replace(/%$/, '')}–${high}`
+  return score.interval.asSaved ? `${range} ${AS_SAVED}` : range
 }
+
+export const AS_SAVED = '(interval as saved)'
 
 /** A number in the scale and decimals the score's display uses (points of a percentage for pass@k's `61.6% ± 3.8`). */
 export function formatLikeScore(score: Score, value: number): string {
@@ -99,6 +107,6 @@ export function formatLikeScore(score: Score, value: number): string {
   const percent =
     score.display.includes('%') &&
     Number.isFinite(number) &&
-    Math.abs(number - score.value * 100) < Math.abs(number - score.value)
+    Math.abs(number - score.value * 100) <= Math.abs(number - score.value)
   return `${(value * (percent ? 100 : 1)).toFixed(decimals)}${percent ? '%' : ''}`
 }

@@ -1,12 +1,20 @@
 import type { Score, Scorer } from '../harness/score.ts'
 import type { ResultsTable, SuiteFiles } from '../harness/suite-declaration.ts'
 import { suiteNamed } from '../suites/registry.ts'
-import { passRate } from './pass-rate.ts'
+import { passHatKScores, passRate } from './pass-rate.ts'
 import type { RunReport } from './run-report.ts'
 
-/** The suite's own scorer (its declaration's); a suite without one is scored by its pass rate. */
+/**
+ * The suite's own scorer (its declaration's); a suite without one is scored by its pass rate. With two or more
+ * samples per item, a scorer that gives no pass^k gets it added (reporters/pass-rate.ts).
+ */
 export function scorerFor(suite: string): Scorer {
-  return suiteNamed(suite)?.scorer ?? passRate
+  const own = suiteNamed(suite)?.scorer
+  if (own === undefined) return passRate
+  return (records) => {
+    const scores = own(records)
+    return scores.some((score) => score.name.includes(' pass^')) ? scores : [...scores, ...passHatKScores(records)]
+  }
 }
 
 /** The suite's results table; one row per model in the order met when it declares none. */

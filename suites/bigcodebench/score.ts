@@ -3,11 +3,20 @@
  * that calibration kept (`BigCodeBench-Complete v0.1.0 pass@1`), and the same over all tasks of the
  * selection, the excluded ones counted as failed, as the official leaderboard counts every task
  * (`BigCodeBench-Complete v0.1.0 pass@1 over all tasks`). The excluded tasks are listed with their
- * category, and the outcomes column counts the failure categories.
+ * category, and the outcomes column counts the failure categories. With two or more samples, pass^k (all k
+ * samples pass) follows each pass@k.
  */
 import { NOT_THE_MODELS_FAULT } from '../../adapters/outcome.ts'
 import { groupBy } from '../../harness/group-by.ts'
-import { countSamples, formatPassAtK, meanPassAtK, outcomeSummary, passAtEveryK } from '../../harness/pass-at-k.ts'
+import {
+  countSamples,
+  formatPassAtKWithInterval,
+  meanPassAtK,
+  outcomeSummary,
+  passAtEveryK,
+  passAtKScore,
+  passHatEveryK,
+} from '../../harness/pass-at-k.ts'
 import type { Score, Scorer } from '../../harness/score.ts'
 import { bigCodeBenchFacts } from './facts.ts'
 import { parseExclusions, scoreName } from './variant.ts'
@@ -38,31 +47,36 @@ export const scoreBigCodeBench: Scorer = (records) => {
     ]
     const columns: Record<string, string> = { Model: first.model }
     const solved = counts.filter(({ c }) => c > 0).length
+    const consistency = new Map(passHatEveryK(counts).map((result) => [result.k, result]))
     for (const result of passAtEveryK(counts)) {
       const smallestN = Math.min(...counts.map(({ n }) => n))
       const overAll = meanPassAtK([...counts, ...excluded.map(() => ({ n: smallestN, c: 0 }))], result.k)
       const scoredName = `${name} pass@${result.k}`
       const allName = `${scoredName} over all tasks`
-      columns[scoredName] = formatPassAtK(result)
-      columns[allName] = formatPassAtK(overAll)
+      columns[scoredName] = formatPassAtKWithInterval(result)
+      columns[allName] = formatPassAtKWithInterval(overAll)
       const common = { suite: first.suite, model: first.model }
       scores.push(
         {
           ...common,
-          name: scoredName,
-          value: result.value,
-          display: formatPassAtK(result),
+          ...passAtKScore(scoredName, result),
           counted: { solved, total: counts.length },
           ...(excluded.length > 0 ? { excluded } : {}),
         },
         {
           ...common,
-          name: allName,
-          value: overAll.value,
-          display: formatPassAtK(overAll),
+          ...passAtKScore(allName, overAll),
           counted: { solved, total: counts.length + excluded.length },
         },
       )
+      const allOf = consistency.get(result.k)
+      if (allOf !== undefined)
+        scores.push({
+          ...common,
+          ...passAtKScore(`${name} pass^${result.k}`, allOf),
+          counted: { solved: counts.filter(({ c, n }) => c === n).length, total: counts.length },
+          ...(excluded.length > 0 ? { excluded } : {}),
+        })
     }
     columns[`${name} outcomes`] = outcomeSummary(group)
     const firstScore = scores.find((score) => score.model === first.model && score.name === `${name} pass@1`)

@@ -11,7 +11,8 @@ import { groupBy } from '../../harness/group-by.ts'
  *   rows are ordered and "Best Model for Size" filled across models in results-table.ts.
  */
 import type { ItemRecord } from '../../harness/item-record.ts'
-import type { Score, Scorer } from '../../harness/score.ts'
+import type { Score, ScoreInterval, Scorer } from '../../harness/score.ts'
+import { meanInterval, WILSON_EFFECTIVE } from '../../harness/proportion-interval.ts'
 import { optional, scoringFacts, type FactsOf } from '../../harness/scoring-facts.ts'
 import { LANGUAGES, LANGUAGE_IDS, type LanguageId } from './languages.ts'
 import { memoryGB, modelSize } from './model-size.ts'
@@ -66,9 +67,18 @@ export const SECTION_COLUMN = 'Section'
 interface CombinedValue {
   problems: number
   value: number
+  interval?: ScoreInterval
+}
+
+interface ProblemResult {
+  points: number
+  share: number
+  samples: number
 }
 
 interface LanguageScore {
+  /** Each problem's points and the share of its samples that passed. */
+  perProblem: Map<string, ProblemResult>
   language: string
   mode: Mode
   /** One-shot: the problems asked; tool mode: the batch's highest problem number, as upstream's `<lang>-200-tool`. */
@@ -156,8 +166,9 @@ export function combinedValue(languageValue: (language: LanguageId) => number | 
 function languageScore(language: string, records: readonly ItemRecord[], mode: Mode): LanguageScore {
   let points = 0
   let solved = 0
+  const perProblem = new Map<string, ProblemResult>()
   const byProblem = groupBy(records, (record) => record.itemId)
-  for (const samples of byProblem.values()) {
+  for (const [itemId, samples] of byProblem) {
     // A sample that broke before it recorded its facts did not pass; when none of the problem's samples has
     // them, the problem still counts as asked and unsolved, as a problem whose samples broke later does.
     const problemPoints =
@@ -165,6 +176,7 @@ function languageScore(language: string, records: readonly ItemRecord[], mode: M
     const share = samples.filter((record) => record.outcome === 'passed').length / samples.length
     points += problemPoints * share
     solved += share
+    perProblem.set(itemId, { points: problemPoints, share, samples: samples.length })
   }
   const problems = byProblem.size
   const highest = Math.max(
@@ -173,6 +185,7 @@ function languageScore(language: string, records: readonly ItemRecord[], mode: M
   )
   // Over every problem asked, solved or not: upstream's tool mode divides by the problems recorded so far (see the README).
   return {
+    perProblem,
     language,
     mode,
     named: mode === 'tool' ? highest : problems,
@@ -189,7 +202,35 @@ function toScore(model: string, score: LanguageScore): Score {
     name: languageScoreName(score.language, score.named, score.mode),
     value: score.value,
     display: pythonFixed(score.value, 2),
+    ...pointsInterval(
+      [...score.perProblem.values()].map(({ points, share, samples }) => ({ points, share, samples })),
+      score.value,
+    ),
     counted: { solved: score.solved, total: score.problems },
+  }
+}
+
+/**
+ * The 95% interval of Σ points × share / problems: the problems' mean points times the points-weighted share
+ * solved, whose interval is Wilson's on the effective sample size of that weighted mean (a few problems worth
+ * many points count as few trials). Kept around `value`, which is rounded as the original rounds it.
+ */
+function pointsInterval(
+  problems: ReadonlyArray<{ points: number; share: number; samples: number }>,
+  value: number,
+): { interval?: ScoreInterval } {
+  const weighted = problems.filter(({ points }) => points > 0)
+  if (weighted.length === 0) return {}
+  const meanPoints = weighted.reduce((sum, { points }) => sum + points, 0) / problems.length
+  const { low, high } = meanInterval(
+    weighted.map(({ points, share, samples }) => ({ value: share, weight: points, samples })),
+  )
+  return {
+    interval: {
+      low: Math.min(value, meanPoints * low),
+      high: Math.max(value, meanPoints * high),
+      method: WILSON_EFFECTIVE,
+    },
   }
 }
 
@@ -197,16 +238,32 @@ function toScore(model: string, score: LanguageScore): Score {
 function combinedOf(scores: readonly LanguageScore[], mode: Mode): CombinedValue | undefined {
   const problems = scores.find((score) => score.language === 'python')?.named
   if (problems === undefined) return undefined
-  const value = combinedValue(
-    (language) =>
-      scores.find((score) => score.language === language && score.named === problems && score.mode === mode)?.value,
-  )
-  return value === undefined ? undefined : { problems, value }
+  const counted = (language: LanguageId) =>
+    scores.find((score) => score.language === language && score.named === problems && score.mode === mode)
+  const value = combinedValue((language) => counted(language)?.value)
+  if (value === undefined) return undefined
+  // Per Python problem, the weighted share of its languages' samples that passed (a language not run counts 0).
+  const python = counted('python')?.perProblem ?? new Map<string, ProblemResult>()
+  const perProblem = [...python].map(([problem, { points, samples }]) => {
+    let share = 0
+    for (const [language, weight] of COMBINED_WEIGHTS)
+      share += (weight / TOTAL_WEIGHT) * (counted(language)?.perProblem.get(problem)?.share ?? 0)
+    return { points, share: Math.min(1, share), samples }
+  })
+  const rounded = Number(pythonFixed(value, 2))
+  return { problems, value, ...pointsInterval(perProblem, rounded) }
 }
 
 function combinedScore(model: string, combined: CombinedValue, mode: Mode): Score {
   const display = pythonFixed(combined.value, 2)
-  return { suite: SUITE, model, name: combinedScoreName(combined.problems, mode), value: Number(display), display }
+  return {
+    suite: SUITE,
+    model,
+    name: combinedScoreName(combined.problems, mode),
+    value: Number(display),
+    display,
+    ...(combined.interval ? { interval: combined.interval } : {}),
+  }
 }
 
 /** Model | Best Model for Size (GB) | PE-<N>-Score | Mem-Score | Size (B params) | Quantization (bits) | Context (K) | PE-Bench-Python-<N> | … */

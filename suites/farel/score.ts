@@ -6,7 +6,9 @@
  */
 import type { ItemRecord } from '../../harness/item-record.ts'
 import { NOT_THE_MODELS_FAULT } from '../../adapters/outcome.ts'
-import type { Score, Scorer } from '../../harness/score.ts'
+import type { Score, ScoreInterval, Scorer } from '../../harness/score.ts'
+import { meanInterval, STRATIFIED_WILSON } from '../../harness/proportion-interval.ts'
+import type { SampleCount } from '../../harness/pass-at-k.ts'
 import { numpyRound, pythonFixed, pythonRound } from '../../harness/python-round.ts'
 import { optional, scoringFacts, type FactsOf } from '../../harness/scoring-facts.ts'
 import { PARSES, type Parse } from './answer.ts'
@@ -45,6 +47,8 @@ export interface ClassTally {
   missing: number
   /** correct / (correct + incorrect + missing), in %, to 2 decimals as the original's log prints it. */
   accuracy: number
+  /** Each quiz's samples and correct samples, for the score's interval. */
+  quizzes: Map<string, SampleCount>
 }
 
 /** One model's run under one configuration (length, system prompt, template, quiz set). */
@@ -105,12 +109,17 @@ export function farelRuns(records: readonly ItemRecord[]): FarelRun[] {
         incorrect: 0,
         missing: 0,
         accuracy: 0,
+        quizzes: new Map(),
       }
       run.tallies.set(scoring.relation, tally)
     }
     if (outcome === 'passed') tally.correct++
     else if (outcome === 'no_answer') tally.missing++
     else tally.incorrect++
+    const quiz = tally.quizzes.get(record.itemId) ?? { n: 0, c: 0 }
+    quiz.n++
+    if (outcome === 'passed') quiz.c++
+    tally.quizzes.set(record.itemId, quiz)
   }
   // An item that broke before it recorded its facts has no class to count in: each of its model's runs leaves it out.
   for (const record of withoutFacts) {
@@ -134,6 +143,25 @@ export function farelRuns(records: readonly ItemRecord[]): FarelRun[] {
 export function macroAverage(classes: readonly ClassTally[]): number {
   if (classes.length === 0) return 0
   return numpyRound(classes.reduce((sum, tally) => sum + tally.accuracy, 0) / classes.length, 2)
+}
+
+/**
+ * The macro-average's 95% interval, in %: the classes are strata of fixed size (the set draws a fixed number of
+ * quizzes per class), each weighing 1 / classes; Wilson's on the effective sample size of that weighted mean
+ * (with one sample per quiz and classes of one size, the number of quizzes: Yan and Su's stratified Wilson).
+ */
+export function macroAverageInterval(classes: readonly ClassTally[]): ScoreInterval | undefined {
+  const units = classes.flatMap((tally) => {
+    const samples = tally.correct + tally.incorrect + tally.missing
+    return [...tally.quizzes.values()].map(({ n, c }) => ({
+      value: c / n,
+      weight: n / (samples * classes.length),
+      samples: n,
+    }))
+  })
+  if (units.length === 0) return undefined
+  const { low, high } = meanInterval(units)
+  return { low: 100 * low, high: 100 * high, method: STRATIFIED_WILSON }
 }
 
 /**
@@ -162,6 +190,7 @@ export const scoreFarel: Scorer = (records) => {
       name: `${headline}${sys}${custom}${run.parse === 'tag' ? '' : ` (${run.parse})`}`,
       value: mean,
       display: pythonFixed(mean, 2),
+      ...withInterval(macroAverageInterval(run.classes)),
       counted: { solved, total },
       columns,
     }
@@ -174,4 +203,8 @@ export const scoreFarel: Scorer = (records) => {
     if (twins.length > 1 && !run.published) score.name = `${score.name} (${run.set})`
   }
   return scores.map(({ score }) => score)
+}
+
+function withInterval(interval: ScoreInterval | undefined): { interval?: ScoreInterval } {
+  return interval === undefined ? {} : { interval }
 }

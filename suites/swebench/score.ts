@@ -5,12 +5,15 @@
  * ended before its tests: `infra_error`) counting as not resolved, as in SWE-bench's
  * report; those are reported apart ("evaluation errors"), and the gate still fails on them.
  * Left out, with the reason: instances the model could not be asked (`provider_error`) and
- * patches generated without evaluation. An instance that broke before it recorded its facts (a clone that
+ * patches generated without evaluation. Its 95% interval is Wilson's (on the effective sample size when an
+ * instance has several samples). An instance that broke before it recorded its facts (a clone that
  * failed) counts by its outcome all the same: `infra_error` as an evaluation error, anything else left out.
  */
 import { groupBy } from '../../harness/group-by.ts'
 import type { ItemRecord } from '../../harness/item-record.ts'
 import type { Score, Scorer } from '../../harness/score.ts'
+import type { SampleCount } from '../../harness/pass-at-k.ts'
+import { meanInterval, shareIntervalMethod } from '../../harness/proportion-interval.ts'
 import { optional, scoringFacts, type FactsOf } from '../../harness/scoring-facts.ts'
 import { APPLIED_WITH } from './evaluate.ts'
 import type { VerdictStatus } from './judge-reply.ts'
@@ -95,6 +98,13 @@ function scoreModel(records: readonly ItemRecord[]): Score {
     infra_error: 0,
   }
   let counted = 0
+  const instances = new Map<string, SampleCount>()
+  const count = (itemId: string, resolved: boolean): void => {
+    const instance = instances.get(itemId) ?? { n: 0, c: 0 }
+    instance.n++
+    if (resolved) instance.c++
+    instances.set(itemId, instance)
+  }
   for (const record of records) {
     const status = swebenchFacts.readIfRecorded(record)?.status
     if (record.outcome === 'provider_error') {
@@ -105,6 +115,7 @@ function scoreModel(records: readonly ItemRecord[]): Score {
     } else if (record.outcome === 'infra_error') {
       counted++
       tally.infra_error++
+      count(record.itemId, false)
     } else if (status === 'generated') {
       excluded.push({ itemId: record.itemId, reason: 'not evaluated (TESTBENCH_SWEBENCH_EVALUATE=0)' })
     } else if (status === undefined) {
@@ -115,9 +126,13 @@ function scoreModel(records: readonly ItemRecord[]): Score {
     } else {
       counted++
       if (status in tally) tally[status as keyof typeof tally]++
+      count(record.itemId, status === 'resolved')
     }
   }
   const value = counted === 0 ? 0 : (100 * tally.resolved) / counted
+  const shares = [...instances.values()]
+  const interval =
+    shares.length === 0 ? undefined : meanInterval(shares.map(({ n, c }) => ({ value: c / n, weight: n, samples: n })))
   const named = records.map((record) => swebenchFacts.readIfRecorded(record)).find((facts) => facts !== undefined)
   return {
     suite: 'swebench',
@@ -125,6 +140,15 @@ function scoreModel(records: readonly ItemRecord[]): Score {
     name: scoreName(named?.dataset ?? DATASET_NOT_RECORDED, named?.agent),
     value,
     display: `${value.toFixed(2)}%`,
+    ...(interval
+      ? {
+          interval: {
+            low: 100 * interval.low,
+            high: 100 * interval.high,
+            method: shareIntervalMethod(shares.length, counted),
+          },
+        }
+      : {}),
     counted: { solved: tally.resolved, total: counted },
     columns: {
       resolved: String(tally.resolved),

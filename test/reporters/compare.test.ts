@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { ItemRecord } from '../../harness/item-record.ts'
 import type { Comparison } from '../../reporters/compare.ts'
 import { readSavedReport } from '../../reporters/saved-report.ts'
+import { tangoInterval } from '../../reporters/paired-difference.ts'
 import { openaiChatHandler } from '../support/fake-openai.ts'
 import { startLoopbackServer } from '../support/loopback-server.ts'
 import { REPO_ROOT, startVitestRun } from '../support/run-vitest.ts'
@@ -64,6 +65,10 @@ function compare(a: string, b: string, ...flags: string[]): string {
   })
 }
 
+function signed(points: number): string {
+  return `${points < 0 ? '−' : '+'}${Math.abs(points).toFixed(1)}`
+}
+
 function correctOption(record: ItemRecord): number {
   const correct = record.scoring?.['correct']
   if (typeof correct !== 'number') throw new Error(`${record.itemId} has no correct option`)
@@ -105,6 +110,14 @@ describe('npm run compare on two FaRel runs', () => {
     // By hand: 2 · Σ_{i≤8} C(22, i) / 2^22 = 2 · 600370 / 4194304 = 0.286278…
     expect(comparison.paired.pValue).toBeCloseTo(mcnemarByHand(8, 14), 12)
     expect(comparison.paired.pValue).toBeCloseTo((2 * 600_370) / 4_194_304, 12)
+    // B − A on the 36 paired items, with Tango's paired interval of (14 − 8) / 36.
+    const tango = tangoInterval(14, 8, 36)
+    expect(comparison.paired.difference).toEqual({
+      points: (100 * 6) / 36,
+      low: 100 * tango.low,
+      high: 100 * tango.high,
+      designEffect: 1,
+    })
 
     // Per relation: A's accuracy is the share of the class's quizzes whose correct option is 1, B's of those with 2.
     const relations = [...new Set(items.map((record) => String(record.scoring?.['relation'])))]
@@ -141,6 +154,7 @@ describe('npm run compare on two FaRel runs', () => {
       expect(side?.interval?.low).toBeLessThanOrEqual(side?.value ?? Number.NaN)
       expect(side?.interval?.high).toBeGreaterThanOrEqual(side?.value ?? Number.NaN)
       expect(side?.intervalDisplay).toMatch(/^\d+\.\d\d–\d+\.\d\d$/)
+      expect(side?.interval?.method).toBe('stratified Wilson')
     }
     expect(comparison.outcomes).toEqual([
       { outcome: 'passed', a: 8, b: 14, difference: 6 },
@@ -154,6 +168,9 @@ describe('npm run compare on two FaRel runs', () => {
     })
 
     const markdown = compare(a, b)
+    expect(markdown).toContain(
+      `B − A: +16.7 points (95 % interval ${signed(100 * tango.low)} to ${signed(100 * tango.high)}), p = 0.2863, 8 items pass → fail, 14 fail → pass`,
+    )
     expect(markdown).toContain(
       `8 pass → fail, 14 fail → pass. Exact McNemar test on the 22 that flipped: p = 0.2863 (two-sided).`,
     )

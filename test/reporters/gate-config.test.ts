@@ -44,6 +44,14 @@ test("a model's own minimum and baseline apply over the suite's", () => {
   expect(gateFor(config, 'demo', 'reference')?.minimum).toEqual({ 'demo pass rate': 0.5, other: 1 })
 })
 
+test("maxDrop: the suite's, or a model's own over it", () => {
+  const baseline = join(REPO_ROOT, 'fixtures/gate/farel-baseline.json')
+  const { dir, file } = configIn({ suites: { farel: { baseline, maxDrop: 2, models: { big: { maxDrop: 0.5 } } } } })
+  const config = loadGateConfig(file, dir)
+  expect(gateFor(config, 'farel', 'small')?.maxDrop).toBe(2)
+  expect(gateFor(config, 'farel', 'big')?.maxDrop).toBe(0.5)
+})
+
 describe('mistakes are one message that names the file, the key and the fix', () => {
   test.for([
     ['not JSON', '{ "suites": ', /testbench.gate.json: cannot read the gate config as JSON/],
@@ -51,7 +59,7 @@ describe('mistakes are one message that names the file, the key and the fix', ()
     [
       'a misspelt key',
       { suites: { farel: { minimun: { 'FaRel-3': 80 } } } },
-      /suites.farel has the unknown key "minimun": the keys are "minimum", "baseline", "models"/,
+      /suites.farel has the unknown key "minimun": the keys are "minimum", "baseline", "maxDrop", "models"/,
     ],
     [
       'a quoted number',
@@ -62,6 +70,16 @@ describe('mistakes are one message that names the file, the key and the fix', ()
       'alpha out of range',
       { alpha: 5, suites: { farel: { minimum: { 'FaRel-3': 80 } } } },
       /"alpha" must be a number between 0 and 1/,
+    ],
+    [
+      'a maxDrop that is no number of points',
+      { suites: { farel: { minimum: { 'FaRel-3': 80 }, maxDrop: -2 } } },
+      /suites.farel.maxDrop must be a number of points from 0 to 100.*-2/,
+    ],
+    [
+      'a maxDrop without a baseline',
+      { suites: { farel: { minimum: { 'FaRel-3': 80 }, models: { m: { maxDrop: 2 } } } } },
+      /suites.farel.models\["m"\].maxDrop needs a "baseline" report to compare with/,
     ],
     [
       'a suite that gates nothing',

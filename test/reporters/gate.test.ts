@@ -69,7 +69,9 @@ describe('baseline', () => {
     expect(check).toMatchObject({ compared: 40, failToPass: [], pValue: 2 / 1024, baselineModel: 'current' })
     expect(check?.passToFail).toEqual(Array.from({ length: 10 }, (_, index) => `item-${index}`))
     const text = gateText(verdict)
-    expect(text).toContain('10 pass → fail, 0 fail → pass; exact McNemar p = 0.0020 < α = 0.05: significantly worse')
+    expect(text).toContain(
+      '40 items compared, −25.0 points (95 % interval −40.2 to −14.0), p = 0.0020, 10 items pass → fail, 0 fail → pass; exact McNemar p < α = 0.05: significantly worse',
+    )
     expect(text).toContain('pass → fail (10):\n        item-0\n        item-1')
     expect(gateMarkdown(verdict)).toContain('  - pass → fail (10): `item-0`, `item-1`, `item-2`')
     expect(gateMarkdown(verdict)).toContain('  - fail → pass (0): none')
@@ -87,6 +89,29 @@ describe('baseline', () => {
     expect(gateMarkdown(verdict)).toContain(
       '❌ 10 item(s) of the baseline did not run, so the run cannot be compared with it (filtered out, or a shard not merged): `item-30`, `item-31`',
     )
+  })
+
+  test('maxDrop puts the verdict on the paired interval: a drop of more than N points with 95% confidence fails', () => {
+    const now = records([...wrong(10), ...passed(20), ...wrong(10)])
+    const judged = (maxDrop: number) =>
+      evaluateGate({ config: configWith({ baseline: baselineOf(before), maxDrop }), records: now, problems: [] })
+    // −25 points, 95% interval −40.2 to −14.0: more than 10 points lost for sure, not more than 20.
+    const strict = judged(10)
+    expect(strict.passed).toBe(false)
+    expect(strict.groups[0]?.baseline?.difference).toMatchObject({ points: -25, designEffect: 1 })
+    expect(strict.groups[0]?.baseline?.difference?.high).toBeCloseTo(-14.0, 1)
+    expect(gateText(strict)).toContain(
+      'the whole interval is below −10 points: dropped by more than maxDrop = 10 points',
+    )
+    const tolerant = judged(20)
+    expect(tolerant.passed).toBe(true)
+    expect(gateText(tolerant)).toContain('not a drop of more than maxDrop = 20 points (the interval reaches above −20)')
+    // One flip in 40 is significant neither way; with maxDrop 0 it still passes: the interval reaches above 0.
+    const oneFlip = records([...wrong(1), ...passed(29), ...wrong(10)])
+    expect(
+      evaluateGate({ config: configWith({ baseline: baselineOf(before), maxDrop: 0 }), records: oneFlip, problems: [] })
+        .passed,
+    ).toBe(true)
   })
 
   test('one flip is not significant, although the score is lower', () => {

@@ -27,7 +27,9 @@ test('a candidate 10 items worse than the baseline fails the gate, which lists t
   }).done
   expect(output).toContain('Model gate (fixtures/gate/testbench.gate.json): FAILED')
   expect(output).toContain('✓ FaRel-3 = 66.67 ≥ minimum 60')
-  expect(output).toContain('10 pass → fail, 0 fail → pass; exact McNemar p = 0.0020 < α = 0.05: significantly worse')
+  expect(output).toContain(
+    'p = 0.0020, 10 items pass → fail, 0 fail → pass; exact McNemar p < α = 0.05: significantly worse',
+  )
   const flipped = [
     'child #2',
     'parent #2',
@@ -59,7 +61,9 @@ test('a candidate 1 item worse passes: on GitHub Actions its wrong answers are n
   }).done
   expect(output).toMatch(/Tests +6 failed \| 39 passed/)
   expect(output).toContain('Model gate (fixtures/gate/testbench.gate.json): PASSED')
-  expect(output).toContain('1 pass → fail, 0 fail → pass; exact McNemar p = 1.0000 ≥ α = 0.05: not significantly worse')
+  expect(output).toContain(
+    'p = 1.0000, 1 items pass → fail, 0 fail → pass; exact McNemar p ≥ α = 0.05: not significantly worse',
+  )
   expect(output).not.toContain('::error')
   expect(output.match(/^::notice /gm)).toHaveLength(1)
   expect(output).toMatch(
@@ -152,7 +156,7 @@ test('a mistake in the gate config stops the run before any item is asked, with 
     TESTBENCH_REPORT_DIR: dir,
   }).done
   expect(output).toContain(
-    `GateConfigError: ${config}: suites.demo has the unknown key "minimun": the keys are "minimum", "baseline", "models".`,
+    `GateConfigError: ${config}: suites.demo has the unknown key "minimun": the keys are "minimum", "baseline", "maxDrop", "models".`,
   )
   expect(output).not.toContain('demo: scores')
   expect(code).toBe(1)

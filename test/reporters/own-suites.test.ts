@@ -53,7 +53,7 @@ describe("a project's own suites", () => {
     expect(knownKnobNames()).toContain('TESTBENCH_TICKETS_QUEUE')
     const exactMatch = (): Score[] => [{ suite: 'sql', model: 'm', name: 'exact match', value: 1, display: '100%' }]
     registerOwnSuites([{ name: 'sql', title: 'SQL', runsPrograms: true, scorer: exactMatch }])
-    expect(scorerFor('sql')).toBe(exactMatch)
+    expect(scorerFor('sql')([])).toEqual(exactMatch())
     expect(scorerFor('tickets')).toBe(passRate)
     // The same declaration again (the config loaded twice) is no conflict.
     expect(() => registerOwnSuites([tickets])).not.toThrow()

@@ -65,7 +65,9 @@ describe('scoreBigCodeBench', () => {
       counted: { solved: 2, total: 4 },
       excluded: [{ itemId: 'BigCodeBench/7', reason: 'network' }],
     })
-    expect(score?.display).toMatch(/^50\.0% ± \d+\.\d$/)
+    expect(score?.display).toBe('50.0%')
+    expect(score?.interval?.method).toBe('Wilson')
+    expect(score?.columns?.['BigCodeBench-Complete-Hard v0.1.0 pass@1']).toMatch(/^50\.0% \(\d+\.\d–\d+\.\d\)$/)
     // Over all tasks, as the leaderboard counts them: the excluded task counts as failed (2 of 5).
     expect(overAll).toMatchObject({
       name: 'BigCodeBench-Complete-Hard v0.1.0 pass@1 over all tasks',
@@ -90,10 +92,12 @@ describe('scoreBigCodeBench', () => {
       ['BigCodeBench-Complete v0.1.0 pass@1 over all tasks', 0.25],
       ['BigCodeBench-Complete v0.1.0 pass@2', 1],
       ['BigCodeBench-Complete v0.1.0 pass@2 over all tasks', 0.5],
+      ['BigCodeBench-Complete v0.1.0 pass^2', 0],
       ['BigCodeBench-Instruct v0.1.0 pass@1', 0],
       ['BigCodeBench-Instruct v0.1.0 pass@1 over all tasks', 0],
       ['BigCodeBench-Instruct v0.1.0 pass@2', 0],
       ['BigCodeBench-Instruct v0.1.0 pass@2 over all tasks', 0],
+      ['BigCodeBench-Instruct v0.1.0 pass^2', 0],
     ])
   })
 

@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest'
 import type { ItemRecord } from '../../../harness/item-record.ts'
 import type { Outcome } from '../../../adapters/outcome.ts'
 import { scoreHumanEval } from '../../../suites/humaneval/score.ts'
+import { formatInterval } from '../../../reporters/score-interval.ts'
 
 function record(itemId: string, sample: number, outcome: Outcome, variant = 'humaneval', model = 'm'): ItemRecord {
   return { suite: 'humaneval', itemId, model, provider: 'ollama', sample, outcome, variant }
@@ -23,19 +24,30 @@ describe('scoreHumanEval', () => {
     expect(scores.map((score) => [score.name, score.value])).toEqual([
       ['HumanEval pass@1', 1 / 3],
       ['HumanEval pass@2', 0.5],
+      ['HumanEval pass^2', 1 / 6],
       ['HumanEval pass@3', 0.5],
+      ['HumanEval pass^3', 0],
       ['HumanEval+ pass@1', 1],
     ])
-    // SE over problems of (2/3, 0): sqrt(((1/3)² + (1/3)²) / 1 / 2) = 1/3.
-    expect(scores[0]?.display).toBe(`33.3% ± ${(1.959963984540054 * (100 / 3)).toFixed(1)}`)
+    expect(scores[0]?.display).toBe('33.3%')
     expect(scores[0]?.counted).toEqual({ solved: 1, total: 2 })
+    // pass^2 of task 0: C(2,2)/C(3,2) = 1/3; no task passes all three samples.
+    expect(scores[2]?.counted).toEqual({ solved: 0, total: 2 })
+    const cell = (index: number) => `${scores[index]?.display} (${formatInterval(scores[index]!)?.replace('%', '')})`
     expect(scores[0]?.columns).toEqual({
       Model: 'm',
-      'HumanEval pass@1': scores[0]?.display,
-      'HumanEval pass@2': scores[1]?.display,
-      'HumanEval pass@3': scores[2]?.display,
+      'HumanEval pass@1': cell(0),
+      'HumanEval pass@2': cell(1),
+      'HumanEval pass^2': cell(2),
+      'HumanEval pass@3': cell(3),
+      'HumanEval pass^3': cell(4),
       'HumanEval outcomes': 'passed 2, wrong_answer 2, compile_error 1, timeout 1',
     })
+    for (const score of scores) {
+      expect(score.interval!.low).toBeLessThanOrEqual(score.value)
+      expect(score.interval!.high).toBeGreaterThanOrEqual(score.value)
+      expect(score.interval!.high).toBeGreaterThan(score.interval!.low)
+    }
   })
 
   test("provider and infra errors are not the model's answers: left out of pass@k, shown in the outcomes", () => {
