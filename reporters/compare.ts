@@ -14,8 +14,9 @@ import { formatInterval, formatLikeScore } from './score-interval.ts'
 /**
  * Two saved reports of one suite side by side (two runs, two models, a run and its baseline): each
  * score with its 95% interval and the difference B − A, the paired difference of the items both judged
- * with its 95% interval beside the exact McNemar test, both flip lists, pass^k beside pass@k, pass rates per group (each variant, e.g. PE-Bench's languages, and each
- * scoring fact with a few values, e.g. FaRel's relation, BigCodeBench's subset, SWE-bench's repo),
+ * with its 95% interval beside the exact McNemar test, both flip lists, pass^k beside pass@k, pass
+ * rates per group (each variant, e.g. PE-Bench's languages, and each scoring fact with a few values,
+ * e.g. FaRel's relation, BigCodeBench's subset, SWE-bench's repo),
  * counts per outcome, and every item that one report has and the other lacks. Scores come from the
  * suite's own scorer (reporters/saved-scores.ts). It decides nothing: the gate does.
  */
