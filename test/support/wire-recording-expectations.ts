@@ -385,4 +385,43 @@ export const EXPECTED_REPLIES: Record<string, ExpectedReply> = {
     tokens: { prompt: 14, completion: 0 },
     finish: 'SAFETY',
   },
+  // The made-up replies of fixtures/wire-shapes, by the same rules.
+  'made-up-anthropic-thinking-blocks-tool': {
+    text: digest(0, 'e3b0c44298fc1c14'),
+    reasoning: digest(57, '7f730fe684a0ab15'),
+    calls: [{ id: 'toolu_made_up_1', name: 'add', arguments: { a: 2, b: 3 } }],
+    tokens: { prompt: 2578, completion: 87, cacheRead: 2048, cacheWrite: 120 },
+    finish: 'tool_use',
+    thinking: [
+      ['thinking', digest(20, 'ec817b152e054010')],
+      ['redacted_thinking', digest(20, '1e8d8a23a9562c59')],
+      ['thinking', digest(20, '4012b6e200b4c5f6')],
+    ],
+  },
+  'made-up-ollama-think-tools-lines': {
+    text: digest(0, 'e3b0c44298fc1c14'),
+    reasoning: digest(23, '2d8a0ae31410e396'),
+    calls: [
+      { name: 'lookup', arguments: { query: 'alpha' } },
+      { name: 'lookup', arguments: { query: 'beta' } },
+    ],
+    tokens: { prompt: 201, completion: 33 },
+    finish: 'stop',
+  },
+  'made-up-gemini-thoughts-parallel-calls': {
+    text: digest(0, 'e3b0c44298fc1c14'),
+    reasoning: digest(23, '0c1fb25e1a2ee515'),
+    calls: [
+      { name: 'weather', arguments: { city: 'Oslo' }, signature: digest(24, '7389580b79430f83') },
+      { name: 'weather', arguments: { city: 'Lima' } },
+    ],
+    tokens: { prompt: 80, completion: 85, reasoning: 61, cacheRead: 64 },
+    finish: 'STOP',
+  },
+  'made-up-gemini-thoughts-max-tokens': {
+    text: digest(0, 'e3b0c44298fc1c14'),
+    reasoning: digest(17, '22cc842366119624'),
+    tokens: { prompt: 12, completion: 30, reasoning: 30 },
+    finish: 'MAX_TOKENS',
+  },
 }

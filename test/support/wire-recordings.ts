@@ -22,6 +22,8 @@ export interface WireCase {
   /** `sse`/`ndjson`: bytes as recorded; `chunks`: one payload a line, to frame; `json`: an error body. */
   format: 'sse' | 'ndjson' | 'chunks' | 'json'
   file: string
+  /** The folder `file` is in (set on loading). */
+  dir: string
   /** `tool`: the reply holds a tool call; `demo`: text. */
   suite: 'tool' | 'demo'
   status?: number
@@ -46,12 +48,16 @@ export interface WireCases {
 export function wireCases(dir = WIRE_RECORDINGS_DIR): WireCases | undefined {
   const file = join(dir, 'cases.json')
   if (!existsSync(file)) return undefined
-  return JSON.parse(readFileSync(file, 'utf8')) as WireCases
+  const loaded = JSON.parse(readFileSync(file, 'utf8')) as WireCases
+  return { ...loaded, cases: loaded.cases.map((each) => ({ ...each, dir })) }
 }
 
+/** Made-up replies in the providers' own shapes for what the recordings lack, framed and checked as they are. */
+export const WIRE_SHAPES_DIR = resolve(import.meta.dirname, '..', '..', 'fixtures', 'wire-shapes')
+
 /** The bytes a server sends for a case: as recorded, or each payload framed as its protocol documents it. */
-export function caseBody(wireCase: WireCase, dir = WIRE_RECORDINGS_DIR): Buffer {
-  const raw = readFileSync(join(dir, wireCase.file))
+export function caseBody(wireCase: WireCase): Buffer {
+  const raw = readFileSync(join(wireCase.dir, wireCase.file))
   if (wireCase.format !== 'chunks') return raw
   const payloads = raw
     .toString('utf8')
@@ -88,7 +94,6 @@ export async function serveRecordings(
   script: readonly WireCase[],
   seed: string,
   pieces = 24,
-  dir = WIRE_RECORDINGS_DIR,
 ): Promise<LoopbackServer & { generations: number }> {
   const random = seedrandom(seed)
   let served = 0
@@ -100,7 +105,7 @@ export async function serveRecordings(
     const wireCase = script[Math.min(served, script.length - 1)]
     served++
     if (wireCase === undefined) throw new Error('serveRecordings: an empty script')
-    const body = caseBody(wireCase, dir)
+    const body = caseBody(wireCase)
     if (wireCase.format === 'json') {
       response.writeHead(wireCase.status ?? 500, wireCase.headers ?? { 'content-type': 'application/json' })
       response.end(body)

@@ -18,6 +18,7 @@ import {
   serveRecordings,
   wireCases,
   WIRE_RECORDINGS_MISSING,
+  WIRE_SHAPES_DIR,
   type WireCase,
   type WireCases,
 } from '../../support/wire-recordings.ts'
@@ -32,12 +33,20 @@ import {
  */
 const SEEDS = ['a', 'b', 'c']
 const loaded = wireCases()
+const madeUp = wireCases(WIRE_SHAPES_DIR)
 
 const TOOL: ToolDefinition = {
   name: 'lookup',
   description: 'Looks something up.',
   parameters: { type: 'object', properties: { query: { type: 'string' } } },
 }
+
+describe('made-up fixtures (fixtures/wire-shapes)', () => {
+  if (madeUp === undefined) throw new Error(`${WIRE_SHAPES_DIR}/cases.json is missing`)
+  describe.each(madeUp.cases.map((each) => [each.name, each] as const))('%s', (_, wireCase) => {
+    test.each(SEEDS)('seed %s', (seed) => readsRight(madeUp, wireCase, seed))
+  })
+})
 
 if (loaded === undefined) {
   test('the recorded provider responses read right', (context) => {
