@@ -39,6 +39,7 @@ export type {
   ChatMessage,
   ChatParams,
   ChatReply,
+  SendBack,
   ToolCall,
   ToolDefinition,
   JsonValue,

@@ -1,5 +1,6 @@
 import { NOT_THE_MODELS_FAULT, OUTCOMES } from '../adapters/outcome.ts'
 import type { ItemRecord } from '../harness/item-record.ts'
+import { completionTokenText, promptTokenText } from './token-text.ts'
 import type { Score, ScoreInterval } from '../harness/score.ts'
 import { markdownTable } from './markdown-table.ts'
 import { itemCluster, itemLabel, pairKey } from './gate.ts'
@@ -259,7 +260,7 @@ export function comparisonMarkdown(comparison: Comparison): string {
       runRow('report', (run) => `\`${run.file}\``),
       runRow('run ended', (run) => run.endedAt.slice(0, 16).replace('T', ' ')),
       runRow('items', (run) => `${run.items}${run.coverage ? ` (${run.coverage})` : ''}`),
-      runRow('tokens in / out', (run) => `${run.tokens.prompt} / ${run.tokens.completion}`),
+      runRow('tokens in / out', (run) => `${promptTokenText(run.tokens)} / ${completionTokenText(run.tokens)}`),
       runRow('tokens/s', (run) =>
         run.tokens.completionPerSecond === undefined ? '' : String(run.tokens.completionPerSecond),
       ),

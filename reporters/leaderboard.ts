@@ -1,5 +1,6 @@
 import type { Score } from '../harness/score.ts'
 import { markdownTable, rowsByModel } from './markdown-table.ts'
+import { completionTokenText, promptTokenText } from './token-text.ts'
 import { costOf, formatCost, type Prices } from '../harness/prices.ts'
 import type { RunReport } from './run-report.ts'
 import { reportScores, resultsTableFor } from './scorers.ts'
@@ -68,7 +69,7 @@ function tableRow(model: string, scores: readonly Score[]): Record<string, strin
 function usageColumns(report: RunReport, prices: Prices | undefined): Record<string, string> {
   const columns: Record<string, string> = {}
   if (report.tokens.prompt + report.tokens.completion > 0)
-    columns['Tokens in / out'] = `${report.tokens.prompt} / ${report.tokens.completion}`
+    columns['Tokens in / out'] = `${promptTokenText(report.tokens)} / ${completionTokenText(report.tokens)}`
   if (report.tokens.completionPerSecond !== undefined) columns['Tokens/s'] = String(report.tokens.completionPerSecond)
   if (report.latencyMs) columns['Latency p50'] = `${report.latencyMs.p50} ms`
   const cost = costOf(prices, report.model.label, report.tokens) ?? report.cost

@@ -1,5 +1,6 @@
 import type { ItemRecord } from '../harness/item-record.ts'
 import { OUTCOMES, type Outcome } from '../adapters/outcome.ts'
+import { completionTokenText, promptTokenText } from './token-text.ts'
 import type { Score } from '../harness/score.ts'
 import { UNSANDBOXED } from '../adapters/sandbox/sandbox-tier.ts'
 import { partialText, type PartialRun } from './run-coverage.ts'
@@ -140,7 +141,9 @@ export function summaryText(report: RunReport): string {
   if (report.tokens.completion > 0) {
     const speed =
       report.tokens.completionPerSecond === undefined ? '' : `, ${report.tokens.completionPerSecond} tokens/s`
-    lines.push(`  tokens: ${report.tokens.prompt} prompt, ${report.tokens.completion} completion${speed}`)
+    lines.push(
+      `  tokens: ${promptTokenText(report.tokens)} prompt, ${completionTokenText(report.tokens)} completion${speed}`,
+    )
   }
   if (report.cost)
     lines.push(

@@ -4,7 +4,7 @@ import { argumentsObject } from './tool-arguments.ts'
 
 /**
  * The conversation without its system messages, in Anthropic's form: images as base64 `image` blocks (only
- * for a model that can see), the assistant's thinking (with its signature, as received) before its text and
+ * for a model that can see), the assistant's thinking blocks (with their signatures, as received) before its text and
  * `tool_use` blocks, and tool results as `tool_result` blocks in the user message that follows the calls.
  */
 export function anthropicMessages(messages: readonly ChatMessage[], canSee: boolean): MessageParam[] {
@@ -39,7 +39,10 @@ export function anthropicMessages(messages: readonly ChatMessage[], canSee: bool
       }
       case 'assistant': {
         const blocks: ContentBlockParam[] = []
-        if (message.reasoning !== undefined && message.reasoningSignature !== undefined) {
+        const thinking = message.sendBack?.thinking
+        // Every thinking and redacted_thinking block the reply had, unmodified and in order (`sendBack`).
+        if (Array.isArray(thinking)) blocks.push(...(thinking as unknown as ContentBlockParam[]))
+        else if (message.reasoning !== undefined && message.reasoningSignature !== undefined) {
           blocks.push({ type: 'thinking', thinking: message.reasoning, signature: message.reasoningSignature })
         }
         if (message.content !== '') blocks.push({ type: 'text', text: message.content })

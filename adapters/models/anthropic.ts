@@ -1,5 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk'
-import type { ChatReply, ChatRequest, ModelAdapter, ModelDetails, ToolCall } from './model-adapter.ts'
+import type { ChatReply, ChatRequest, JsonValue, ModelAdapter, ModelDetails, ToolCall } from './model-adapter.ts'
+import { AnthropicUsage } from './anthropic-usage.ts'
 import { ProviderError } from './model-adapter.ts'
 import { askWithRetries, retryPolicy, type Transport } from './ask-with-retries.ts'
 import type { Attempt } from './attempt.ts'
@@ -95,18 +96,18 @@ export class AnthropicAdapter implements ModelAdapter {
     )
     // The raw events, joined here: the SDK's own accumulator parses `input_json_delta` as it comes and
     // throws on arguments that are not JSON, which must reach the caller as written.
-    const blocks = new Map<number, { type: string; text: string; signature: string; id: string; name: string }>()
-    let tokens = { prompt: 0, completion: 0 }
+    const blocks = new Map<number, Block>()
+    const usage = new AnthropicUsage()
     for await (const event of stream) {
-      if (event.type === 'message_start')
-        tokens = { prompt: event.message.usage.input_tokens, completion: event.message.usage.output_tokens }
-      else if (event.type === 'message_delta') tokens = { ...tokens, completion: event.usage.output_tokens }
+      if (event.type === 'message_start') usage.add(event.message.usage as unknown as Record<string, unknown>)
+      else if (event.type === 'message_delta') usage.add(event.usage as unknown as Record<string, unknown>)
       else if (event.type === 'content_block_start') {
         const block = event.content_block
         blocks.set(event.index, {
           type: block.type,
           text: block.type === 'text' ? block.text : block.type === 'thinking' ? block.thinking : '',
           signature: block.type === 'thinking' ? block.signature : '',
+          data: block.type === 'redacted_thinking' ? block.data : '',
           id: block.type === 'tool_use' ? block.id : '',
           name: block.type === 'tool_use' ? block.name : '',
         })
@@ -125,6 +126,7 @@ export class AnthropicAdapter implements ModelAdapter {
     const thoughts = ordered.filter((block) => block.type === 'thinking')
     const reasoning = thoughts.map((block) => block.text).join('')
     const reasoningSignature = thoughts.at(-1)?.signature
+    const thoughtBlocks = thinkingBlocks(ordered)
     const toolCalls: ToolCall[] = ordered
       .filter((block) => block.type === 'tool_use')
       // A tool_use block with no argument pieces at all is a call without arguments.
@@ -133,13 +135,37 @@ export class AnthropicAdapter implements ModelAdapter {
         name: block.name,
         arguments: block.text || '{}',
       }))
+    const tokens = usage.tokens()
     return {
       text,
       tokens,
       latencyMs: performance.now() - started,
       ...(reasoning ? { reasoning } : {}),
       ...(reasoningSignature ? { reasoningSignature } : {}),
+      ...(thoughtBlocks.length > 0 ? { sendBack: { thinking: thoughtBlocks } } : {}),
       ...(toolCalls.length > 0 ? { toolCalls } : {}),
     }
   }
+}
+
+/** One content block as it streams in; `text` holds a text's, a thinking's or a tool call's argument pieces. */
+interface Block {
+  type: string
+  text: string
+  signature: string
+  data: string
+  id: string
+  name: string
+}
+
+/**
+ * Every `thinking` block with its signature and every `redacted_thinking` block, in the order they came, as
+ * the API wants them back, unmodified, before the `tool_use` they led to ("Preserving thinking blocks").
+ */
+function thinkingBlocks(blocks: readonly Block[]): JsonValue[] {
+  return blocks.flatMap((block): JsonValue[] => {
+    if (block.type === 'thinking') return [{ type: 'thinking', thinking: block.text, signature: block.signature }]
+    if (block.type === 'redacted_thinking') return [{ type: 'redacted_thinking', data: block.data }]
+    return []
+  })
 }

@@ -11,6 +11,7 @@ import {
   statusOf,
   unreachable,
 } from './provider-errors.ts'
+import { StreamedError } from './streamed-error.ts'
 import type { WireProtocol } from './wire-check.ts'
 
 /**
@@ -74,6 +75,7 @@ export async function askWithRetries<T extends object>(
   attempt: (attempt: Attempt) => Promise<T>,
 ): Promise<T & FinishedReply> {
   const { policy } = transport
+  const started = performance.now()
   const deadline = AbortSignal.timeout(policy.deadlineMs)
   const stop = callerSignal ? AbortSignal.any([callerSignal, deadline]) : deadline
   let lastFault: { fault: string; cause?: unknown } | undefined
@@ -91,6 +93,11 @@ export async function askWithRetries<T extends object>(
     lastFault = tried
     if (number > policy.retries) throw gaveUp(transport, itemId, number, tried)
     const delayMs = tried.delayMs ?? Math.random() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (number - 1))
+    if (tried.delayMs !== undefined && performance.now() + delayMs > started + policy.deadlineMs)
+      throw new ProviderError(
+        `${transport.name} answered item ${itemId} with ${tried.fault} and asked to be retried in ${(delayMs / 1000).toFixed(1)} s, ` +
+          `after the ${policy.deadlineMs / 1000} s allowed for it (TESTBENCH_REQUEST_TIMEOUT): raise that, or run fewer items at once.`,
+      )
     policy.onRetry?.(
       `[${transport.name}] item ${itemId}: ${tried.fault}; retry ${number} of ${policy.retries} in ${(delayMs / 1000).toFixed(1)} s`,
     )
@@ -123,6 +130,10 @@ async function tryOnce<T extends object>(
 function classify(error: unknown, attempt: Attempt, transport: Transport, itemId: string): Tried<never> {
   const transportFault = attempt.transportFault()
   if (transportFault !== undefined) return { fault: transportFault, answered: attempt.status() !== undefined }
+  if (error instanceof StreamedError) {
+    if (!error.retryable) return { error: requestFailed(transport.name, itemId, error) }
+    return { fault: `the reply carried an error after it began (${firstLine(error)})`, answered: true }
+  }
   const status = statusOf(error)
   if (status !== undefined) {
     if (status !== 408 && status !== 429 && status < 500) return { error: requestFailed(transport.name, itemId, error) }

@@ -110,9 +110,9 @@ export function startAttempt(
       throw error
     }
     status = response.status
-    retryAfter = retryAfterMs(response.headers.get('retry-after'))
     if (!response.ok || response.body === null) {
       stopTimer()
+      retryAfter = await askedDelayMs(response)
       return response
     }
     const wrapped = new Response(watched(response.body), {
@@ -138,6 +138,41 @@ export function startAttempt(
       release()
     },
   }
+}
+
+/**
+ * How long an answer asks the client to wait before asking again: Azure's `Retry-After-Ms`, the standard
+ * `Retry-After`, or, in a Google error body (Gemini sends no header), `google.rpc.RetryInfo`'s `retryDelay`.
+ */
+export async function askedDelayMs(response: Response): Promise<number | undefined> {
+  const milliseconds = Number(response.headers.get('retry-after-ms') ?? '')
+  if (response.headers.has('retry-after-ms') && Number.isFinite(milliseconds) && milliseconds >= 0) return milliseconds
+  const header = retryAfterMs(response.headers.get('retry-after'))
+  if (header !== undefined || response.status !== 429) return header
+  try {
+    return retryInfoDelayMs(await response.clone().text())
+  } catch {
+    return undefined
+  }
+}
+
+/** `google.rpc.RetryInfo.retryDelay` (a protobuf Duration in JSON: `"48s"`, `"1.5s"`) in a Google error body. */
+export function retryInfoDelayMs(body: string): number | undefined {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(body)
+  } catch {
+    return undefined
+  }
+  const details = (parsed as { error?: { details?: unknown } } | null)?.error?.details
+  if (!Array.isArray(details)) return undefined
+  for (const detail of details as unknown[]) {
+    const { '@type': type, retryDelay } = (detail ?? {}) as Record<string, unknown>
+    if (typeof type !== 'string' || !type.endsWith('google.rpc.RetryInfo') || typeof retryDelay !== 'string') continue
+    const seconds = /^(\d+(?:\.\d+)?)s$/.exec(retryDelay)?.[1]
+    if (seconds !== undefined) return Number(seconds) * 1000
+  }
+  return undefined
 }
 
 /** `Retry-After` is either seconds or an HTTP date. */

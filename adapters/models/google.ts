@@ -1,4 +1,9 @@
-import { GoogleGenAI, ThinkingLevel, type ThinkingConfig } from '@google/genai'
+import {
+  GoogleGenAI,
+  ThinkingLevel,
+  type GenerateContentResponseUsageMetadata,
+  type ThinkingConfig,
+} from '@google/genai'
 import type {
   ChatReply,
   ChatRequest,
@@ -129,8 +134,7 @@ export class GoogleAdapter implements ModelAdapter {
         if (part.thought) reasoning += part.text ?? ''
         else text += part.text ?? ''
       }
-      const usage = chunk.usageMetadata
-      if (usage) tokens = { prompt: usage.promptTokenCount ?? 0, completion: usage.candidatesTokenCount ?? 0 }
+      if (chunk.usageMetadata) tokens = geminiUsage(chunk.usageMetadata)
     }
     const toolCalls = calls.map((call, index): ToolCall => ({
       ...call,
@@ -144,6 +148,22 @@ export class GoogleAdapter implements ModelAdapter {
       ...(reasoningSignature ? { reasoningSignature } : {}),
       ...(toolCalls.length > 0 ? { toolCalls } : {}),
     }
+  }
+}
+
+/**
+ * Gemini's usage as billed: thinking is output (`thoughtsTokenCount`, apart from `candidatesTokenCount`, which
+ * a reply cut before any text leaves out), the prompt of server-side tools is input; `cachedContentTokenCount`
+ * is part of `promptTokenCount`.
+ */
+export function geminiUsage(usage: GenerateContentResponseUsageMetadata): TokenUsage {
+  const reasoning = usage.thoughtsTokenCount
+  const cacheRead = usage.cachedContentTokenCount
+  return {
+    prompt: (usage.promptTokenCount ?? 0) + (usage.toolUsePromptTokenCount ?? 0),
+    completion: (usage.candidatesTokenCount ?? 0) + (reasoning ?? 0),
+    ...(reasoning === undefined ? {} : { reasoning }),
+    ...(cacheRead === undefined ? {} : { cacheRead }),
   }
 }
 

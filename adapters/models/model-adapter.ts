@@ -42,6 +42,13 @@ export interface ToolCall {
   signature?: string
 }
 
+/**
+ * What a provider needs back with a reply in the next request, in its own shape and as received, for the
+ * adapter that made it: Anthropic's `thinking` and `redacted_thinking` blocks in order, OpenRouter's
+ * `reasoning_details`, DeepSeek's and Z.ai's `reasoning_content`.
+ */
+export type SendBack = { [field: string]: JsonValue }
+
 /** One message for every provider; each adapter maps it to its wire protocol and back. */
 export type ChatMessage =
   | { role: 'system'; content: string }
@@ -52,6 +59,8 @@ export type ChatMessage =
       reasoning?: string
       /** What the provider needs sent back with the reasoning, as received (Anthropic's thinking signature). */
       reasoningSignature?: string
+      /** The reply's `sendBack`, as the adapter gave it. */
+      sendBack?: SendBack
       toolCalls?: ToolCall[]
     }
   | { role: 'tool'; callId: string; toolName: string; content: string; isError?: boolean }
@@ -97,6 +106,8 @@ export interface ChatReply {
   reasoning?: string
   /** Sent back with `reasoning` in the next turn, as received (Anthropic's thinking signature). */
   reasoningSignature?: string
+  /** What the provider needs back with this reply when the conversation goes on (see `SendBack`). */
+  sendBack?: SendBack
   /** The calls of a whole reply; a call whose stream was cut never reaches here. */
   toolCalls?: ToolCall[]
   tokens?: TokenUsage

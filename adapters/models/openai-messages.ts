@@ -7,8 +7,10 @@ import type { ChatMessage, ImageInput, ToolDefinition } from './model-adapter.ts
 
 /**
  * The conversation in chat completions' form: images as `image_url` data-URL parts (only for a model that
- * can see), assistant tool calls as `tool_calls`, results as `tool` messages naming their call. Reasoning
- * is not sent back: the protocol has no field for it, and DeepSeek refuses `reasoning_content` in a request.
+ * can see), assistant tool calls as `tool_calls`, results as `tool` messages naming their call. The reasoning
+ * goes back only beside tool calls and only in the field it came in (the reply's `sendBack`): DeepSeek's
+ * thinking mode answers 400 without its `reasoning_content` there, OpenRouter asks for its `reasoning_details`
+ * unmodified; the official API has no such field and refuses unknown ones.
  */
 export function openaiMessages(messages: readonly ChatMessage[], canSee: boolean): ChatCompletionMessageParam[] {
   return messages.map((message): ChatCompletionMessageParam => {
@@ -27,6 +29,7 @@ export function openaiMessages(messages: readonly ChatMessage[], canSee: boolean
         return {
           role: 'assistant',
           content: message.content === '' ? null : message.content,
+          ...message.sendBack,
           tool_calls: calls.map((call) => ({
             id: call.id,
             type: 'function',

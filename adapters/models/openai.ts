@@ -8,7 +8,9 @@ import { endpointSlots } from './endpoint-slots.ts'
 import { providerConcurrency, visionEnabled } from './knobs.ts'
 import { preflightFetch } from './preflight-fetch.ts'
 import { openaiMessages, openaiTools } from './openai-messages.ts'
-import { ToolCallFragments } from './openai-tool-call-fragments.ts'
+import { OpenAIReplyParts } from './openai-reply-parts.ts'
+import { openaiUsage } from './openai-usage.ts'
+import { StreamedError } from './streamed-error.ts'
 import { openaiThinkFields, type OpenAIThinkStyle } from './think-fields.ts'
 import { lastUserText } from './completion-prompt.ts'
 import { isConnectionFailure, statusOf, unreachable } from './provider-errors.ts'
@@ -138,29 +140,24 @@ export class OpenAIAdapter implements ModelAdapter {
             : { max_tokens: params.maxTokens }),
         ...(params.think === undefined
           ? {}
-          : openaiThinkFields(params.think, this.endpoint.thinkStyle ?? 'chat_template_kwargs').fields),
+          : openaiThinkFields(params.think, this.endpoint.thinkStyle ?? 'chat_template_kwargs', this.model).fields),
       },
       { signal: attempt.signal },
     )
-    let text = ''
-    let reasoning = ''
-    let tokens: TokenUsage | undefined
-    const calls = new ToolCallFragments()
-    for await (const chunk of stream) {
-      const delta: Record<string, unknown> = { ...chunk.choices[0]?.delta }
-      if (typeof delta.content === 'string') text += delta.content
-      // Reasoning servers name it differently: DeepSeek, vLLM and llama.cpp `reasoning_content`, OpenRouter `reasoning`.
-      for (const field of ['reasoning_content', 'reasoning'])
-        if (typeof delta[field] === 'string') reasoning += delta[field]
-      for (const fragment of chunk.choices[0]?.delta.tool_calls ?? []) calls.add(fragment)
-      if (chunk.usage) tokens = { prompt: chunk.usage.prompt_tokens, completion: chunk.usage.completion_tokens }
+    const parts = new OpenAIReplyParts()
+    try {
+      for await (const chunk of stream) parts.add(chunk as unknown as Record<string, unknown>)
+    } catch (error) {
+      throw streamedErrorOf(error) ?? error
     }
-    const toolCalls: ToolCall[] = calls.whole(text)
+    const toolCalls: ToolCall[] = parts.toolCalls()
+    const sendBack = parts.sendBack()
     return {
-      text,
+      text: parts.text,
       latencyMs: performance.now() - started,
-      ...(tokens ? { tokens } : {}),
-      ...(reasoning ? { reasoning } : {}),
+      ...(parts.tokens ? { tokens: parts.tokens } : {}),
+      ...(parts.reasoning ? { reasoning: parts.reasoning } : {}),
+      ...(sendBack ? { sendBack } : {}),
       ...(toolCalls.length > 0 ? { toolCalls } : {}),
     }
   }
@@ -183,7 +180,7 @@ export class OpenAIAdapter implements ModelAdapter {
     let tokens: TokenUsage | undefined
     for await (const chunk of stream) {
       text += chunk.choices[0]?.text ?? ''
-      if (chunk.usage) tokens = { prompt: chunk.usage.prompt_tokens, completion: chunk.usage.completion_tokens }
+      if (chunk.usage) tokens = openaiUsage(chunk.usage as unknown as Record<string, unknown>)
     }
     return { text, latencyMs: performance.now() - started, ...(tokens ? { tokens } : {}) }
   }
@@ -197,4 +194,22 @@ function samplingParams(params: ChatParams): { temperature?: number; seed?: numb
     ...(params.topP === undefined ? {} : { top_p: params.topP }),
     ...(params.stop === undefined ? {} : { stop: params.stop }),
   }
+}
+
+/**
+ * An error the server sent inside a stream it had begun with HTTP 200 (the SDK throws it without a status):
+ * OpenRouter's chunk with a top-level `error`, Groq's `event: error`. Groq's `tool_use_failed` is a sampled
+ * call its server rejected, so a new request can succeed; an error coded as a 4xx other than 408 and 429 is
+ * the request's fault; any other is transient.
+ */
+function streamedErrorOf(error: unknown): StreamedError | undefined {
+  if (!(error instanceof OpenAI.APIError) || error.status !== undefined) return undefined
+  const details: Record<string, unknown> =
+    typeof error.error === 'object' && error.error !== null ? (error.error as Record<string, unknown>) : {}
+  const code = details.code
+  const status =
+    typeof code === 'number' ? code : typeof details.status_code === 'number' ? details.status_code : undefined
+  const retryable =
+    code === 'tool_use_failed' || status === undefined || status === 408 || status === 429 || status >= 500
+  return new StreamedError(error.message, retryable)
 }

@@ -15,11 +15,14 @@ const effortOf = (think: Exclude<ThinkSetting, 'off'>): Effort => (think === 'on
 /** How an OpenAI-compatible endpoint takes the switch: the official API, OpenRouter, or a local server's chat template. */
 export type OpenAIThinkStyle = 'reasoning_effort' | 'openrouter' | 'chat_template_kwargs'
 
-export function openaiThinkFields(think: ThinkSetting, style: OpenAIThinkStyle): ThinkFields<Record<string, unknown>> {
+export function openaiThinkFields(
+  think: ThinkSetting,
+  style: OpenAIThinkStyle,
+  model = '',
+): ThinkFields<Record<string, unknown>> {
   switch (style) {
     case 'reasoning_effort':
-      // `none` is the official API's "no reasoning" (gpt-5.1 on); older reasoning models refuse it with a 400 that names it.
-      return { fields: { reasoning_effort: think === 'off' ? 'none' : effortOf(think) } }
+      return think === 'off' ? officialOff(model) : { fields: { reasoning_effort: effortOf(think) } }
     case 'openrouter':
       return {
         fields: {
@@ -35,6 +38,30 @@ export function openaiThinkFields(think: ThinkSetting, style: OpenAIThinkStyle):
         },
       }
   }
+}
+
+/**
+ * The official API's "no reasoning", by the documented model families: `none` from gpt-5.1 on; gpt-5 goes no
+ * lower than `minimal` and the o-series than `low` (each refuses `none` with a 400); a model that does not
+ * reason (gpt-4o, gpt-4.1) refuses `reasoning_effort` altogether, so it is sent nothing.
+ */
+function officialOff(model: string): ThinkFields<Record<string, unknown>> {
+  const name = model.replace(/^.*\//, '')
+  if (/^gpt-5(-|$)/.test(name))
+    return {
+      fields: { reasoning_effort: 'minimal' },
+      caveat: `${model} cannot switch reasoning off: it is asked for its least (minimal).`,
+    }
+  if (/^o\d/.test(name))
+    return {
+      fields: { reasoning_effort: 'low' },
+      caveat: `${model} cannot switch reasoning off: it is asked for its least (low).`,
+    }
+  if (/^gpt-(\d+)\.(\d+)/.test(name) || /^gpt-([6-9]|\d{2,})/.test(name)) {
+    const [major = 0, minor = 0] = (/^gpt-(\d+)(?:\.(\d+))?/.exec(name) ?? []).slice(1).map(Number)
+    if (major > 5 || (major === 5 && minor >= 1)) return { fields: { reasoning_effort: 'none' } }
+  }
+  return { fields: {} }
 }
 
 /** Token budgets for Anthropic's extended thinking (at least 1024) and Gemini 2.5's thinkingBudget. */

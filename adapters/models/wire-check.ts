@@ -21,7 +21,7 @@ export interface WireCheck {
 
 /** What each protocol sends last, in the words of the error message. */
 export const TERMINATORS: Record<WireProtocol, string> = {
-  openai: 'a finish_reason and data: [DONE]',
+  openai: 'a finish_reason or data: [DONE]',
   ollama: 'a line with "done": true',
   anthropic: 'the message_stop event',
   gemini: 'a candidate with a finishReason',
@@ -61,6 +61,8 @@ export function wireCheck(protocol: WireProtocol): WireCheck {
   let ended = false
   let finishReason: string | undefined
   let malformed: string | undefined
+  /** A line a server sent in place of the rest of an SSE stream: llama.cpp servers' `error: {...}`. */
+  let serverError: string | undefined
 
   const frame = (payload: string): void => {
     if (ended || malformed !== undefined) return
@@ -81,6 +83,8 @@ export function wireCheck(protocol: WireProtocol): WireCheck {
       data = []
     } else if (trimmed.startsWith('data:')) {
       data.push(trimmed.slice(5).replace(/^ /, ''))
+    } else if (trimmed.startsWith('error:') && !ended) {
+      serverError ??= errorText(trimmed.slice(6).trim())
     }
   }
 
@@ -97,10 +101,23 @@ export function wireCheck(protocol: WireProtocol): WireCheck {
       if (!lineFramed && data.length > 0) frame(data.join('\n'))
       const verdict = finishReason === undefined ? {} : { finishReason }
       if (malformed !== undefined) return { ...verdict, missing: malformed }
-      const whole = ended && (protocol !== 'openai' || finishReason !== undefined)
+      if (serverError !== undefined) return { missing: `the server sent an error in place of the rest: ${serverError}` }
+      // A chat completion ends with `[DONE]`, and some servers stop at the chunk with the finish_reason (llama-box).
+      const whole = ended || (protocol === 'openai' && finishReason !== undefined)
       return whole ? verdict : { ...verdict, missing: `the reply ended early, without ${TERMINATORS[protocol]}` }
     },
   }
+}
+
+/** The message of an error line's JSON, or its text. */
+function errorText(text: string): string {
+  try {
+    const message = objectAt(parseJson(text), 'error')?.message
+    if (typeof message === 'string') return message
+  } catch {
+    // Not JSON: the line says it in words.
+  }
+  return text.slice(0, 300)
 }
 
 function parseJson(payload: string): Record<string, unknown> {

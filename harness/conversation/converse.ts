@@ -106,6 +106,7 @@ export async function converse(
       content: reply.text,
       ...(reply.reasoning === undefined ? {} : { reasoning: reply.reasoning }),
       ...(reply.reasoningSignature === undefined ? {} : { reasoningSignature: reply.reasoningSignature }),
+      ...(reply.sendBack === undefined ? {} : { sendBack: reply.sendBack }),
       ...(run.length === 0 ? {} : { toolCalls: run }),
     })
     const record: TrajectoryTurn = {

@@ -185,6 +185,7 @@ function assistantMessage(reply: ChatReply): ChatMessage {
     content: reply.text,
     ...(reply.reasoning ? { reasoning: reply.reasoning } : {}),
     ...(reply.reasoningSignature ? { reasoningSignature: reply.reasoningSignature } : {}),
+    ...(reply.sendBack ? { sendBack: reply.sendBack } : {}),
     ...(reply.toolCalls && reply.toolCalls.length > 0 ? { toolCalls: reply.toolCalls } : {}),
   }
 }

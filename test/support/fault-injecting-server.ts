@@ -133,9 +133,13 @@ function breakReply(
     case 'stall':
       send(response, reply, cut, fault)
       return cut
-    case 'cut-short':
-      send(response, reply, cut, 'end')
-      return cut
+    case 'cut-short': {
+      // A chat completion whose finish_reason came is whole without `[DONE]` (llama-box ends so): cut before it.
+      const ending = protocol === 'openai' ? reply.frames.findIndex((frame) => /"finish_reason":"/.test(frame)) : -1
+      const short = ending > 0 ? Math.min(cut, ending) : cut
+      send(response, reply, short, 'end')
+      return short
+    }
     case 'malformed': {
       const broken = Math.floor(random() * count)
       const frames = reply.frames.map((frame, index) => (index === broken ? malformed(frame) : frame))

@@ -78,8 +78,19 @@ describe('TESTBENCH_THINK', () => {
     await official.chat(asking('low'))
     expect(lastBody(server)).toMatchObject({ reasoning_effort: 'low' })
     expect(lastBody(server)).not.toHaveProperty('chat_template_kwargs')
-    await official.chat(asking('off'))
-    expect(lastBody(server)).toMatchObject({ reasoning_effort: 'none' })
+    // `off` by the documented families: `none` from gpt-5.1 on, gpt-5's least is `minimal`, the o-series' `low`,
+    // and a model that does not reason refuses the field.
+    const offFor = async (model: string): Promise<unknown> => {
+      await new OpenAIAdapter(model, { ...openaiEndpoint(env), thinkStyle: 'reasoning_effort' }, env).chat(
+        asking('off'),
+      )
+      return lastBody(server).reasoning_effort
+    }
+    expect(await offFor('gpt-5.1')).toBe('none')
+    expect(await offFor('gpt-5.2-codex')).toBe('none')
+    expect(await offFor('gpt-5-mini')).toBe('minimal')
+    expect(await offFor('o3')).toBe('low')
+    expect(await offFor('gpt-4o')).toBeUndefined()
     const router = openrouterAdapter('fake', {
       OPENROUTER_BASE_URL: `${server.url}/v1`,
       OPENROUTER_API_KEY: 'k',
