@@ -16,16 +16,22 @@
 // Knobs: BENCH_ROUNDS (default 5), BENCH_EVALPLUS_DATASETS (default humaneval,mbpp). Datasets from
 // TESTBENCH_DATA_DIR, else ../shared/datasets. Prints the load beside each round, medians and min–max, and the
 // ratios suite / evalplus, first run and warm, per dataset.
-import { spawn } from 'node:child_process'
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gunzipSync } from 'node:zlib'
 import { load, spread } from './bench-figures.ts'
 import { goalVerdict, interleave, ratioOfMedians, type Contestant } from './bench-interleave.ts'
-import { lendWritableDirs, ordinaryUser, readmeCommand, userDir, type OrdinaryUser } from './bench-ordinary-user.ts'
-import { missingPythonModules, upstreamTree } from './bench-upstream.ts'
+import {
+  lendWritableDirs,
+  ordinaryUser,
+  readmeCommand,
+  runUntilWritten,
+  userDir,
+  type OrdinaryUser,
+} from './bench-ordinary-user.ts'
+import { missingPythonModules, upstreamTree, writeStandIns } from './bench-upstream.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const dataDir = process.env.TESTBENCH_DATA_DIR ?? join(root, '..', 'shared', 'datasets')
@@ -66,17 +72,10 @@ const STAND_INS: Record<string, string> = {
   datasets: 'evalplus.data.get_evalperf_data (EvalPerf only)',
   tempdir: 'evalplus.data.utils.make_cache (downloads only; the bench names the dataset files)',
 }
-const unpackaged = missingPythonModules(Object.keys(STAND_INS))
-
 const dir = mkdtempSync(join(tmpdir(), 'testbench-bench-evalplus-'))
 chmodSync(dir, 0o755)
 const standIns = join(dir, 'stand-ins')
-userDir(standIns, undefined)
-for (const module of unpackaged)
-  writeFileSync(
-    join(standIns, `${module}.py`),
-    `def __getattr__(name):\n    raise RuntimeError("bench:evalplus: ${module}.%s was used, but ${module} is a stand-in for what only ${STAND_INS[module]} calls" % name)\n`,
-  )
+const unpackaged = writeStandIns(standIns, 'bench:evalplus', STAND_INS)
 
 const upstream = upstreamTree(
   {
@@ -122,39 +121,21 @@ async function evalplusRun(
     [DATASETS[name].overrideVariable]: DATASETS[name].file,
     NO_COLOR: '1',
   }
-  const args = [debianPython, '-m', 'evalplus.evaluate', '--dataset', name, '--samples', ownSamples]
-  const [command, commandArgs] =
-    user === undefined
-      ? [args[0] as string, args.slice(1)]
-      : ['runuser', ['-u', user.name, '--', 'env', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...args]]
-  const started = performance.now()
-  const child = spawn(command, commandArgs, { cwd: runDir, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
-  let output = ''
-  child.stdout.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)))
-  child.stderr.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)))
-  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve))
-  let parsed: { eval: Record<string, Array<{ base_status: string; plus_status: string }>> } | undefined
-  let wallMs = NaN
-  for (;;) {
-    const done = await Promise.race([exited.then(() => true), new Promise((resolve) => setTimeout(resolve, 10, false))])
-    if (existsSync(results)) {
-      try {
-        parsed = JSON.parse(readFileSync(results, 'utf8')) as typeof parsed
-        wallMs = performance.now() - started
-        break
-      } catch {
-        // Still being written.
-      }
-    }
-    if (done === true) break
-  }
-  if (child.exitCode === null && child.pid !== undefined) process.kill(-child.pid, 'SIGKILL')
-  await exited
-  if (parsed === undefined) throw new Error(`evalplus ${name}: no results file (exit ${child.exitCode}):\n${output}`)
+  const run = await runUntilWritten(
+    user,
+    debianPython,
+    ['-m', 'evalplus.evaluate', '--dataset', name, '--samples', ownSamples],
+    runDir,
+    env,
+    results,
+  )
+  if (run.text === undefined)
+    throw new Error(`evalplus ${name}: no results file (exit ${run.exitCode}):\n${run.output}`)
+  const parsed = JSON.parse(run.text) as { eval: Record<string, Array<{ base_status: string; plus_status: string }>> }
   const verdicts = Object.values(parsed.eval).flat()
   const passed = verdicts.filter((entry) => entry.base_status === 'pass' && entry.plus_status === 'pass').length
   rmSync(runDir, { recursive: true, force: true })
-  return { wallMs, passed, total: verdicts.length }
+  return { wallMs: run.wallMs, passed, total: verdicts.length }
 }
 
 const user = ordinaryUser()

@@ -1,7 +1,7 @@
 // How a bench script runs a command as an ordinary user would: as root, through runuser as BENCH_USER (default
 // nobody), with a home of the user's own; otherwise as whoever runs the bench.
 import { execa } from 'execa'
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { chownSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 
@@ -155,4 +155,56 @@ export async function readmeCommand(
       `${label}: the suite run failed (exit ${run.exitCode}, ${passed} of ${rows.length} items passed${expected === undefined ? '' : `, expected ${expected.passed} of ${expected.items}`}):\n${run.stdout.slice(-2000)}\n${run.stderr.slice(-2000)}`,
     )
   return { wallMs: run.wallMs, phaseMs: executionPhaseMs(rows) }
+}
+
+/**
+ * `file args` as `runAs` runs it, timed until it has written `written` in full (a JSON file: until it parses), its
+ * last act: what it does after (an upstream's idle watchdog thread that keeps its process up) is not counted, and
+ * the process group is then ended. Returns the file's text, or undefined when the command ended without writing it.
+ */
+export async function runUntilWritten(
+  user: OrdinaryUser | undefined,
+  file: string,
+  args: readonly string[],
+  cwd: string,
+  env: Record<string, string>,
+  written: string,
+): Promise<{ wallMs: number; text: string | undefined; output: string; exitCode: number | null }> {
+  const [command, commandArgs] =
+    user === undefined
+      ? [file, args]
+      : ['runuser', ['-u', user.name, '--', 'env', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), file, ...args]]
+  const started = performance.now()
+  const child = spawn(command, commandArgs, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+  let output = ''
+  const keep = (chunk: Buffer): void => {
+    output = (output + chunk.toString()).slice(-4000)
+  }
+  child.stdout.on('data', keep)
+  child.stderr.on('data', keep)
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()))
+  let text: string | undefined
+  let wallMs = NaN
+  for (;;) {
+    const ended = await Promise.race([
+      exited.then(() => true),
+      new Promise<boolean>((resolve) => setTimeout(resolve, 10, false)),
+    ])
+    if (existsSync(written)) {
+      const candidate = readFileSync(written, 'utf8')
+      try {
+        JSON.parse(candidate)
+        text = candidate
+        wallMs = performance.now() - started
+        break
+      } catch {
+        // Still being written.
+      }
+    }
+    if (ended) break
+  }
+  if (child.exitCode === null && child.signalCode === null && child.pid !== undefined)
+    process.kill(-child.pid, 'SIGKILL')
+  await exited
+  return { wallMs, text, output, exitCode: child.exitCode }
 }

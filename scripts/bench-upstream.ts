@@ -2,7 +2,7 @@
 // a git history the pinned commit is exported into a temp dir, so that what runs is that commit whatever is checked
 // out. Upstream code is never in this repository.
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync } from 'node:fs'
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 
 export interface Upstream {
@@ -53,4 +53,36 @@ export function upstreamTree(upstream: Upstream, into: string, env: NodeJS.Proce
 /** The Python modules of `modules` that /usr/bin/python3 cannot import, one by one. */
 export function missingPythonModules(modules: readonly string[], python = '/usr/bin/python3'): string[] {
   return modules.filter((module) => spawnSync(python, ['-c', `import ${module}`]).status !== 0)
+}
+
+/**
+ * Stand-ins, under `dir`, for the modules of `standIns` (dotted names make packages) that /usr/bin/python3 cannot
+ * import: an upstream imports them at start-up, on paths the bench never takes (each maps to what only calls it).
+ * Anything of one that is called raises, naming it, so that a bench never runs on a stand-in by mistake. Returns the
+ * modules stood in for.
+ */
+export function writeStandIns(dir: string, bench: string, standIns: Readonly<Record<string, string>>): string[] {
+  const missing = missingPythonModules(Object.keys(standIns))
+  for (const module of missing) {
+    const parts = module.split('.')
+    for (let depth = 1; depth < parts.length; depth++) {
+      const packageDir = join(dir, ...parts.slice(0, depth))
+      mkdirSync(packageDir, { recursive: true })
+      if (!existsSync(join(packageDir, '__init__.py'))) writeFileSync(join(packageDir, '__init__.py'), '')
+    }
+    mkdirSync(join(dir, ...parts.slice(0, -1)), { recursive: true })
+    writeFileSync(
+      join(dir, ...parts.slice(0, -1), `${parts.at(-1)}.py`),
+      [
+        'def __getattr__(name):',
+        "    if name.startswith('__'):",
+        '        raise AttributeError(name)',
+        '    def unavailable(*args, **kwargs):',
+        `        raise RuntimeError("${bench}: ${module}.%s was called, but ${module} is a stand-in for what only ${standIns[module]} calls" % name)`,
+        '    return unavailable',
+        '',
+      ].join('\n'),
+    )
+  }
+  return missing
 }
