@@ -11,7 +11,7 @@
 //   a first run on an empty cache (it runs the ground truth) and a warm run on a filled one; its default parallelism
 //   (half the cores). Its time ends when its results file is written (its last act).
 // bigcodebench imports modules Debian does not package (gradio_client, e2b, httpx where missing, pqdm,
-// tree_sitter, tree_sitter_python, tempdir): none is called by a local evaluation of given samples, so the bench puts
+// tree_sitter, tree_sitter_python, tempdir, transformers, datasets): none is called by a local evaluation of given samples, so the bench puts
 // stand-ins on its PYTHONPATH that raise if anything of them is called.
 // Knobs: BENCH_ROUNDS (default 5), BENCH_SAMPLE (default 20 tasks: BigCodeBench/0, then every 1140/N-th).
 // Datasets from TESTBENCH_DATA_DIR, else ../shared/datasets.
@@ -54,6 +54,8 @@ const STAND_INS: Record<string, string> = {
   tree_sitter: 'bigcodebench.sanitize (code generation only)',
   tree_sitter_python: 'bigcodebench.sanitize (code generation only)',
   tempdir: 'bigcodebench.data.utils.make_cache (downloads only; the bench names the dataset file)',
+  transformers: "bigcodebench.provider.utility's chat prompts (code generation only)",
+  datasets: 'bigcodebench.data (hub downloads only; the bench names the dataset file)',
 }
 
 interface Task {
