@@ -16,11 +16,11 @@
 // Knobs: BENCH_ROUNDS (default 5), BENCH_EVALPLUS_DATASETS (default humaneval,mbpp). Datasets from
 // TESTBENCH_DATA_DIR, else ../shared/datasets. Prints the load beside each round, medians and min–max, and the
 // ratios suite / evalplus, first run and warm, per dataset.
+import { spawnSync } from 'node:child_process'
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { gunzipSync } from 'node:zlib'
 import { load, spread } from './bench-figures.ts'
 import { goalVerdict, interleave, ratioOfMedians, type Contestant } from './bench-interleave.ts'
 import {
@@ -93,10 +93,16 @@ interface PlusTask {
   prompt: string
   canonical_solution: string
 }
+// Python's JSON: the MBPP+ inputs hold Infinity and NaN, which JSON.parse refuses.
+const TASK_FIELDS = `import gzip, json, sys
+for line in gzip.open(sys.argv[1], 'rt'):
+    if line.strip():
+        task = json.loads(line)
+        print(json.dumps({key: task[key] for key in ('task_id', 'prompt', 'canonical_solution')}))
+`
 const tasksOf = (name: DatasetName): PlusTask[] =>
-  gunzipSync(readFileSync(DATASETS[name].file))
-    .toString('utf8')
-    .split('\n')
+  spawnSync(debianPython, ['-c', TASK_FIELDS, DATASETS[name].file], { encoding: 'utf8', maxBuffer: 1 << 28 })
+    .stdout.split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as PlusTask)
 
