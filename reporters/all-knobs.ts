@@ -22,7 +22,11 @@ export function knobGroups(): KnobGroup[] {
 }
 
 /** Read by the project's own tests (test/support), not by a run, so not in the knob tables. */
-const TEST_KNOB_NAMES: readonly string[] = ['TESTBENCH_REQUIRE_TOOLS', 'TESTBENCH_SWEBENCH_REQUIRE_ENGINE']
+const TEST_KNOB_NAMES: readonly string[] = [
+  'TESTBENCH_REQUIRE_TOOLS',
+  'TESTBENCH_SWEBENCH_REQUIRE_ENGINE',
+  'TESTBENCH_HUMAN_EVAL_DIR',
+]
 
 export function knownKnobNames(): string[] {
   return [...knobGroups().flatMap((group) => group.knobs.map((knob) => knob.name)), ...TEST_KNOB_NAMES]

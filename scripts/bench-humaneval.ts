@@ -4,9 +4,9 @@
 // - suite, ordinary user, warm cache: the same again on a cache that an untimed run filled before the first round
 //   (replies, check records, dataset stamps: what every run after a user's first one finds);
 // - suite, root: the same as root (when we are root; BENCH_ROOT=0 leaves it out);
-// - human-eval: `python3 -m human_eval.evaluate_functional_correctness` from ../shared/anchors/human-eval (beside
-//   the datasets folder) with
-//   Debian's /usr/bin/python3 (needs python3-fire, python3-tqdm, python3-numpy);
+// - human-eval: `python3 -m human_eval.evaluate_functional_correctness` from the checkout of openai/human-eval at
+//   6d43fb9 that TESTBENCH_HUMAN_EVAL_DIR names, with Debian's /usr/bin/python3 (needs python3-fire, python3-tqdm,
+//   python3-numpy); left out, with the reason, without it;
 // - floor: the same 164 check programs exec'd one after another in one interpreter, no sandbox;
 // - baseline (BENCH_BASELINE=<dir>, a checkout of another revision with its node_modules): the README's command
 //   run from there, as an ordinary user (first run and warm cache) and as root, so that a change is measured
@@ -35,18 +35,18 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { load, median, spread as spreadOf } from './bench-figures.ts'
 import { gunzipSync } from 'node:zlib'
+import { HUMAN_EVAL_DIR_VARIABLE, humanEvalCheckoutMissing } from '../test/support/human-eval-checkout.ts'
 import { refuseArguments } from './script-usage.ts'
 
 const USAGE = `usage: npm run bench:humaneval
 HumanEval with MODEL=reference through the suite, next to openai/human-eval on the same solutions.
 Environment: BENCH_ROUNDS (default 3), BENCH_USER (default nobody, as root), BENCH_ROOT=0, BENCH_BASELINE
-(another checkout), BENCH_VARIANTS, TESTBENCH_DATA_DIR.`
+(another checkout), BENCH_VARIANTS, TESTBENCH_DATA_DIR, TESTBENCH_HUMAN_EVAL_DIR (an openai/human-eval checkout).`
 refuseArguments(USAGE)
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const dataDir = process.env.TESTBENCH_DATA_DIR ?? join(root, '..', 'shared', 'datasets')
-// The shared folder holds datasets/ and anchors/ side by side (../shared beside a clone).
-const anchor = join(dataDir, '..', 'anchors', 'human-eval')
+const humanEvalCheckout = process.env[HUMAN_EVAL_DIR_VARIABLE]
 const problemFile = join(dataDir, 'humaneval', 'HumanEval.jsonl.gz')
 const debianPython = '/usr/bin/python3'
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3)
@@ -189,7 +189,7 @@ const humanEvalMissing = (() => {
   const probe = spawnSync(debianPython, ['-c', 'import fire, tqdm, numpy'], { encoding: 'utf8' })
   if (probe.status !== 0)
     return `${debianPython} cannot import fire, tqdm, numpy (apt-get install python3-fire python3-tqdm python3-numpy)`
-  return existsSync(join(anchor, 'human_eval')) ? undefined : `no openai/human-eval at ${anchor}`
+  return humanEvalCheckoutMissing(humanEvalCheckout)
 })()
 
 async function humanEval(): Promise<number> {
@@ -198,7 +198,7 @@ async function humanEval(): Promise<number> {
     debianPython,
     ['-m', 'human_eval.evaluate_functional_correctness', samples, `--problem_file=${problemFile}`],
     {
-      env: { PYTHONPATH: anchor },
+      env: { PYTHONPATH: humanEvalCheckout ?? '' },
       reject: false,
     },
   )

@@ -34,4 +34,11 @@ describe('scoringFacts', () => {
     expect(() => facts.read(record(scoring))).toThrow(message)
     expect(() => facts.read(record(scoring))).toThrow(/toy record of m for item a/)
   })
+
+  test('facts read once are read again without a second check; facts of the same shape are still each checked', () => {
+    const good = { points: 1, system: 'none' }
+    expect(facts.read(record(good))).toBe(good)
+    expect(facts.read({ ...record(good), itemId: 'a copy drawn twice' })).toBe(good)
+    expect(() => facts.read(record({ points: 1, system: 'custom' }))).toThrow(/scoring\.system is "custom"/)
+  })
 })

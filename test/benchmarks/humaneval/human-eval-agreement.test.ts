@@ -5,17 +5,18 @@
  * state kept between calls, a crash, exits, a 20 s CPU burn, an endless loop, a random check), replayed
  * through the suite: each gets openai/human-eval's verdict (its `passed`, read from a run of
  * human_eval.evaluate_functional_correctness at 6d43fb9 on these samples), but for the two deviations
- * the README names. Where a copy of human-eval sits beside the data dir (../anchors/human-eval), the
- * verdicts are checked against a live run of it too.
+ * the README names. Where TESTBENCH_HUMAN_EVAL_DIR names a checkout of human-eval at 6d43fb9, the verdicts are
+ * checked against a live run of it too; without it that test skips, in CI too (CI cannot fetch a repository).
  */
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gunzipSync } from 'node:zlib'
 import { describe, expect, test } from 'vitest'
 import { dataDir } from '../../../harness/knobs.ts'
+import { HUMAN_EVAL_DIR_VARIABLE, humanEvalCheckoutMissing } from '../../support/human-eval-checkout.ts'
 import { runSuite } from '../../support/run-python-suite.ts'
 import { skipWithoutSandbox } from '../../support/sandbox-available.ts'
 import { datasetOrSkip } from '../../support/test-datasets.ts'
@@ -130,14 +131,16 @@ describe("agreement with openai/human-eval's verdicts", () => {
   )
 
   test(
-    'the recorded verdicts are those of a live run of human-eval, where a copy sits beside the data dir',
+    `the recorded verdicts are those of a live run of human-eval, where ${HUMAN_EVAL_DIR_VARIABLE} names a checkout`,
     { timeout: 300_000 },
     (context) => {
       const data = dataDir()
-      const anchor = data === undefined ? undefined : join(data, '..', 'anchors', 'human-eval')
-      if (anchor === undefined || !existsSync(join(anchor, 'human_eval', 'execution.py'))) {
-        context.task.meta.skipReason = 'no openai/human-eval beside the data dir (../anchors/human-eval)'
-        return context.skip(context.task.meta.skipReason)
+      const checkout = process.env[HUMAN_EVAL_DIR_VARIABLE]
+      const missing = humanEvalCheckoutMissing(checkout)
+      // An upstream checkout is brought by hand, never installed: its absence skips, under TESTBENCH_REQUIRE_TOOLS=1 too.
+      if (missing !== undefined || checkout === undefined) {
+        context.task.meta.skipReason = missing
+        return context.skip(missing)
       }
       const probe = spawnSync('/usr/bin/python3', ['-c', 'import fire, tqdm, numpy'], { encoding: 'utf8' })
       skipWithoutTool(
@@ -162,7 +165,7 @@ describe("agreement with openai/human-eval's verdicts", () => {
           join(dir, 'samples.jsonl'),
           `--problem_file=${join(dir, 'problems.jsonl')}`,
         ],
-        { env: { PYTHONPATH: anchor, PATH: process.env.PATH ?? '' }, encoding: 'utf8' },
+        { env: { PYTHONPATH: checkout, PATH: process.env.PATH ?? '' }, encoding: 'utf8' },
       )
       expect(run.status, run.stderr).toBe(0)
       const results = readFileSync(join(dir, 'samples.jsonl_results.jsonl'), 'utf8')
