@@ -31,6 +31,13 @@ import {
   type OrdinaryUser,
 } from './bench-ordinary-user.ts'
 import { missingPythonModules, upstreamTree, writeStandIns } from './bench-upstream.ts'
+import { refuseArguments } from './script-usage.ts'
+
+const USAGE = `usage: npm run bench:bigcodebench-upstream
+BigCodeBench-Complete on a fixed sample of tasks, through the suite and through bigcodebench's own evaluator.
+Environment: BENCH_BIGCODEBENCH_UPSTREAM (a bigcodebench checkout, required), BENCH_ROUNDS (default 5),
+BENCH_SAMPLE (default 20 tasks), BENCH_USER (default nobody, as root), TESTBENCH_DATA_DIR.`
+refuseArguments(USAGE)
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const dataDir = process.env.TESTBENCH_DATA_DIR ?? join(root, '..', 'shared', 'datasets')

@@ -32,6 +32,13 @@ import {
   type OrdinaryUser,
 } from './bench-ordinary-user.ts'
 import { missingPythonModules, upstreamTree, writeStandIns } from './bench-upstream.ts'
+import { refuseArguments } from './script-usage.ts'
+
+const USAGE = `usage: npm run bench:evalplus
+HumanEval+ and MBPP+ through the suite, next to evalplus's own evaluator on the same outputs.
+Environment: BENCH_EVALPLUS_UPSTREAM (an evalplus checkout, required), BENCH_ROUNDS (default 5),
+BENCH_EVALPLUS_DATASETS (default humaneval,mbpp), BENCH_USER (default nobody, as root), TESTBENCH_DATA_DIR.`
+refuseArguments(USAGE)
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const dataDir = process.env.TESTBENCH_DATA_DIR ?? join(root, '..', 'shared', 'datasets')

@@ -22,6 +22,13 @@ import { load, spread } from './bench-figures.ts'
 import { goalVerdict, interleave, ratioOfMedians, type Contestant } from './bench-interleave.ts'
 import { lendWritableDirs, ordinaryUser, readmeCommand, runAs, userDir } from './bench-ordinary-user.ts'
 import { missingPythonModules, upstreamTree } from './bench-upstream.ts'
+import { refuseArguments } from './script-usage.ts'
+
+const USAGE = `usage: npm run bench:farel
+FaRel's scoring of one run's replies, by the suite and by farel-bench's own scripts.
+Environment: BENCH_FAREL_UPSTREAM (a farel-bench checkout, required), BENCH_ROUNDS (default 5), BENCH_FAREL_LOG,
+BENCH_FAREL_QUIZZES, BENCH_USER (default nobody, as root).`
+refuseArguments(USAGE)
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const published = join(root, '..', 'shared', 'published', 'farel')
