@@ -8,6 +8,7 @@ import { costOf, formatCost, type Cost, type Prices } from '../harness/prices.ts
 import { TESTBENCH_VERSION } from '../harness/version.ts'
 import type { TokenUsage } from '../adapters/models/model-adapter.ts'
 import { sumTokens } from '../adapters/models/token-usage.ts'
+import { countCutOff, cutOffText, type CutOffCount } from '../harness/cut-off-replies.ts'
 
 /** Everything one run of one suite with one model produced: what the JSON report holds. */
 export interface RunReport {
@@ -30,6 +31,8 @@ export interface RunReport {
   unsandboxed: boolean
   scores: Score[]
   outcomes: Record<Outcome | 'unfinished', number>
+  /** Replies that ended at the token limit, counted apart (their verdicts stand); absent in reports written before. */
+  cutOff?: CutOffCount
   tokens: TokenUsage & { completionPerSecond: number | undefined }
   latencyMs: { mean: number; p50: number; p95: number } | undefined
   /** What the tokens cost, when TESTBENCH_PRICES gave the model a price. */
@@ -87,6 +90,7 @@ export function buildRunReport(
     unsandboxed: records.some((record) => record.sandbox === UNSANDBOXED),
     scores,
     outcomes,
+    cutOff: countCutOff(records),
     tokens: {
       ...tokens,
       completionPerSecond: generationSeconds > 0 ? round(tokens.completion / generationSeconds, 1) : undefined,
@@ -130,6 +134,7 @@ export function summaryText(report: RunReport): string {
     .filter(([, count]) => count > 0)
     .map(([outcome, count]) => `${outcome} ${count}`)
   lines.push(`  outcomes: ${outcomes.join(', ')}`)
+  if (report.cutOff !== undefined && report.cutOff.cut > 0) lines.push(`  ${cutOffText(report.cutOff)}`)
   if (report.tokens.completion > 0) {
     const speed =
       report.tokens.completionPerSecond === undefined ? '' : `, ${report.tokens.completionPerSecond} tokens/s`

@@ -17,6 +17,7 @@ import { tagOutcome } from './outcome-tags.ts'
 import { showScoresInItems } from './scores-in-items.ts'
 import { pricesFromEnv, type Prices } from '../harness/prices.ts'
 import { NOT_THE_MODELS_FAULT } from '../adapters/outcome.ts'
+import { cutOffAdvice } from '../harness/cut-off-replies.ts'
 
 export interface ScoreReporterOptions {
   /** Where reports go. Default: TESTBENCH_REPORT_DIR, else `.testbench/reports`. */
@@ -130,6 +131,11 @@ export class ScoreReporter implements Reporter {
       )
     }
     output.push('', `reports: ${this.directory}`)
+    const advice = [...groupBy(records, (record) => `${record.suite}\u0000${record.model}`).values()].flatMap(
+      (group) => cutOffAdvice(group) ?? [],
+    )
+    output.push(...advice)
+    summary.push(...advice)
     const notJudged = records.filter(
       (record) => record.outcome !== undefined && NOT_THE_MODELS_FAULT.has(record.outcome),
     )
