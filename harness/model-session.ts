@@ -3,8 +3,9 @@ import { createAdapter } from '../adapters/models/create-adapter.ts'
 import type { ModelSpec } from '../adapters/models/model-spec.ts'
 import { ReplyCache } from '../adapters/models/reply-cache.ts'
 import { inject } from 'vitest'
-import { cacheDir, cacheMode, providerConcurrency, thinkSetting } from '../adapters/models/knobs.ts'
-import { runWideLimiter } from './run-slots.ts'
+import { cacheDir, cacheMode, thinkSetting } from '../adapters/models/knobs.ts'
+import { useRunWideSlots, type RunWideSlots } from '../adapters/models/endpoint-slots.ts'
+import { runWideEndpointSlots } from './run-slots.ts'
 
 /** A model from MODEL after the up-front check: what the provider said about it comes along. */
 export interface ResolvedModel extends ModelSpec {
@@ -20,28 +21,28 @@ declare module 'vitest' {
 export type Asker = (request: ChatRequest) => Promise<ChatReply>
 
 const askers = new Map<string, Asker>()
+let runWide: { address: string; slots: RunWideSlots } | undefined
 
 /**
- * One asker per model and worker: the provider's adapter behind the reply cache and the in-flight limit,
- * TESTBENCH_CONCURRENCY requests per provider across the run's workers (in this worker alone when the
- * run has no slot server, as in the harness's own tests).
+ * One asker per model and worker: the provider's adapter behind the reply cache. The adapter takes a slot
+ * of its endpoint for each attempt: at most TESTBENCH_CONCURRENCY requests in flight per endpoint across
+ * the run's workers, fewer while the provider throttles (in this worker alone when the run has no slot
+ * server, as in the harness's own tests).
  */
 export function askerFor(model: ResolvedModel): Asker {
   const existing = askers.get(model.label)
   if (existing) return existing
+  const answersFromData = model.provider === 'reference' || model.provider === 'replay'
+  // Answers read from data cost the model nothing: no need to share their limit.
+  const address = answersFromData ? undefined : inject('runSlots')
+  if (address !== undefined) {
+    if (runWide?.address !== address) runWide = { address, slots: runWideEndpointSlots(address) }
+    useRunWideSlots(runWide.slots)
+  }
   const adapter = createAdapter(model)
   // Every request awaits the adapter and meets its error there; this only spares one no request used an unhandled rejection.
   adapter.catch(() => undefined)
-  const answersFromData = model.provider === 'reference' || model.provider === 'replay'
-  // The adapter keeps this worker's in-flight limit per attempt; the slot server holds it across the run's workers.
-  // Answers read from data cost the model nothing: no need to share their limit.
-  const slots = answersFromData ? undefined : inject('runSlots')
-  const runWide =
-    slots === undefined
-      ? undefined
-      : runWideLimiter(slots, `provider:${model.provider}`, providerConcurrency(model.provider))
-  const chat: Asker = async (request) => (await adapter).chat(request)
-  const ask: Asker = runWide === undefined ? chat : (request) => runWide(() => chat(request), request.signal)
+  const ask: Asker = async (request) => (await adapter).chat(request)
   const cached = answersFromData ? ask : new ReplyCache(cacheDir(), cacheMode()).wrap(model, ask)
   // TESTBENCH_THINK goes into every request's parameters, and so into its cache key; a suite's own setting wins.
   const think = thinkSetting()

@@ -1,6 +1,7 @@
 import { abortableSleep } from './abortable-sleep.ts'
-import { startAttempt, type Attempt } from './attempt.ts'
-import { idleTimeoutMs, maxRetries, requestTimeoutMs, retryDelayMs } from './knobs.ts'
+import { startAttempt, THROTTLED, type Attempt } from './attempt.ts'
+import type { PaceReport } from './endpoint-pace.ts'
+import { failOnRateLimit, idleTimeoutMs, maxRetries, requestTimeoutMs, retryDelayMs } from './knobs.ts'
 import type { Slots } from './limit-concurrency.ts'
 import { ProviderError } from './model-adapter.ts'
 import {
@@ -31,6 +32,8 @@ export interface RetryPolicy {
   maxDelayMs: number
   /** Told before each retry, for progress output. */
   onRetry?: (message: string) => void
+  /** A 429 ends the request with a provider_error instead of being retried (TESTBENCH_FAIL_ON_RATE_LIMIT). */
+  failOnRateLimit?: boolean
 }
 
 export function retryPolicy(env: NodeJS.ProcessEnv = process.env): RetryPolicy {
@@ -40,6 +43,7 @@ export function retryPolicy(env: NodeJS.ProcessEnv = process.env): RetryPolicy {
     idleMs: idleTimeoutMs(env),
     baseDelayMs: retryDelayMs(env),
     maxDelayMs: 30_000,
+    failOnRateLimit: failOnRateLimit(env),
     onRetry: (message) => process.stderr.write(`${message}\n`),
   }
 }
@@ -78,7 +82,7 @@ export async function askWithRetries<T extends object>(
   const stop = callerSignal ? AbortSignal.any([callerSignal, deadline]) : deadline
   let lastFault: { fault: string; cause?: unknown } | undefined
   for (let number = 1; ; number++) {
-    const tried = await transport.slots(() => tryOnce(transport, stop, itemId, attempt))
+    const tried = await transport.slots((report) => tryOnce(transport, stop, itemId, attempt, report))
     if ('reply' in tried) return tried.reply
     if ('error' in tried) throw tried.error
     if ('stopped' in tried || stop.aborted) {
@@ -103,17 +107,20 @@ async function tryOnce<T extends object>(
   stop: AbortSignal,
   itemId: string,
   ask: (attempt: Attempt) => Promise<T>,
+  report: PaceReport,
 ): Promise<Tried<T & FinishedReply>> {
   if (stop.aborted) return { stopped: stop.reason }
   const attempt = startAttempt(transport.protocol, transport.policy.idleMs, stop)
   try {
     const reply = await ask(attempt)
+    tellPace(attempt, report)
     const verdict = attempt.verdict()
     const fault = attempt.transportFault() ?? verdict.missing
     if (fault !== undefined) return { fault, answered: true }
     return { reply: verdict.finishReason === undefined ? reply : { ...reply, finishReason: verdict.finishReason } }
   } catch (error) {
     if (stop.aborted) return { stopped: error }
+    tellPace(attempt, report)
     return classify(error, attempt, transport, itemId)
   } finally {
     attempt.finish()
@@ -126,6 +133,12 @@ function classify(error: unknown, attempt: Attempt, transport: Transport, itemId
   const status = statusOf(error)
   if (status !== undefined) {
     if (status !== 408 && status !== 429 && status < 500) return { error: requestFailed(transport.name, itemId, error) }
+    if (status === 429 && transport.policy.failOnRateLimit)
+      return {
+        error: new ProviderError(
+          `${transport.name} at ${transport.endpoint} refused item ${itemId} for its rate limit (HTTP 429: ${firstLine(error)}); TESTBENCH_FAIL_ON_RATE_LIMIT is on, so it is not retried. Unset it to wait at the pace the provider allows.`,
+        ),
+      }
     const delayMs = attempt.retryAfterMs()
     return {
       fault: `HTTP ${status} (${firstLine(error)})`,
@@ -142,6 +155,18 @@ function classify(error: unknown, attempt: Attempt, transport: Transport, itemId
   // The server answered, then the stream failed in the SDK's hands.
   const missing = attempt.verdict().missing ?? 'the reply could not be read'
   return { fault: `${missing}: ${firstLine(error)}`, answered: true }
+}
+
+/** The endpoint's pace hears every answer: a refusal for load or limit lowers it, the rest may raise it. */
+function tellPace(attempt: Attempt, report: PaceReport): void {
+  const status = attempt.status()
+  if (status === undefined) return
+  const waitMs = attempt.retryAfterMs()
+  if (THROTTLED.has(status)) report({ throttled: true, ...(waitMs === undefined ? {} : { waitMs }) })
+  else {
+    const rateLimit = attempt.rateLimit()
+    report({ throttled: false, ...(rateLimit === undefined ? {} : { rateLimit }) })
+  }
 }
 
 /** The message when the retries are spent: "not reachable" only when, at the last try, nobody listened. */

@@ -1,5 +1,6 @@
 import { connectionErrorText } from './provider-errors.ts'
 import { wireCheck, type WireProtocol, type WireVerdict } from './wire-check.ts'
+import { readRateLimit, retryInfoDelayMs, waitAskedFor, type RateLimitState } from './rate-limit-headers.ts'
 
 /**
  * One try at one request: the `fetch` its SDK client uses, which gives up when no
@@ -15,8 +16,10 @@ export interface Attempt {
   transportFault(): string | undefined
   /** The HTTP status of the answer, when the server answered at all. */
   status(): number | undefined
-  /** What the answer's `Retry-After` asked for, in ms. */
+  /** The wait the answer asked for, in ms: its `Retry-After` or kin, a spent allowance's reset, Gemini's RetryInfo. */
   retryAfterMs(): number | undefined
+  /** What the answer's headers said of the provider's rate limit. */
+  rateLimit(): RateLimitState | undefined
   /** Whether the streamed reply arrived whole, and how the model ended it. */
   verdict(): WireVerdict
   /** Stops the idle timer; the attempt is over. */
@@ -36,6 +39,7 @@ export function startAttempt(
   let fault: string | undefined
   let status: number | undefined
   let retryAfter: number | undefined
+  let rateLimit: RateLimitState | undefined
   let verdict: WireVerdict | undefined
   let finished = false
   let release = (): void => undefined
@@ -110,8 +114,16 @@ export function startAttempt(
       throw error
     }
     status = response.status
-    retryAfter = retryAfterMs(response.headers.get('retry-after'))
+    rateLimit = readRateLimit(response.headers)
+    retryAfter = waitAskedFor(rateLimit)
     if (!response.ok || response.body === null) {
+      if (retryAfter === undefined && THROTTLED.has(response.status))
+        retryAfter = retryInfoDelayMs(
+          await response
+            .clone()
+            .text()
+            .catch(() => ''),
+        )
       stopTimer()
       return response
     }
@@ -130,6 +142,7 @@ export function startAttempt(
     transportFault: () => fault,
     status: () => status,
     retryAfterMs: () => retryAfter,
+    rateLimit: () => rateLimit,
     // Judged from the bytes seen so far: SDKs may stop reading once they have their end marker (ollama-js at `done: true`).
     verdict: () => (verdict ??= fault === undefined ? check.end() : { missing: fault }),
     finish: () => {
@@ -140,11 +153,7 @@ export function startAttempt(
   }
 }
 
-/** `Retry-After` is either seconds or an HTTP date. */
-export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
-  if (header === null || header.trim() === '') return undefined
-  const seconds = Number(header)
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000)
-  const date = Date.parse(header)
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now)
-}
+/** The answers that say the provider is over its limit or overloaded: 429, 503, and Anthropic's 529. */
+export const THROTTLED: ReadonlySet<number> = new Set([429, 503, 529])
+
+export { retryAfterMs } from './rate-limit-headers.ts'
