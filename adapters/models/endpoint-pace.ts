@@ -15,8 +15,9 @@ export const LOW_TOKEN_SHARE = 0.05
 
 /**
  * How many requests one endpoint may have in flight now, and until when none may start: concurrency that
- * follows the provider. A refusal (429, 503/529 overloaded) halves the concurrency, once per burst: refusals
- * of requests that started before the last cut say nothing new. Each run of `current` answers in a row raises
+ * follows the provider. A refusal (429, 503/529 overloaded) lowers the concurrency, once per burst (refusals
+ * of requests that started before the last cut say nothing new): by one when it says how long to wait, by
+ * half when it does not. Each run of `current` answers in a row raises
  * it by one, up to the ceiling (TESTBENCH_CONCURRENCY). A wait the provider asks for (Retry-After, a reset)
  * holds every request to the endpoint, and so does an allowance about to run out (`x-ratelimit-remaining-*`).
  */
@@ -60,8 +61,10 @@ export class EndpointPace {
     if (signal.throttled) {
       this.refusals++
       this.#answeredInARow = 0
-      if (startedAt >= this.#lastCut) {
-        this.current = Math.max(1, Math.floor(this.current / 2))
+      if (startedAt > this.#lastCut) {
+        // A refusal that says how long to wait is a window's allowance spent, which the hold answers: one step down.
+        // One that does not (an overloaded server, a proxy) halves the concurrency.
+        this.current = Math.max(1, signal.waitMs === undefined ? Math.floor(this.current / 2) : this.current - 1)
         this.lowest = Math.min(this.lowest, this.current)
         this.#lastCut = now
       }
