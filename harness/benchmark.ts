@@ -16,6 +16,7 @@ import { withoutAnnotationStacks } from './annotation-stacks.ts'
 import { withoutHiddenFrames } from './hidden-frames.ts'
 import { converse, type ConversationRequest, type ConversationResult } from './conversation/converse.ts'
 import { cutOffReason } from './cut-off-replies.ts'
+import { CostLimitReached } from './cost-budget.ts'
 
 /** One benchmark item; suites extend it with whatever their items carry. */
 export interface BenchItem {
@@ -243,6 +244,7 @@ async function runCase<Item extends BenchItem, Scoring extends object>(
         return reply
       } catch (error) {
         if (error instanceof ProviderError) record.outcome = 'provider_error'
+        if (error instanceof CostLimitReached) record.notAsked = 'cost_limit'
         throw error
       }
     },
@@ -268,6 +270,7 @@ async function runCase<Item extends BenchItem, Scoring extends object>(
         return result
       } catch (error) {
         if (error instanceof ProviderError) record.outcome = 'provider_error'
+        if (error instanceof CostLimitReached) record.notAsked = 'cost_limit'
         throw error
       }
     },

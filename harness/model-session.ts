@@ -6,6 +6,17 @@ import { inject } from 'vitest'
 import { cacheDir, cacheMode, thinkSetting } from '../adapters/models/knobs.ts'
 import { useRunWideSlots, type RunWideSlots } from '../adapters/models/endpoint-slots.ts'
 import { runWideEndpointSlots } from './run-slots.ts'
+import { runWideLedger } from './run-budget.ts'
+import {
+  COST_LIMIT,
+  CostLimitReached,
+  localLedger,
+  replyCost,
+  spentText,
+  worstCaseCost,
+  type Ledger,
+} from './cost-budget.ts'
+import { pricesFromEnv } from './prices.ts'
 
 /** A model from MODEL after the up-front check: what the provider said about it comes along. */
 export interface ResolvedModel extends ModelSpec {
@@ -42,7 +53,8 @@ export function askerFor(model: ResolvedModel): Asker {
   const adapter = createAdapter(model)
   // Every request awaits the adapter and meets its error there; this only spares one no request used an unhandled rejection.
   adapter.catch(() => undefined)
-  const ask: Asker = async (request) => (await adapter).chat(request)
+  const chat: Asker = async (request) => (await adapter).chat(request)
+  const ask = answersFromData ? chat : withinCostLimit(model, chat, address)
   const cached = answersFromData ? ask : new ReplyCache(cacheDir(), cacheMode()).wrap(model, ask)
   // TESTBENCH_THINK goes into every request's parameters, and so into its cache key; a suite's own setting wins.
   const think = thinkSetting()
@@ -53,4 +65,35 @@ export function askerFor(model: ResolvedModel): Asker {
           cached(request.params.think === undefined ? { ...request, params: { ...request.params, think } } : request)
   askers.set(model.label, asker)
   return asker
+}
+
+let ledger: Ledger | undefined
+
+/**
+ * Behind the cache (a cached reply costs nothing): with TESTBENCH_COST_LIMIT, a request starts only when the
+ * run's ledger can reserve its worst case; else the item is not asked (CostLimitReached, a provider_error).
+ */
+function withinCostLimit(model: ResolvedModel, chat: Asker, address: string | undefined): Asker {
+  const limit = COST_LIMIT.read()
+  const prices = pricesFromEnv()
+  const price = prices?.perMillionTokens[model.label]
+  if (limit === undefined || prices === undefined || price === undefined) return chat
+  ledger ??= address === undefined ? localLedger(limit) : runWideLedger(address, limit)
+  const run = ledger
+  return async (request) => {
+    const worstCase = worstCaseCost(request, price)
+    const reservation = await run.reserve(worstCase)
+    if (reservation === undefined)
+      throw new CostLimitReached(
+        `not asked: the run's cost limit is reached (${COST_LIMIT.name}=${limit}; ${spentText(run.state(), prices.currency)}, and this request may cost up to ${worstCase.toFixed(4)}). Run again with a higher limit: only the items not asked are asked, the cache has the rest.`,
+      )
+    let cost = worstCase
+    try {
+      const reply = await chat(request)
+      cost = replyCost(reply, price, worstCase)
+      return reply
+    } finally {
+      reservation.settle(cost)
+    }
+  }
 }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { EndpointPace, type PaceReport, type PaceSignal } from '../adapters/models/endpoint-pace.ts'
 import type { RunWideSlots } from '../adapters/models/endpoint-slots.ts'
+import { serveBudget, type BudgetMessage } from './run-budget.ts'
 
 /**
  * Slots shared by every worker of a run: the part files of one suite run in several workers at
@@ -67,13 +68,16 @@ export async function startSlotServer(): Promise<SlotServer> {
   const server = createServer((socket) => {
     let request = ''
     let pool: Pool | undefined
+    let budget: ((message: BudgetMessage) => void) | undefined
     socket.setEncoding('utf8')
     socket.on('data', (chunk: string) => {
       request += chunk
       for (let line = request.indexOf('\n'); line >= 0; line = request.indexOf('\n')) {
-        const message = JSON.parse(request.slice(0, line)) as SlotMessage
+        const message = JSON.parse(request.slice(0, line)) as SlotMessage | BudgetMessage
         request = request.slice(line + 1)
-        if (pool === undefined && 'key' in message) {
+        if ('reserve' in message) budget = serveBudget(socket, message)
+        else if ('cost' in message) budget?.(message)
+        else if (pool === undefined && 'key' in message) {
           const { key, limit } = message
           pool = pools.get(key)
           if (pool === undefined) {

@@ -31,6 +31,8 @@ export interface RunReport {
   unsandboxed: boolean
   scores: Score[]
   outcomes: Record<Outcome | 'unfinished', number>
+  /** Items not asked because the run's cost limit was reached: the run is partial, a rerun asks them. */
+  notAsked?: number
   /** Replies that ended at the token limit, counted apart (their verdicts stand); absent in reports written before. */
   cutOff?: CutOffCount
   tokens: TokenUsage & { completionPerSecond: number | undefined }
@@ -72,6 +74,7 @@ export function buildRunReport(
   const tokens = sumTokens(records.map((record) => record.tokens))
   const generationSeconds = sum(records.map((record) => (record.tokens ? (record.latencyMs ?? 0) : 0))) / 1000
   const cost = costOf(prices, first.model, tokens)
+  const notAsked = records.filter((record) => record.notAsked === 'cost_limit').length
   return {
     testbench: { version: TESTBENCH_VERSION },
     benchmark: first.suite,
@@ -83,7 +86,7 @@ export function buildRunReport(
         .filter(Boolean)
         .sort()[0] ?? endedAt.toISOString(),
     endedAt: endedAt.toISOString(),
-    complete: complete && outcomes.unfinished === 0 && partial === undefined,
+    complete: complete && outcomes.unfinished === 0 && partial === undefined && notAsked === 0,
     ...(partial ? { partial } : {}),
     ...(shard ? { shard } : {}),
     sandbox: [...new Set(records.flatMap((record) => (record.sandbox === undefined ? [] : [record.sandbox])))].sort(),
@@ -91,6 +94,7 @@ export function buildRunReport(
     scores,
     outcomes,
     cutOff: countCutOff(records),
+    ...(notAsked > 0 ? { notAsked } : {}),
     tokens: {
       ...tokens,
       completionPerSecond: generationSeconds > 0 ? round(tokens.completion / generationSeconds, 1) : undefined,
@@ -114,15 +118,23 @@ export function summaryText(report: RunReport): string {
     ? ` · SHARD ${report.shard.index}/${report.shard.count} (scores cover this shard's items only; --merge-reports gives the whole run's)`
     : ''
   const partial = report.partial ? ` · PARTIAL: ${partialText(report.partial)}; scores cover those items only` : ''
+  const costLimited =
+    report.notAsked === undefined
+      ? ''
+      : ` · PARTIAL: ${report.notAsked} item(s) not asked, the cost limit was reached (TESTBENCH_COST_LIMIT); a rerun with a higher limit asks only those`
   const interrupted =
-    !report.complete && (report.partial === undefined || report.outcomes.unfinished > 0)
+    !report.complete &&
+    report.notAsked === undefined &&
+    (report.partial === undefined || report.outcomes.unfinished > 0)
       ? ' · INCOMPLETE (interrupted: scores cover finished items only)'
       : ''
   const unsandboxed =
     report.unsandboxed === true
       ? ' · UNSANDBOXED (SANDBOX=none: programs ran without a sandbox; verdicts could be forged)'
       : ''
-  const lines = [`${report.benchmark} · ${report.model.label}${shard}${partial}${interrupted}${unsandboxed}`]
+  const lines = [
+    `${report.benchmark} · ${report.model.label}${shard}${partial}${costLimited}${interrupted}${unsandboxed}`,
+  ]
   for (const score of report.scores) {
     const counted = score.counted ? ` (solved ${score.counted.solved}/${score.counted.total})` : ''
     const interval = formatInterval(score)
