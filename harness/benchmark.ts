@@ -15,6 +15,8 @@ import { showRecord } from './show-record.ts'
 import { withoutAnnotationStacks } from './annotation-stacks.ts'
 import { withoutHiddenFrames } from './hidden-frames.ts'
 import { converse, type ConversationRequest, type ConversationResult } from './conversation/converse.ts'
+import { cutOffReason } from './cut-off-replies.ts'
+import { CostLimitReached } from './cost-budget.ts'
 
 /** One benchmark item; suites extend it with whatever their items carry. */
 export interface BenchItem {
@@ -242,6 +244,7 @@ async function runCase<Item extends BenchItem, Scoring extends object>(
         return reply
       } catch (error) {
         if (error instanceof ProviderError) record.outcome = 'provider_error'
+        if (error instanceof CostLimitReached) record.notAsked = 'cost_limit'
         throw error
       }
     },
@@ -267,6 +270,7 @@ async function runCase<Item extends BenchItem, Scoring extends object>(
         return result
       } catch (error) {
         if (error instanceof ProviderError) record.outcome = 'provider_error'
+        if (error instanceof CostLimitReached) record.notAsked = 'cost_limit'
         throw error
       }
     },
@@ -296,10 +300,19 @@ async function runCase<Item extends BenchItem, Scoring extends object>(
       throw error
     }
   } finally {
+    sayWhenCutOff(record)
     const tier = sandboxInUse()
     if (tier !== undefined) record.sandbox = tier
     record.durationMs = Math.round(performance.now() - started)
     await showRecord(record, withoutAnnotationStacks(context))
   }
   if (notJudged !== undefined) context.skip(notJudged)
+}
+
+/** The item's reason says when its reply ended at the token limit; the verdict stays the benchmark's. */
+function sayWhenCutOff(record: ItemRecord): void {
+  const cut = cutOffReason(record)
+  if (cut === undefined || record.outcome === undefined || NOT_THE_MODELS_FAULT.has(record.outcome)) return
+  const note = `the reply was cut off at the token limit (${cut})`
+  record.reason = record.reason === undefined || record.reason === '' ? note : `${record.reason}; ${note}`
 }

@@ -4,6 +4,8 @@ import { ProviderError } from '../adapters/models/model-adapter.ts'
 import { resolveModels } from './resolve-models.ts'
 import { startSlotServer } from './run-slots.ts'
 import { stopBeforeItems } from './stop-before-items.ts'
+import { COST_LIMIT, unpricedModels } from './cost-budget.ts'
+import { pricesFromEnv } from './prices.ts'
 
 declare module 'vitest' {
   interface ProvidedContext {
@@ -18,7 +20,16 @@ declare module 'vitest' {
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   try {
-    project.provide('benchModels', await resolveModels(process.env.MODEL))
+    const models = await resolveModels(process.env.MODEL)
+    if (COST_LIMIT.read() !== undefined) {
+      const asked = models.filter((model) => model.provider !== 'reference' && model.provider !== 'replay')
+      const unpriced = unpricedModels(
+        asked.map((model) => model.label),
+        pricesFromEnv(),
+      )
+      if (unpriced !== undefined) stopBeforeItems(unpriced)
+    }
+    project.provide('benchModels', models)
   } catch (error) {
     // The message says everything; a stack trace would only bury it. Anything else is a bug: its stack helps.
     if (error instanceof ProviderError || error instanceof ModelSpecError) stopBeforeItems(error.message)

@@ -20,6 +20,8 @@ export interface ItemRecord {
   outcome?: Outcome
   /** Why the outcome is what it is, in one line for people (`output` has the long story). */
   reason?: string
+  /** Set when the item was not asked because the run's cost limit (TESTBENCH_COST_LIMIT) was reached: a rerun asks it. */
+  notAsked?: 'cost_limit'
   /** What the score is grouped by within a suite: a language, a variant, a quiz length… */
   variant?: string
   /** The suite's own scoring facts (points, relation class, split…), declared by it with `scoringFacts` and read back through that declaration. */

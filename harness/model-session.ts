@@ -3,8 +3,20 @@ import { createAdapter } from '../adapters/models/create-adapter.ts'
 import type { ModelSpec } from '../adapters/models/model-spec.ts'
 import { ReplyCache } from '../adapters/models/reply-cache.ts'
 import { inject } from 'vitest'
-import { cacheDir, cacheMode, providerConcurrency, thinkSetting } from '../adapters/models/knobs.ts'
-import { runWideLimiter } from './run-slots.ts'
+import { cacheDir, cacheMode, thinkSetting } from '../adapters/models/knobs.ts'
+import { useRunWideSlots, type RunWideSlots } from '../adapters/models/endpoint-slots.ts'
+import { runWideEndpointSlots } from './run-slots.ts'
+import { runWideLedger } from './run-budget.ts'
+import {
+  COST_LIMIT,
+  CostLimitReached,
+  localLedger,
+  replyCost,
+  spentText,
+  worstCaseCost,
+  type Ledger,
+} from './cost-budget.ts'
+import { pricesFromEnv } from './prices.ts'
 
 /** A model from MODEL after the up-front check: what the provider said about it comes along. */
 export interface ResolvedModel extends ModelSpec {
@@ -20,28 +32,29 @@ declare module 'vitest' {
 export type Asker = (request: ChatRequest) => Promise<ChatReply>
 
 const askers = new Map<string, Asker>()
+let runWide: { address: string; slots: RunWideSlots } | undefined
 
 /**
- * One asker per model and worker: the provider's adapter behind the reply cache and the in-flight limit,
- * TESTBENCH_CONCURRENCY requests per provider across the run's workers (in this worker alone when the
- * run has no slot server, as in the harness's own tests).
+ * One asker per model and worker: the provider's adapter behind the reply cache. The adapter takes a slot
+ * of its endpoint for each attempt: at most TESTBENCH_CONCURRENCY requests in flight per endpoint across
+ * the run's workers, fewer while the provider throttles (in this worker alone when the run has no slot
+ * server, as in the harness's own tests).
  */
 export function askerFor(model: ResolvedModel): Asker {
   const existing = askers.get(model.label)
   if (existing) return existing
+  const answersFromData = model.provider === 'reference' || model.provider === 'replay'
+  // Answers read from data cost the model nothing: no need to share their limit.
+  const address = answersFromData ? undefined : inject('runSlots')
+  if (address !== undefined) {
+    if (runWide?.address !== address) runWide = { address, slots: runWideEndpointSlots(address) }
+    useRunWideSlots(runWide.slots)
+  }
   const adapter = createAdapter(model)
   // Every request awaits the adapter and meets its error there; this only spares one no request used an unhandled rejection.
   adapter.catch(() => undefined)
-  const answersFromData = model.provider === 'reference' || model.provider === 'replay'
-  // The adapter keeps this worker's in-flight limit per attempt; the slot server holds it across the run's workers.
-  // Answers read from data cost the model nothing: no need to share their limit.
-  const slots = answersFromData ? undefined : inject('runSlots')
-  const runWide =
-    slots === undefined
-      ? undefined
-      : runWideLimiter(slots, `provider:${model.provider}`, providerConcurrency(model.provider))
   const chat: Asker = async (request) => (await adapter).chat(request)
-  const ask: Asker = runWide === undefined ? chat : (request) => runWide(() => chat(request), request.signal)
+  const ask = answersFromData ? chat : withinCostLimit(model, chat, address)
   const cached = answersFromData ? ask : new ReplyCache(cacheDir(), cacheMode()).wrap(model, ask)
   // TESTBENCH_THINK goes into every request's parameters, and so into its cache key; a suite's own setting wins.
   const think = thinkSetting()
@@ -52,4 +65,35 @@ export function askerFor(model: ResolvedModel): Asker {
           cached(request.params.think === undefined ? { ...request, params: { ...request.params, think } } : request)
   askers.set(model.label, asker)
   return asker
+}
+
+let ledger: Ledger | undefined
+
+/**
+ * Behind the cache (a cached reply costs nothing): with TESTBENCH_COST_LIMIT, a request starts only when the
+ * run's ledger can reserve its worst case; else the item is not asked (CostLimitReached, a provider_error).
+ */
+function withinCostLimit(model: ResolvedModel, chat: Asker, address: string | undefined): Asker {
+  const limit = COST_LIMIT.read()
+  const prices = pricesFromEnv()
+  const price = prices?.perMillionTokens[model.label]
+  if (limit === undefined || prices === undefined || price === undefined) return chat
+  ledger ??= address === undefined ? localLedger(limit) : runWideLedger(address, limit)
+  const run = ledger
+  return async (request) => {
+    const worstCase = worstCaseCost(request, price)
+    const reservation = await run.reserve(worstCase)
+    if (reservation === undefined)
+      throw new CostLimitReached(
+        `not asked: the run's cost limit is reached (${COST_LIMIT.name}=${limit}; ${spentText(run.state(), prices.currency)}, and this request may cost up to ${worstCase.toFixed(4)}). Run again with a higher limit: only the items not asked are asked, the cache has the rest.`,
+      )
+    let cost = worstCase
+    try {
+      const reply = await chat(request)
+      cost = replyCost(reply, price, worstCase)
+      return reply
+    } finally {
+      reservation.settle(cost)
+    }
+  }
 }

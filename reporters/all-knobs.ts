@@ -9,12 +9,14 @@ import { sandboxKnobs } from '../adapters/sandbox/knobs.ts'
 import { harnessKnobs } from '../harness/knob-table.ts'
 import { registeredSuites } from '../suites/registry.ts'
 import { reportKnobs } from '../harness/prices.ts'
+import { budgetKnobs } from '../harness/cost-budget.ts'
 
 /** The run's, the sandbox's and each registered suite's knobs (a project's own suites' too). */
 export function knobGroups(): KnobGroup[] {
   return [
     harnessKnobs,
     reportKnobs,
+    budgetKnobs,
     modelKnobs,
     sandboxKnobs,
     ...registeredSuites().flatMap((suite) => suite.knobs ?? []),

@@ -8,6 +8,7 @@ import { pairedDifference, pairedLine, type PairedDifference, type PairedOutcome
 import { exactMcNemar, formatPValue } from './mcnemar.ts'
 import { costOf, formatCost, type Cost, type Prices } from '../harness/prices.ts'
 import { partialText } from './run-coverage.ts'
+import { countCutOff, type CutOffCount } from '../harness/cut-off-replies.ts'
 import type { RunReport } from './run-report.ts'
 import { savedScores } from './saved-scores.ts'
 import { formatInterval, formatLikeScore } from './score-interval.ts'
@@ -47,6 +48,8 @@ export interface RunSummary {
   tokens: RunReport['tokens']
   latencyMs: RunReport['latencyMs']
   cost?: Cost
+  /** Replies cut off at the token limit (counted from the items, so older reports have it too). */
+  cutOff: CutOffCount
 }
 
 export interface ScoreDelta {
@@ -174,6 +177,7 @@ function runSummary({ file, report }: CompareInput, prices: Prices | undefined):
     tokens: report.tokens,
     latencyMs: report.latencyMs,
     ...(cost ? { cost } : {}),
+    cutOff: countCutOff(report.items),
   }
 }
 
@@ -266,6 +270,10 @@ export function comparisonMarkdown(comparison: Comparison): string {
       ),
       runRow('latency p50 / p95', (run) => (run.latencyMs ? `${run.latencyMs.p50} / ${run.latencyMs.p95} ms` : '')),
       runRow('cost', (run) => (run.cost ? formatCost(run.cost) : '')),
+      runRow(
+        'cut off at the token limit',
+        (run) => `${run.cutOff.cut} of ${run.cutOff.of} (${run.cutOff.failed} failed)`,
+      ),
     ]),
     '',
     '## Scores',

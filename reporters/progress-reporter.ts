@@ -1,3 +1,5 @@
+import { runWidePaces } from '../harness/run-slots.ts'
+import { paceText } from '../adapters/models/endpoint-pace.ts'
 import { dirname } from 'node:path'
 import type { Reporter, TestCase, TestModule, TestRunEndReason, TestSpecification } from 'vitest/node'
 import type { ItemRecord } from '../harness/item-record.ts'
@@ -120,15 +122,14 @@ export class ProgressReporter implements Reporter {
     const now = this.now()
     progress.printedAt = now
     progress.printedDone = progress.records.length
-    this.write(
-      progressLine(
-        progress.suite,
-        progress.records.length,
-        totalOf(progress),
-        scoresSoFar(progress),
-        now - progress.startedAt,
-      ),
+    const line = progressLine(
+      progress.suite,
+      progress.records.length,
+      totalOf(progress),
+      scoresSoFar(progress),
+      now - progress.startedAt,
     )
+    this.write([line, ...paceNotes()].join(' · '))
   }
 }
 
@@ -177,4 +178,12 @@ export function duration(ms: number): string {
   const minutes = Math.floor(seconds / 60)
   if (minutes < 60) return `${minutes} min ${seconds % 60} s`
   return `${Math.floor(minutes / 60)} h ${minutes % 60} min`
+}
+
+/** The endpoints whose requests in flight are below TESTBENCH_CONCURRENCY now, or held: `127.0.0.1:8080 concurrency 3 of 8`. */
+function paceNotes(): string[] {
+  return [...runWidePaces()].flatMap(([key, pace]) => {
+    const text = paceText(pace)
+    return text === undefined ? [] : [`${key.replace(/^endpoint:(https?:\/\/)?/, '')} ${text}`]
+  })
 }

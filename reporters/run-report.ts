@@ -10,6 +10,7 @@ import { costOf, formatCost, type Cost, type Prices } from '../harness/prices.ts
 import { TESTBENCH_VERSION } from '../harness/version.ts'
 import type { TokenUsage } from '../adapters/models/model-adapter.ts'
 import { sumTokens } from '../adapters/models/token-usage.ts'
+import { countCutOff, cutOffText, type CutOffCount } from '../harness/cut-off-replies.ts'
 
 /** Everything one run of one suite with one model produced: what the JSON report holds. */
 export interface RunReport {
@@ -34,6 +35,10 @@ export interface RunReport {
   /** Items whose samples disagree (some passed, some not), worst first; only with two or more samples per item. */
   flaky?: FlakyItem[]
   outcomes: Record<Outcome | 'unfinished', number>
+  /** Items not asked because the run's cost limit was reached: the run is partial, a rerun asks them. */
+  notAsked?: number
+  /** Replies that ended at the token limit, counted apart (their verdicts stand); absent in reports written before. */
+  cutOff?: CutOffCount
   tokens: TokenUsage & { completionPerSecond: number | undefined }
   latencyMs: { mean: number; p50: number; p95: number } | undefined
   /** What the tokens cost, when TESTBENCH_PRICES gave the model a price. */
@@ -74,6 +79,7 @@ export function buildRunReport(
   const generationSeconds = sum(records.map((record) => (record.tokens ? (record.latencyMs ?? 0) : 0))) / 1000
   const cost = costOf(prices, first.model, tokens)
   const flaky = flakyItems(records)
+  const notAsked = records.filter((record) => record.notAsked === 'cost_limit').length
   return {
     testbench: { version: TESTBENCH_VERSION },
     benchmark: first.suite,
@@ -85,7 +91,7 @@ export function buildRunReport(
         .filter(Boolean)
         .sort()[0] ?? endedAt.toISOString(),
     endedAt: endedAt.toISOString(),
-    complete: complete && outcomes.unfinished === 0 && partial === undefined,
+    complete: complete && outcomes.unfinished === 0 && partial === undefined && notAsked === 0,
     ...(partial ? { partial } : {}),
     ...(shard ? { shard } : {}),
     sandbox: [...new Set(records.flatMap((record) => (record.sandbox === undefined ? [] : [record.sandbox])))].sort(),
@@ -93,6 +99,8 @@ export function buildRunReport(
     scores,
     ...(flaky.length > 0 ? { flaky } : {}),
     outcomes,
+    cutOff: countCutOff(records),
+    ...(notAsked > 0 ? { notAsked } : {}),
     tokens: {
       ...tokens,
       completionPerSecond: generationSeconds > 0 ? round(tokens.completion / generationSeconds, 1) : undefined,
@@ -116,15 +124,23 @@ export function summaryText(report: RunReport): string {
     ? ` · SHARD ${report.shard.index}/${report.shard.count} (scores cover this shard's items only; --merge-reports gives the whole run's)`
     : ''
   const partial = report.partial ? ` · PARTIAL: ${partialText(report.partial)}; scores cover those items only` : ''
+  const costLimited =
+    report.notAsked === undefined
+      ? ''
+      : ` · PARTIAL: ${report.notAsked} item(s) not asked, the cost limit was reached (TESTBENCH_COST_LIMIT); a rerun with a higher limit asks only those`
   const interrupted =
-    !report.complete && (report.partial === undefined || report.outcomes.unfinished > 0)
+    !report.complete &&
+    report.notAsked === undefined &&
+    (report.partial === undefined || report.outcomes.unfinished > 0)
       ? ' · INCOMPLETE (interrupted: scores cover finished items only)'
       : ''
   const unsandboxed =
     report.unsandboxed === true
       ? ' · UNSANDBOXED (SANDBOX=none: programs ran without a sandbox; verdicts could be forged)'
       : ''
-  const lines = [`${report.benchmark} · ${report.model.label}${shard}${partial}${interrupted}${unsandboxed}`]
+  const lines = [
+    `${report.benchmark} · ${report.model.label}${shard}${partial}${costLimited}${interrupted}${unsandboxed}`,
+  ]
   for (const score of report.scores) {
     const counted = score.counted ? ` (solved ${score.counted.solved}/${score.counted.total})` : ''
     const interval = formatInterval(score)
@@ -138,6 +154,7 @@ export function summaryText(report: RunReport): string {
     .filter(([, count]) => count > 0)
     .map(([outcome, count]) => `${outcome} ${count}`)
   lines.push(`  outcomes: ${outcomes.join(', ')}`)
+  if (report.cutOff !== undefined && report.cutOff.cut > 0) lines.push(`  ${cutOffText(report.cutOff)}`)
   if (report.tokens.completion > 0) {
     const speed =
       report.tokens.completionPerSecond === undefined ? '' : `, ${report.tokens.completionPerSecond} tokens/s`

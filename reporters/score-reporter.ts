@@ -17,6 +17,11 @@ import { tagOutcome } from './outcome-tags.ts'
 import { showScoresInItems } from './scores-in-items.ts'
 import { pricesFromEnv, type Prices } from '../harness/prices.ts'
 import { NOT_THE_MODELS_FAULT } from '../adapters/outcome.ts'
+import { cutOffAdvice } from '../harness/cut-off-replies.ts'
+import { runWidePaces } from '../harness/run-slots.ts'
+import { runLedgerState } from '../harness/run-budget.ts'
+import { spentText } from '../harness/cost-budget.ts'
+import { waitsText } from '../adapters/models/endpoint-pace.ts'
 
 export interface ScoreReporterOptions {
   /** Where reports go. Default: TESTBENCH_REPORT_DIR, else `.testbench/reports`. */
@@ -130,6 +135,22 @@ export class ScoreReporter implements Reporter {
       )
     }
     output.push('', `reports: ${this.directory}`)
+    const advice = [...groupBy(records, (record) => `${record.suite}\u0000${record.model}`).values()].flatMap(
+      (group) => cutOffAdvice(group) ?? [],
+    )
+    output.push(...advice)
+    summary.push(...advice)
+    const rateLimits = [...runWidePaces()].flatMap(([key, pace]) =>
+      pace.refusals + pace.holds > 0 ? [`rate limits: ${key.replace(/^endpoint:/, '')}: ${waitsText(pace)}`] : [],
+    )
+    output.push(...rateLimits)
+    summary.push(...rateLimits)
+    const ledger = runLedgerState()
+    if (ledger !== undefined) {
+      const line = `cost limit: ${spentText(ledger, this.prices?.currency ?? '')}${ledger.refused > 0 ? `; ${ledger.refused} request(s) not sent: run again with a higher TESTBENCH_COST_LIMIT to ask only those` : ''}`
+      output.push(line)
+      summary.push(line)
+    }
     const notJudged = records.filter(
       (record) => record.outcome !== undefined && NOT_THE_MODELS_FAULT.has(record.outcome),
     )

@@ -1,6 +1,7 @@
 import { abortableSleep } from './abortable-sleep.ts'
-import { startAttempt, type Attempt } from './attempt.ts'
-import { idleTimeoutMs, maxRetries, requestTimeoutMs, retryDelayMs } from './knobs.ts'
+import { startAttempt, THROTTLED, type Attempt } from './attempt.ts'
+import type { PaceReport } from './endpoint-pace.ts'
+import { failOnRateLimit, idleTimeoutMs, maxRetries, requestTimeoutMs, retryDelayMs } from './knobs.ts'
 import type { Slots } from './limit-concurrency.ts'
 import { ProviderError } from './model-adapter.ts'
 import {
@@ -32,6 +33,8 @@ export interface RetryPolicy {
   maxDelayMs: number
   /** Told before each retry, for progress output. */
   onRetry?: (message: string) => void
+  /** A 429 ends the request with a provider_error instead of being retried (TESTBENCH_FAIL_ON_RATE_LIMIT). */
+  failOnRateLimit?: boolean
 }
 
 export function retryPolicy(env: NodeJS.ProcessEnv = process.env): RetryPolicy {
@@ -41,6 +44,7 @@ export function retryPolicy(env: NodeJS.ProcessEnv = process.env): RetryPolicy {
     idleMs: idleTimeoutMs(env),
     baseDelayMs: retryDelayMs(env),
     maxDelayMs: 30_000,
+    failOnRateLimit: failOnRateLimit(env),
     onRetry: (message) => process.stderr.write(`${message}\n`),
   }
 }
@@ -80,7 +84,7 @@ export async function askWithRetries<T extends object>(
   const stop = callerSignal ? AbortSignal.any([callerSignal, deadline]) : deadline
   let lastFault: { fault: string; cause?: unknown } | undefined
   for (let number = 1; ; number++) {
-    const tried = await transport.slots(() => tryOnce(transport, stop, itemId, attempt))
+    const tried = await transport.slots((report) => tryOnce(transport, stop, itemId, attempt, report))
     if ('reply' in tried) return tried.reply
     if ('error' in tried) throw tried.error
     if ('stopped' in tried || stop.aborted) {
@@ -110,17 +114,20 @@ async function tryOnce<T extends object>(
   stop: AbortSignal,
   itemId: string,
   ask: (attempt: Attempt) => Promise<T>,
+  report: PaceReport,
 ): Promise<Tried<T & FinishedReply>> {
   if (stop.aborted) return { stopped: stop.reason }
   const attempt = startAttempt(transport.protocol, transport.policy.idleMs, stop)
   try {
     const reply = await ask(attempt)
+    tellPace(attempt, report)
     const verdict = attempt.verdict()
     const fault = attempt.transportFault() ?? verdict.missing
     if (fault !== undefined) return { fault, answered: true }
     return { reply: verdict.finishReason === undefined ? reply : { ...reply, finishReason: verdict.finishReason } }
   } catch (error) {
     if (stop.aborted) return { stopped: error }
+    tellPace(attempt, report)
     return classify(error, attempt, transport, itemId)
   } finally {
     attempt.finish()
@@ -129,7 +136,9 @@ async function tryOnce<T extends object>(
 
 function classify(error: unknown, attempt: Attempt, transport: Transport, itemId: string): Tried<never> {
   const transportFault = attempt.transportFault()
-  if (transportFault !== undefined) return { fault: transportFault, answered: attempt.status() !== undefined }
+  // A stall before any answer leaves no error of the connection's own: the fault is the cause to name.
+  if (transportFault !== undefined)
+    return { fault: transportFault, answered: attempt.status() !== undefined, cause: new Error(transportFault) }
   if (error instanceof StreamedError) {
     if (!error.retryable) return { error: requestFailed(transport.name, itemId, error) }
     return { fault: `the reply carried an error after it began (${firstLine(error)})`, answered: true }
@@ -137,6 +146,12 @@ function classify(error: unknown, attempt: Attempt, transport: Transport, itemId
   const status = statusOf(error)
   if (status !== undefined) {
     if (status !== 408 && status !== 429 && status < 500) return { error: requestFailed(transport.name, itemId, error) }
+    if (status === 429 && transport.policy.failOnRateLimit)
+      return {
+        error: new ProviderError(
+          `${transport.name} at ${transport.endpoint} refused item ${itemId} for its rate limit (HTTP 429: ${firstLine(error)}); TESTBENCH_FAIL_ON_RATE_LIMIT is on, so it is not retried. Unset it to wait at the pace the provider allows.`,
+        ),
+      }
     const delayMs = attempt.retryAfterMs()
     return {
       fault: `HTTP ${status} (${firstLine(error)})`,
@@ -153,6 +168,18 @@ function classify(error: unknown, attempt: Attempt, transport: Transport, itemId
   // The server answered, then the stream failed in the SDK's hands.
   const missing = attempt.verdict().missing ?? 'the reply could not be read'
   return { fault: `${missing}: ${firstLine(error)}`, answered: true }
+}
+
+/** The endpoint's pace hears every answer: a refusal for load or limit lowers it, the rest may raise it. */
+function tellPace(attempt: Attempt, report: PaceReport): void {
+  const status = attempt.status()
+  if (status === undefined) return
+  const waitMs = attempt.retryAfterMs()
+  if (THROTTLED.has(status)) report({ throttled: true, ...(waitMs === undefined ? {} : { waitMs }) })
+  else {
+    const rateLimit = attempt.rateLimit()
+    report({ throttled: false, ...(rateLimit === undefined ? {} : { rateLimit }) })
+  }
 }
 
 /** The message when the retries are spent: "not reachable" only when, at the last try, nobody listened. */

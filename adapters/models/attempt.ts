@@ -1,5 +1,6 @@
 import { connectionErrorText } from './provider-errors.ts'
 import { wireCheck, type WireProtocol, type WireVerdict } from './wire-check.ts'
+import { readRateLimit, retryInfoDelayMs, waitAskedFor, type RateLimitState } from './rate-limit-headers.ts'
 
 /**
  * One try at one request: the `fetch` its SDK client uses, which gives up when no
@@ -15,8 +16,10 @@ export interface Attempt {
   transportFault(): string | undefined
   /** The HTTP status of the answer, when the server answered at all. */
   status(): number | undefined
-  /** What the answer's `Retry-After` asked for, in ms. */
+  /** The wait the answer asked for, in ms: its `Retry-After` or kin, a spent allowance's reset, Gemini's RetryInfo. */
   retryAfterMs(): number | undefined
+  /** What the answer's headers said of the provider's rate limit. */
+  rateLimit(): RateLimitState | undefined
   /** Whether the streamed reply arrived whole, and how the model ended it. */
   verdict(): WireVerdict
   /** Stops the idle timer; the attempt is over. */
@@ -36,6 +39,7 @@ export function startAttempt(
   let fault: string | undefined
   let status: number | undefined
   let retryAfter: number | undefined
+  let rateLimit: RateLimitState | undefined
   let verdict: WireVerdict | undefined
   let finished = false
   let release = (): void => undefined
@@ -110,9 +114,17 @@ export function startAttempt(
       throw error
     }
     status = response.status
+    rateLimit = readRateLimit(response.headers)
+    retryAfter = waitAskedFor(rateLimit)
     if (!response.ok || response.body === null) {
+      if (retryAfter === undefined && THROTTLED.has(response.status))
+        retryAfter = retryInfoDelayMs(
+          await response
+            .clone()
+            .text()
+            .catch(() => ''),
+        )
       stopTimer()
-      retryAfter = await askedDelayMs(response)
       return response
     }
     const wrapped = new Response(watched(response.body), {
@@ -130,6 +142,7 @@ export function startAttempt(
     transportFault: () => fault,
     status: () => status,
     retryAfterMs: () => retryAfter,
+    rateLimit: () => rateLimit,
     // Judged from the bytes seen so far: SDKs may stop reading once they have their end marker (ollama-js at `done: true`).
     verdict: () => (verdict ??= fault === undefined ? check.end() : { missing: fault }),
     finish: () => {
@@ -140,46 +153,7 @@ export function startAttempt(
   }
 }
 
-/**
- * How long an answer asks the client to wait before asking again: Azure's `Retry-After-Ms`, the standard
- * `Retry-After`, or, in a Google error body (Gemini sends no header), `google.rpc.RetryInfo`'s `retryDelay`.
- */
-export async function askedDelayMs(response: Response): Promise<number | undefined> {
-  const milliseconds = Number(response.headers.get('retry-after-ms') ?? '')
-  if (response.headers.has('retry-after-ms') && Number.isFinite(milliseconds) && milliseconds >= 0) return milliseconds
-  const header = retryAfterMs(response.headers.get('retry-after'))
-  if (header !== undefined || response.status !== 429) return header
-  try {
-    return retryInfoDelayMs(await response.clone().text())
-  } catch {
-    return undefined
-  }
-}
+/** The answers that say the provider is over its limit or overloaded: 429, 503, and Anthropic's 529. */
+export const THROTTLED: ReadonlySet<number> = new Set([429, 503, 529])
 
-/** `google.rpc.RetryInfo.retryDelay` (a protobuf Duration in JSON: `"48s"`, `"1.5s"`) in a Google error body. */
-export function retryInfoDelayMs(body: string): number | undefined {
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(body)
-  } catch {
-    return undefined
-  }
-  const details = (parsed as { error?: { details?: unknown } } | null)?.error?.details
-  if (!Array.isArray(details)) return undefined
-  for (const detail of details as unknown[]) {
-    const { '@type': type, retryDelay } = (detail ?? {}) as Record<string, unknown>
-    if (typeof type !== 'string' || !type.endsWith('google.rpc.RetryInfo') || typeof retryDelay !== 'string') continue
-    const seconds = /^(\d+(?:\.\d+)?)s$/.exec(retryDelay)?.[1]
-    if (seconds !== undefined) return Number(seconds) * 1000
-  }
-  return undefined
-}
-
-/** `Retry-After` is either seconds or an HTTP date. */
-export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
-  if (header === null || header.trim() === '') return undefined
-  const seconds = Number(header)
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000)
-  const date = Date.parse(header)
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now)
-}
+export { retryAfterMs } from './rate-limit-headers.ts'

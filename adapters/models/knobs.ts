@@ -59,12 +59,30 @@ export const CONCURRENCY = wholeNumberKnob({
   name: 'TESTBENCH_CONCURRENCY',
   min: 1,
   defaultText: '2 for Ollama, 8 otherwise',
-  readme: 'model requests in flight per provider, across all the workers of a run (of a machine, in a sharded run)',
+  readme:
+    'the most model requests in flight per endpoint, across all the workers of a run (of a machine, in a sharded run); fewer while the provider refuses for its rate limit or load',
+})
+export const FAIL_ON_RATE_LIMIT = booleanKnob({
+  name: 'TESTBENCH_FAIL_ON_RATE_LIMIT',
+  default: false,
+  readme:
+    'a 429 ends the request with a provider_error at once instead of waiting at the pace the provider allows (free tiers, agent-driven runs)',
 })
 
 export const modelKnobs: KnobGroup = {
   title: 'models',
-  knobs: [CACHE_DIR, CACHE, REQUEST_TIMEOUT, IDLE_TIMEOUT, RETRIES, RETRY_DELAY, THINK, VISION, CONCURRENCY],
+  knobs: [
+    CACHE_DIR,
+    CACHE,
+    REQUEST_TIMEOUT,
+    IDLE_TIMEOUT,
+    RETRIES,
+    RETRY_DELAY,
+    THINK,
+    VISION,
+    CONCURRENCY,
+    FAIL_ON_RATE_LIMIT,
+  ],
 }
 
 export type CacheMode = 'on' | 'off' | 'refresh'
@@ -99,6 +117,11 @@ export function retryDelayMs(env: NodeJS.ProcessEnv = process.env): number {
 /** Requests in flight per provider and process; the default suits a local Ollama or a hosted API. */
 export function providerConcurrency(provider: string, env: NodeJS.ProcessEnv = process.env): number {
   return CONCURRENCY.read(env) ?? (provider === 'ollama' ? 2 : 8)
+}
+
+/** TESTBENCH_FAIL_ON_RATE_LIMIT: a 429 is a provider_error at once, not a wait. */
+export function failOnRateLimit(env: NodeJS.ProcessEnv = process.env): boolean {
+  return FAIL_ON_RATE_LIMIT.read(env)
 }
 
 /** TESTBENCH_THINK: thinking on, off or an effort; undefined leaves the model's default. */

@@ -1,5 +1,7 @@
-/** Runs a task when one of the limited slots is free. */
-export type Slots = <T>(task: () => Promise<T>) => Promise<T>
+import type { PaceReport } from './endpoint-pace.ts'
+
+/** Runs a task when one of the limited slots is free; the task may tell its endpoint's pace what it met. */
+export type Slots = <T>(task: (report: PaceReport) => Promise<T>) => Promise<T>
 
 /**
  * At most `limit` calls of the returned function run at once; the rest wait in order.
@@ -20,7 +22,7 @@ export function limitConcurrency(limit: number): Slots {
     if (running < limit) running++
     else await new Promise<void>((resolve) => waiting.push(resolve))
     try {
-      return await task()
+      return await task(() => undefined)
     } finally {
       release()
     }

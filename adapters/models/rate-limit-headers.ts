@@ -1,0 +1,121 @@
+/**
+ * What a provider's answer says about its rate limit, read from the headers each provider sends:
+ * `Retry-After` (seconds or an HTTP date) and `retry-after-ms` (OpenAI, Azure); OpenAI's
+ * `x-ratelimit-{remaining,limit,reset}-{requests,tokens}` (resets as durations: `1s`, `6m0s`, `20ms`);
+ * Anthropic's `anthropic-ratelimit-{requests,tokens,input-tokens,output-tokens}-{remaining,limit,reset}`
+ * (resets as RFC 3339 times); and, in the body of a Gemini 429, `google.rpc.RetryInfo`'s `retryDelay`.
+ */
+export interface RateLimitState {
+  /** How long to wait before the next request, in ms, when the answer asked for a wait (Retry-After and its kin). */
+  retryAfterMs?: number
+  /** Requests the provider still allows in its window, and when the window resets (ms from now). */
+  requests?: Allowance
+  /** The tightest of the token allowances (total, input, output), as a share left of its limit. */
+  tokens?: Allowance
+}
+
+export interface Allowance {
+  remaining: number
+  limit?: number
+  resetMs?: number
+}
+
+export function readRateLimit(headers: Headers, now = Date.now()): RateLimitState {
+  const retryAfter = [
+    retryAfterMs(headers.get('retry-after'), now),
+    milliseconds(headers.get('retry-after-ms')),
+  ].filter((value) => value !== undefined)
+  const requests =
+    allowance(headers, 'x-ratelimit-%-requests', now) ?? allowance(headers, 'anthropic-ratelimit-requests-%', now)
+  const tokens = tightest([
+    allowance(headers, 'x-ratelimit-%-tokens', now),
+    allowance(headers, 'anthropic-ratelimit-tokens-%', now),
+    allowance(headers, 'anthropic-ratelimit-input-tokens-%', now),
+    allowance(headers, 'anthropic-ratelimit-output-tokens-%', now),
+  ])
+  return {
+    // Azure sends `Retry-After: 1` with `retry-after-ms: 0`: the longer wait is the one that holds.
+    ...(retryAfter.length === 0 ? {} : { retryAfterMs: Math.max(...retryAfter) }),
+    ...(requests === undefined ? {} : { requests }),
+    ...(tokens === undefined ? {} : { tokens }),
+  }
+}
+
+/** The wait a refusal asks for: its Retry-After, else the reset of the allowance it ran out of. */
+export function waitAskedFor(state: RateLimitState): number | undefined {
+  if (state.retryAfterMs !== undefined) return state.retryAfterMs
+  const spent = [state.requests, state.tokens].filter((each) => each !== undefined && each.remaining <= 0)
+  const resets = spent.flatMap((each) => (each?.resetMs === undefined ? [] : [each.resetMs]))
+  return resets.length === 0 ? undefined : Math.max(...resets)
+}
+
+/** Gemini's 429 carries its wait in the body, not a header: `google.rpc.RetryInfo`'s `retryDelay` (`"48s"`, `"1.5s"`). */
+export function retryInfoDelayMs(body: string): number | undefined {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(body)
+  } catch {
+    return undefined
+  }
+  const details = (parsed as { error?: { details?: unknown } } | null)?.error?.details
+  if (!Array.isArray(details)) return undefined
+  for (const detail of details as unknown[]) {
+    const { '@type': type, retryDelay } = (detail ?? {}) as Record<string, unknown>
+    if (typeof type !== 'string' || !type.endsWith('google.rpc.RetryInfo') || typeof retryDelay !== 'string') continue
+    const seconds = /^(\d+(?:\.\d+)?)s$/.exec(retryDelay)?.[1]
+    if (seconds !== undefined) return Number(seconds) * 1000
+  }
+  return undefined
+}
+
+/** `Retry-After` is either seconds or an HTTP date. */
+export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
+  if (header === null || header.trim() === '') return undefined
+  const seconds = Number(header)
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000)
+  const date = Date.parse(header)
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now)
+}
+
+function allowance(headers: Headers, pattern: string, now: number): Allowance | undefined {
+  const remaining = number(headers.get(pattern.replace('%', 'remaining')))
+  if (remaining === undefined) return undefined
+  const limit = number(headers.get(pattern.replace('%', 'limit')))
+  const resetMs = resetIn(headers.get(pattern.replace('%', 'reset')), now)
+  return { remaining, ...(limit === undefined ? {} : { limit }), ...(resetMs === undefined ? {} : { resetMs }) }
+}
+
+function tightest(allowances: ReadonlyArray<Allowance | undefined>): Allowance | undefined {
+  const share = (each: Allowance): number => (each.limit ? each.remaining / each.limit : each.remaining > 0 ? 1 : 0)
+  return allowances
+    .filter((each) => each !== undefined)
+    .reduce<Allowance | undefined>(
+      (low, each) => (low === undefined || share(each) < share(low) ? each : low),
+      undefined,
+    )
+}
+
+/** A reset as OpenAI writes it (`1s`, `6m0s`, `20ms`, `1h2m3.5s`, plain seconds) or as Anthropic does (an RFC 3339 time). */
+function resetIn(header: string | null, now: number): number | undefined {
+  if (header === null || header.trim() === '') return undefined
+  const text = header.trim()
+  if (/^\d+(\.\d+)?$/.test(text)) return Number(text) * 1000
+  const parts = [...text.matchAll(/(\d+(?:\.\d+)?)(ms|h|m|s)/g)]
+  if (parts.length > 0 && parts.map((part) => part[0]).join('') === text)
+    return parts.reduce((total, [, amount, unit]) => total + Number(amount) * UNIT_MS[unit as keyof typeof UNIT_MS], 0)
+  const date = Date.parse(text)
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now)
+}
+
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const
+
+function number(header: string | null): number | undefined {
+  if (header === null || header.trim() === '') return undefined
+  const value = Number(header)
+  return Number.isFinite(value) ? value : undefined
+}
+
+function milliseconds(header: string | null): number | undefined {
+  const value = number(header)
+  return value === undefined ? undefined : Math.max(0, value)
+}

@@ -1,0 +1,81 @@
+import { createConnection, type Socket } from 'node:net'
+import { localLedger, type Ledger, type LedgerState } from './cost-budget.ts'
+
+/**
+ * The run's one ledger lives in the slot server's process (harness/run-slots.ts), so that the cost limit holds
+ * across every worker: a worker opens a connection per request, asks to reserve the request's worst case,
+ * and, when the request ends, says what it cost and closes. A connection that closes without saying (its
+ * worker died) is charged its worst case: the provider may have billed it.
+ */
+let served: ReturnType<typeof localLedger> | undefined
+
+/** What the run's ledger says now, in the slot server's process; undefined when the run has no cost limit. */
+export function runLedgerState(): LedgerState | undefined {
+  return served?.state()
+}
+
+export type BudgetMessage = { reserve: number; limit: number } | { cost: number }
+
+/** The slot server's side of one worker's connection about one request. */
+export function serveBudget(
+  socket: Socket,
+  first: { reserve: number; limit: number },
+): (message: BudgetMessage) => void {
+  served ??= localLedger(first.limit)
+  const ledger = served
+  const worstCase = first.reserve
+  let open = false
+  void ledger.reserve(worstCase).then((reservation) => {
+    open = reservation !== undefined
+    socket.write(`${JSON.stringify({ granted: open, ...ledger.state() })}\n`)
+  })
+  socket.once('close', () => {
+    if (open) ledger.settleDirect(worstCase, worstCase)
+    open = false
+  })
+  return (message) => {
+    if (!('cost' in message) || !open) return
+    open = false
+    ledger.settleDirect(worstCase, message.cost)
+  }
+}
+
+/** A worker's view of the run's ledger at `address`. */
+export function runWideLedger(address: string, limit: number): Ledger {
+  let last: LedgerState = { limit, spent: 0, inFlight: 0, refused: 0 }
+  return {
+    reserve: (worstCase) =>
+      new Promise((resolve, reject) => {
+        const connection = createConnection(address)
+        connection.setEncoding('utf8')
+        let buffer = ''
+        let answered = false
+        connection.once('connect', () => connection.write(`${JSON.stringify({ reserve: worstCase, limit })}\n`))
+        connection.on('data', (chunk: string) => {
+          buffer += chunk
+          const end = buffer.indexOf('\n')
+          if (end < 0 || answered) return
+          answered = true
+          const reply = JSON.parse(buffer.slice(0, end)) as LedgerState & { granted: boolean }
+          last = { limit: reply.limit, spent: reply.spent, inFlight: reply.inFlight, refused: reply.refused }
+          if (!reply.granted) {
+            connection.destroy()
+            return resolve(undefined)
+          }
+          resolve({
+            settle: (cost) => {
+              connection.end(`${JSON.stringify({ cost })}\n`)
+            },
+          })
+        })
+        connection.on('error', (error) => {
+          if (answered) return
+          answered = true
+          reject(
+            new Error(`The run's slot server at ${address} is not reachable for the cost limit (${error.message}).`),
+          )
+        })
+      }),
+    state: () => last,
+  }
+}

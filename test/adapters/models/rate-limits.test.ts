@@ -1,0 +1,188 @@
+import { describe, expect, test } from 'vitest'
+import { createAdapter } from '../../../adapters/models/create-adapter.ts'
+import { parseModel } from '../../../adapters/models/model-spec.ts'
+import { ProviderError, type ChatRequest } from '../../../adapters/models/model-adapter.ts'
+import { readRateLimit, retryInfoDelayMs, waitAskedFor } from '../../../adapters/models/rate-limit-headers.ts'
+import { EndpointPace } from '../../../adapters/models/endpoint-pace.ts'
+import type { WireProtocol } from '../../../adapters/models/wire-check.ts'
+import { chatRequest } from '../../support/chat-request.ts'
+import { clientEnv } from '../../support/fault-injecting-server.ts'
+import { startRateLimitedServer, type HeaderStyle } from '../../support/rate-limited-server.ts'
+
+const request = (index: number): ChatRequest => ({
+  ...chatRequest(`question ${index}`),
+  item: { suite: 'test', itemId: `q${index}`, sample: 0 },
+})
+
+function adapterFor(protocol: WireProtocol, url: string, env: Record<string, string> = {}) {
+  const { MODEL, ...rest } = clientEnv(protocol, url, 'fake')
+  return createAdapter(parseModel(MODEL!), {
+    ...rest,
+    TESTBENCH_RETRY_DELAY: '0.01',
+    TESTBENCH_RETRIES: '30',
+    TESTBENCH_CONCURRENCY: '8',
+    ...env,
+  })
+}
+
+const STORMS: Array<[HeaderStyle, WireProtocol]> = [
+  ['openai', 'openai'],
+  ['retry-after-ms', 'openai'],
+  ['anthropic', 'anthropic'],
+  ['gemini', 'gemini'],
+]
+
+describe.concurrent('a run over the provider’s rate limit', () => {
+  test.concurrent.for(STORMS)(
+    '%s headers: every request is answered, none is sent while told to wait',
+    async ([style, protocol], { onTestFinished }) => {
+      const server = await startRateLimitedServer({ protocol, style, requestsPerWindow: 6, windowMs: 400 })
+      onTestFinished(() => server.close())
+      const adapter = await adapterFor(protocol, server.url)
+      const replies = await Promise.all(Array.from({ length: 30 }, (_, index) => adapter.chat(request(index))))
+      expect(replies.map((reply) => reply.text)).toEqual(
+        Array.from({ length: 30 }, (_, index) => `Answer to question ${index}`),
+      )
+      expect(server.answered).toBe(30)
+      expect(server.sentWhileTold).toBe(0)
+      // With the allowance left on every answer, the client waits for the reset before a 429 comes.
+      if (style === 'openai' || style === 'anthropic') expect(server.refused).toBeLessThan(10)
+    },
+  )
+
+  test.concurrent(
+    'a server whose limit falls during the run, then rises: all answered, none sent while told to wait',
+    async ({ onTestFinished }) => {
+      const server = await startRateLimitedServer({
+        protocol: 'openai',
+        style: 'retry-after-ms',
+        requestsPerWindow: 8,
+        windowMs: 300,
+      })
+      onTestFinished(() => server.close())
+      const adapter = await adapterFor('openai', server.url)
+      const first = Promise.all(Array.from({ length: 20 }, (_, index) => adapter.chat(request(index))))
+      while (server.answered < 8) await new Promise((resolve) => setTimeout(resolve, 5))
+      server.setRequestsPerWindow(2)
+      await first
+      server.setRequestsPerWindow(8)
+      await Promise.all(Array.from({ length: 16 }, (_, index) => adapter.chat(request(100 + index))))
+      expect(server.answered).toBe(36)
+      expect(server.refused).toBeGreaterThan(0)
+      expect(server.sentWhileTold).toBe(0)
+    },
+  )
+
+  test.concurrent(
+    'TESTBENCH_FAIL_ON_RATE_LIMIT=1 makes the first 429 a provider_error, not a wait',
+    async ({ onTestFinished }) => {
+      const server = await startRateLimitedServer({
+        protocol: 'openai',
+        style: 'retry-after-ms',
+        requestsPerWindow: 1,
+        windowMs: 60_000,
+      })
+      onTestFinished(() => server.close())
+      const adapter = await adapterFor('openai', server.url, { TESTBENCH_FAIL_ON_RATE_LIMIT: '1' })
+      await adapter.chat(request(0))
+      const refused = adapter.chat(request(1))
+      await expect(refused).rejects.toThrow(ProviderError)
+      await expect(refused).rejects.toThrow(/TESTBENCH_FAIL_ON_RATE_LIMIT/)
+      expect(server.seen.filter((seen) => seen.method === 'POST')).toHaveLength(2)
+    },
+  )
+})
+
+describe('what each provider’s headers say', () => {
+  const now = Date.parse('2026-11-27T12:00:00Z')
+
+  test('OpenAI: remaining and reset per requests and tokens, resets as durations', () => {
+    const state = readRateLimit(
+      new Headers({
+        'x-ratelimit-limit-requests': '500',
+        'x-ratelimit-remaining-requests': '0',
+        'x-ratelimit-reset-requests': '1m2.5s',
+        'x-ratelimit-limit-tokens': '30000',
+        'x-ratelimit-remaining-tokens': '1200',
+        'x-ratelimit-reset-tokens': '20ms',
+      }),
+      now,
+    )
+    expect(state).toEqual({
+      requests: { remaining: 0, limit: 500, resetMs: 62_500 },
+      tokens: { remaining: 1200, limit: 30000, resetMs: 20 },
+    })
+    expect(waitAskedFor(state)).toBe(62_500)
+  })
+
+  test('Anthropic: the tightest of its token allowances, resets as RFC 3339 times', () => {
+    const state = readRateLimit(
+      new Headers({
+        'anthropic-ratelimit-requests-limit': '50',
+        'anthropic-ratelimit-requests-remaining': '49',
+        'anthropic-ratelimit-requests-reset': '2026-11-27T12:00:01Z',
+        'anthropic-ratelimit-input-tokens-limit': '40000',
+        'anthropic-ratelimit-input-tokens-remaining': '100',
+        'anthropic-ratelimit-input-tokens-reset': '2026-11-27T12:00:30Z',
+        'anthropic-ratelimit-output-tokens-limit': '8000',
+        'anthropic-ratelimit-output-tokens-remaining': '7000',
+        'anthropic-ratelimit-output-tokens-reset': '2026-11-27T12:00:02Z',
+        'retry-after': '30',
+      }),
+      now,
+    )
+    expect(state).toEqual({
+      retryAfterMs: 30_000,
+      requests: { remaining: 49, limit: 50, resetMs: 1000 },
+      tokens: { remaining: 100, limit: 40000, resetMs: 30_000 },
+    })
+  })
+
+  test('Azure sends Retry-After: 1 with retry-after-ms: 0: the longer wait holds', () => {
+    expect(readRateLimit(new Headers({ 'retry-after': '1', 'retry-after-ms': '0' }), now).retryAfterMs).toBe(1000)
+  })
+
+  test("Gemini's wait is google.rpc.RetryInfo in the body", () => {
+    expect(
+      retryInfoDelayMs(
+        '{"error": {"code": 429, "details": [{"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "48s"}]}}',
+      ),
+    ).toBe(48_000)
+    expect(retryInfoDelayMs('{"error": {"code": 429}}')).toBeUndefined()
+  })
+})
+
+describe('the pace of one endpoint', () => {
+  test('halves once per burst of refusals, comes back one step per round of answers, never above the ceiling', () => {
+    let clock = 0
+    const pace = new EndpointPace(8, () => clock)
+    for (let attempt = 0; attempt < 8; attempt++) pace.report({ throttled: true }, 7, 0)
+    expect(pace.current).toBe(4)
+    clock = 10
+    pace.report({ throttled: true }, 3, 5)
+    expect(pace.current).toBe(2)
+    clock = 20
+    pace.report({ throttled: true, waitMs: 5 }, 1, 15)
+    expect(pace.current).toBe(1)
+    expect(pace.heldForMs()).toBe(5)
+    clock = 30
+    pace.report({ throttled: false }, 0, clock)
+    expect(pace.current).toBe(2)
+    for (let answered = 0; answered < 2; answered++) pace.report({ throttled: false }, 1, clock)
+    expect(pace.current).toBe(3)
+    for (let answered = 0; answered < 100; answered++) pace.report({ throttled: false }, 1, clock)
+    expect(pace.current).toBe(8)
+    expect(pace.lowest).toBe(1)
+  })
+
+  test('an allowance about to run out holds every request until its reset', () => {
+    let clock = 1000
+    const pace = new EndpointPace(8, () => clock)
+    pace.report({ throttled: false, rateLimit: { requests: { remaining: 2, limit: 100, resetMs: 700 } } }, 3, clock)
+    expect(pace.mayStart(0)).toBe(false)
+    expect(pace.heldForMs()).toBe(700)
+    clock = 1700
+    expect(pace.mayStart(0)).toBe(true)
+    expect(pace.holds).toBe(1)
+  })
+})

@@ -1,0 +1,96 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, onTestFinished, test, vi } from 'vitest'
+import type { ChatRequest } from '../../adapters/models/model-adapter.ts'
+import { CostLimitReached, localLedger, unpricedModels, worstCaseCost } from '../../harness/cost-budget.ts'
+import { readPrices } from '../../harness/prices.ts'
+import { chatRequest } from '../support/chat-request.ts'
+import { startScriptedModelServer } from '../support/scripted-model-server.ts'
+
+const request = (index: number): ChatRequest =>
+  chatRequest(`question ${index}`, {
+    params: { maxTokens: 10 },
+    item: { suite: 'test', itemId: `q${index}`, sample: 0 },
+  })
+
+/** Runs the ten items one after another through a fresh model session, as one run of a suite would. */
+async function run(limit: string): Promise<{ answered: number; notAsked: string[] }> {
+  vi.stubEnv('TESTBENCH_COST_LIMIT', limit)
+  vi.resetModules()
+  const { askerFor } = await import('../../harness/model-session.ts')
+  const ask = askerFor({ provider: 'openai', model: 'fake', label: 'openai:fake', details: {} })
+  const notAsked: string[] = []
+  let answered = 0
+  for (let index = 0; index < 10; index++) {
+    try {
+      await ask(request(index))
+      answered++
+    } catch (error) {
+      if (!(error instanceof Error) || error.name !== 'ProviderError' || !('costLimit' in error)) throw error
+      notAsked.push(error.message)
+    }
+  }
+  return { answered, notAsked }
+}
+
+describe('a run with a cost limit', () => {
+  test('stops asking at the limit, then a rerun under a higher one asks only the items not asked', async () => {
+    const server = await startScriptedModelServer('openai', [{ text: 'ok' }])
+    const dir = mkdtempSync(join(tmpdir(), 'cost-limit-'))
+    onTestFinished(async () => {
+      vi.unstubAllEnvs()
+      rmSync(dir, { recursive: true, force: true })
+      await server.close()
+    })
+    // 1000 per million tokens: each reply (11 prompt + 7 completion tokens) costs 0.018; each request may cost 0.03.
+    const prices = join(dir, 'prices.json')
+    writeFileSync(
+      prices,
+      JSON.stringify({ currency: 'USD', perMillionTokens: { 'openai:fake': { input: 1000, output: 1000 } } }),
+    )
+    vi.stubEnv('OPENAI_BASE_URL', `${server.url}/v1`)
+    vi.stubEnv('OPENAI_API_KEY', 'k')
+    vi.stubEnv('TESTBENCH_PRICES', prices)
+    vi.stubEnv('TESTBENCH_CACHE_DIR', join(dir, 'cache'))
+    const posts = () => server.seen.filter((seen) => seen.method === 'POST').length
+
+    const first = await run('0.1')
+    expect(first.answered).toBe(4)
+    expect(first.notAsked).toHaveLength(6)
+    expect(first.notAsked[0]).toMatch(
+      /not asked: the run's cost limit is reached \(TESTBENCH_COST_LIMIT=0.1; spent 0.0720 of 0.1000 USD/,
+    )
+    expect(posts()).toBe(4)
+
+    const second = await run('1')
+    expect(second).toEqual({ answered: 10, notAsked: [] })
+    expect(posts()).toBe(10)
+  })
+
+  test('the worst case of a request: its prompt at 3 characters a token and its maxTokens, each at its price', () => {
+    const price = { input: 1_000_000, output: 2_000_000 }
+    expect(worstCaseCost(chatRequest('x'.repeat(30), { params: { maxTokens: 5 } }), price)).toBe(10 + 16 + 2 * 5)
+  })
+
+  test('what is spent plus what is in flight never passes the limit', async () => {
+    const ledger = localLedger(1)
+    const a = await ledger.reserve(0.6)
+    expect(await ledger.reserve(0.5)).toBeUndefined()
+    a?.settle(0.2)
+    const b = await ledger.reserve(0.5)
+    expect(b).toBeDefined()
+    expect(ledger.state()).toEqual({ limit: 1, spent: 0.2, inFlight: 0.5, refused: 1 })
+  })
+
+  test('every model the run asks needs a price, else one error before any item', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cost-limit-'))
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }))
+    const file = join(dir, 'prices.json')
+    writeFileSync(file, JSON.stringify({ currency: 'USD', perMillionTokens: { 'openai:a': { input: 1, output: 1 } } }))
+    expect(unpricedModels(['openai:a'], readPrices(file))).toBeUndefined()
+    expect(unpricedModels(['openai:a', 'anthropic:b'], readPrices(file))).toMatch(/has none for anthropic:b/)
+    expect(unpricedModels(['openai:a'], undefined)).toMatch(/set TESTBENCH_PRICES/)
+    expect(new CostLimitReached('x')).toHaveProperty('costLimit', true)
+  })
+})

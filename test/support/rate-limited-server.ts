@@ -1,0 +1,166 @@
+import type { ServerResponse } from 'node:http'
+import type { WireProtocol } from '../../adapters/models/wire-check.ts'
+import { sendJson, startLoopbackServer, type LoopbackServer } from './loopback-server.ts'
+import { promptOf, streamedReply } from './wire-replies.ts'
+
+/** Whose rate-limit headers the server sends: each provider says its limit in its own words. */
+export type HeaderStyle = 'openai' | 'anthropic' | 'gemini' | 'retry-after-ms'
+
+export interface RateLimitedOptions {
+  protocol: WireProtocol
+  style: HeaderStyle
+  /** Requests allowed per window. */
+  requestsPerWindow: number
+  /** Tokens allowed per window (each request costs `tokensPerRequest`); no token limit when absent. */
+  tokensPerWindow?: number
+  tokensPerRequest?: number
+  /** The window's length: a minute for a real provider, shorter here. */
+  windowMs: number
+  latencyMs?: number
+}
+
+export interface RateLimitedServer extends LoopbackServer {
+  answered: number
+  refused: number
+  /** Requests that arrived while the server had told the client to wait (after a grace for requests already on their way). */
+  sentWhileTold: number
+  /** The headers of the first refusal and of the first answer, as sent. */
+  firstRefusal?: Record<string, string>
+  firstAnswer?: Record<string, string>
+  /** Changes the limit from now on, as a provider may while a run goes. */
+  setRequestsPerWindow(requests: number): void
+}
+
+/** Requests that left the client before it could have read a refusal, ms after that refusal. */
+const IN_FLIGHT_GRACE_MS = 100
+
+/**
+ * A model server on 127.0.0.1 that enforces a rate limit as providers do: fixed windows of requests (and
+ * tokens), a 429 with the provider's own headers (or Gemini's RetryInfo body) once the window's allowance
+ * is spent, and the allowance left on every answer. It counts requests sent while it had said to wait.
+ */
+export async function startRateLimitedServer(options: RateLimitedOptions): Promise<RateLimitedServer> {
+  const { protocol, style, windowMs, latencyMs = 0, tokensPerRequest = 100 } = options
+  let requestsPerWindow = options.requestsPerWindow
+  const started = Date.now()
+  let window = -1
+  let requests = 0
+  let tokens = 0
+  let toldUntil = 0
+  let toldAt = 0
+  const state = { answered: 0, refused: 0, sentWhileTold: 0 } as Pick<
+    RateLimitedServer,
+    'answered' | 'refused' | 'sentWhileTold' | 'firstRefusal' | 'firstAnswer'
+  >
+  const server = await startLoopbackServer(async (request, response) => {
+    if (request.method !== 'POST') return sendJson(response, 200, { data: [], models: [] })
+    const now = Date.now()
+    if (now < toldUntil && now > toldAt + IN_FLIGHT_GRACE_MS) state.sentWhileTold++
+    const current = Math.floor((now - started) / windowMs)
+    if (current !== window) {
+      window = current
+      requests = 0
+      tokens = 0
+    }
+    const resetMs = started + (window + 1) * windowMs - now
+    const tokensLeft = options.tokensPerWindow === undefined ? undefined : options.tokensPerWindow - tokens
+    if (requests >= requestsPerWindow || (tokensLeft !== undefined && tokensLeft < tokensPerRequest)) {
+      state.refused++
+      toldAt = now
+      toldUntil = Math.max(toldUntil, now + resetMs)
+      const headers = limitHeaders(style, requestsPerWindow, 0, options.tokensPerWindow, tokensLeft, resetMs, true)
+      state.firstRefusal ??= headers
+      return refuse(response, style, headers, resetMs)
+    }
+    requests++
+    tokens += tokensPerRequest
+    if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs))
+    const headers = limitHeaders(
+      style,
+      requestsPerWindow,
+      requestsPerWindow - requests,
+      options.tokensPerWindow,
+      tokensLeft === undefined ? undefined : tokensLeft - tokensPerRequest,
+      resetMs,
+      false,
+    )
+    state.firstAnswer ??= headers
+    const reply = streamedReply(protocol, request.path, `Answer to ${promptOf(protocol, request)}`)
+    response.writeHead(200, { 'content-type': reply.contentType, ...headers })
+    response.end(reply.frames.join(''))
+    state.answered++
+  })
+  return Object.assign(state, {
+    url: server.url,
+    seen: server.seen,
+    close: server.close,
+    setRequestsPerWindow: (value: number) => {
+      requestsPerWindow = value
+    },
+  }) as RateLimitedServer
+}
+
+function refuse(response: ServerResponse, style: HeaderStyle, headers: Record<string, string>, resetMs: number): void {
+  if (style === 'gemini')
+    return sendJson(response, 429, {
+      error: {
+        code: 429,
+        message: 'You exceeded your current quota.',
+        status: 'RESOURCE_EXHAUSTED',
+        details: [
+          { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: `${(resetMs / 1000).toFixed(3)}s` },
+        ],
+      },
+    })
+  const error =
+    style === 'anthropic'
+      ? {
+          type: 'error',
+          error: { type: 'rate_limit_error', message: 'Number of requests has exceeded your rate limit.' },
+        }
+      : { error: { message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded' } }
+  sendJson(response, 429, error, headers)
+}
+
+/** The headers each provider sends with an answer or a refusal (Gemini sends none: its wait is in the body). */
+function limitHeaders(
+  style: HeaderStyle,
+  limit: number,
+  remaining: number,
+  tokenLimit: number | undefined,
+  tokensLeft: number | undefined,
+  resetMs: number,
+  refused: boolean,
+): Record<string, string> {
+  const tokenHeaders = (name: (field: string) => string, reset: string): Record<string, string> =>
+    tokenLimit === undefined || tokensLeft === undefined
+      ? {}
+      : {
+          [name('limit')]: String(tokenLimit),
+          [name('remaining')]: String(Math.max(0, tokensLeft)),
+          [name('reset')]: reset,
+        }
+  switch (style) {
+    case 'openai':
+      return {
+        'x-ratelimit-limit-requests': String(limit),
+        'x-ratelimit-remaining-requests': String(remaining),
+        'x-ratelimit-reset-requests': `${(resetMs / 1000).toFixed(3)}s`,
+        ...tokenHeaders((field) => `x-ratelimit-${field}-tokens`, `${resetMs}ms`),
+      }
+    case 'retry-after-ms':
+      return refused ? { 'retry-after-ms': String(resetMs), 'retry-after': String(Math.ceil(resetMs / 1000)) } : {}
+    case 'anthropic': {
+      const reset = new Date(Date.now() + resetMs).toISOString()
+      return {
+        'anthropic-ratelimit-requests-limit': String(limit),
+        'anthropic-ratelimit-requests-remaining': String(remaining),
+        'anthropic-ratelimit-requests-reset': reset,
+        ...tokenHeaders((field) => `anthropic-ratelimit-tokens-${field}`, reset),
+        ...(refused ? { 'retry-after': String(Math.ceil(resetMs / 1000)) } : {}),
+      }
+    }
+    case 'gemini':
+      return {}
+  }
+}
