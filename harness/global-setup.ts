@@ -4,11 +4,15 @@ import { ProviderError } from '../adapters/models/model-adapter.ts'
 import { resolveModels } from './resolve-models.ts'
 import { startSlotServer } from './run-slots.ts'
 import { stopBeforeItems } from './stop-before-items.ts'
+import { batchMode } from './batch-knobs.ts'
+import { startBatchServer } from './batch-server.ts'
 
 declare module 'vitest' {
   interface ProvidedContext {
     /** The address of the run's slot server (harness/run-slots.ts), which bounds model requests across workers. */
     runSlots: string
+    /** The address of the run's batch server (harness/batch-server.ts), when TESTBENCH_BATCH is on. */
+    runBatches?: string
   }
 }
 
@@ -17,8 +21,10 @@ declare module 'vitest' {
  * starts the slot server that bounds requests in flight across the workers running the suites' part files.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  let models
   try {
-    project.provide('benchModels', await resolveModels(process.env.MODEL))
+    models = await resolveModels(process.env.MODEL)
+    project.provide('benchModels', models)
   } catch (error) {
     // The message says everything; a stack trace would only bury it. Anything else is a bug: its stack helps.
     if (error instanceof ProviderError || error instanceof ModelSpecError) stopBeforeItems(error.message)
@@ -26,5 +32,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
   const slots = await startSlotServer()
   project.provide('runSlots', slots.address)
-  return () => slots.close()
+  const batches = batchMode() ? await startBatchServer(models) : undefined
+  if (batches !== undefined) project.provide('runBatches', batches.address)
+  return async () => {
+    await batches?.close()
+    await slots.close()
+  }
 }

@@ -5,6 +5,7 @@ import { ReplyCache } from '../adapters/models/reply-cache.ts'
 import { inject } from 'vitest'
 import { cacheDir, cacheMode, providerConcurrency, thinkSetting } from '../adapters/models/knobs.ts'
 import { runWideLimiter } from './run-slots.ts'
+import { batchingAsker } from './batch-asker.ts'
 
 /** A model from MODEL after the up-front check: what the provider said about it comes along. */
 export interface ResolvedModel extends ModelSpec {
@@ -42,7 +43,12 @@ export function askerFor(model: ResolvedModel): Asker {
       : runWideLimiter(slots, `provider:${model.provider}`, providerConcurrency(model.provider))
   const chat: Asker = async (request) => (await adapter).chat(request)
   const ask: Asker = runWide === undefined ? chat : (request) => runWide(() => chat(request), request.signal)
-  const cached = answersFromData ? ask : new ReplyCache(cacheDir(), cacheMode()).wrap(model, ask)
+  const cache = new ReplyCache(cacheDir(), cacheMode())
+  // TESTBENCH_BATCH: the run's batch server, when it runs, answers one-shot requests at the batch price.
+  const batches = answersFromData ? undefined : inject('runBatches')
+  const asked =
+    batches === undefined ? ask : batchingAsker(batches, model, (request) => cache.fileFor(model, request), ask)
+  const cached = answersFromData ? ask : cache.wrap(model, asked)
   // TESTBENCH_THINK goes into every request's parameters, and so into its cache key; a suite's own setting wins.
   const think = thinkSetting()
   const asker: Asker =

@@ -9,6 +9,7 @@ import { sandboxKnobs } from '../adapters/sandbox/knobs.ts'
 import { harnessKnobs } from '../harness/knob-table.ts'
 import { registeredSuites } from '../suites/registry.ts'
 import { reportKnobs } from '../harness/prices.ts'
+import { batchKnobs } from '../harness/batch-knobs.ts'
 
 /** The run's, the sandbox's and each registered suite's knobs (a project's own suites' too). */
 export function knobGroups(): KnobGroup[] {
@@ -16,6 +17,7 @@ export function knobGroups(): KnobGroup[] {
     harnessKnobs,
     reportKnobs,
     modelKnobs,
+    batchKnobs,
     sandboxKnobs,
     ...registeredSuites().flatMap((suite) => suite.knobs ?? []),
   ]
