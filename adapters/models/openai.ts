@@ -123,16 +123,14 @@ export class OpenAIAdapter implements ModelAdapter {
 
   private async converse(request: ChatRequest, attempt: Attempt): Promise<ChatReply> {
     const started = performance.now()
-    const stream = await this.client
-      .withOptions({ fetch: attempt.fetch })
-      .chat.completions.create(
-        {
-          ...openaiChatBody(this.model, request, this.endpoint, this.canSee),
-          stream: true,
-          stream_options: { include_usage: true },
-        },
-        { signal: attempt.signal },
-      )
+    const stream = await this.client.withOptions({ fetch: attempt.fetch }).chat.completions.create(
+      {
+        ...openaiChatBody(this.model, request, this.endpoint, this.canSee),
+        stream: true,
+        stream_options: { include_usage: true },
+      },
+      { signal: attempt.signal },
+    )
     let text = ''
     let reasoning = ''
     let tokens: TokenUsage | undefined
