@@ -22,6 +22,8 @@ export interface BatchQueueOptions {
 export interface OpenBatch {
   id: string
   submittedAt: number
+  /** The requests it carries that this run waits for or has not stored yet. */
+  size: number
   state: BatchState | undefined
 }
 
@@ -148,7 +150,7 @@ export class BatchQueue {
 
   private track(id: string, submittedAt: number, requests: readonly CarriedRequest[]): void {
     for (const { key } of requests) this.carried.set(key, id)
-    const batch: OpenBatch = { id, submittedAt, state: undefined }
+    const batch: OpenBatch = { id, submittedAt, size: requests.length, state: undefined }
     this.open.set(id, batch)
     void this.watch(batch, requests)
   }
@@ -208,7 +210,7 @@ export class BatchQueue {
         this.settle(result.key, { ordinary: `the batch answered it with an error (${result.error})` })
         continue
       }
-      const reply: ChatReply = { ...result.reply, batch: batch.id }
+      const reply: ChatReply = { ...result.reply, latencyMs: Date.now() - batch.submittedAt, batch: batch.id }
       const file = files.get(result.key)
       if (file !== undefined && this.options.journal !== undefined) await storeReply(file, reply)
       this.settle(result.key, { reply })
@@ -276,7 +278,7 @@ function retryable(error: unknown): boolean {
 /** `OpenAI batch batch_abc: 12/64 in_progress, waited 1 min 20 s`. */
 export function progressLine(provider: string, batch: OpenBatch, now = Date.now()): string {
   const state = batch.state
-  const counts = state === undefined ? 'submitted' : `${state.done}/${state.total} ${state.status}`
+  const counts = state === undefined ? 'submitted' : `${state.done}/${state.total || batch.size} ${state.status}`
   return `${provider} batch ${batch.id}: ${counts}, waited ${waited(now - batch.submittedAt)}`
 }
 

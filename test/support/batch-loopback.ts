@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http'
 import { streamChatCompletion } from './fake-openai.ts'
+import { streamedReply } from './wire-replies.ts'
 import { sendJson, startLoopbackServer, type LoopbackServer, type SeenRequest } from './loopback-server.ts'
 
 /** How the simulated provider behaves: how long a batch takes, and which of its ways to fail it shows. */
@@ -229,5 +230,214 @@ function errorLine(key: string): unknown {
     custom_id: key,
     response: { status_code: 500, request_id: 'req', body: { error: { message: 'server error' } } },
     error: null,
+  }
+}
+
+function sendStreamed(response: ServerResponse, protocol: 'anthropic' | 'gemini', path: string, text: string): void {
+  const reply = streamedReply(protocol, path, text)
+  response.writeHead(200, { 'content-type': reply.contentType })
+  for (const frame of reply.frames) response.write(frame)
+  response.end()
+}
+
+/** The text of a message's content, as a string or as blocks/parts. */
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content
+  if (!Array.isArray(content)) return ''
+  return content.map((block: { text?: string }) => block.text ?? '').join('')
+}
+
+/**
+ * Anthropic's Message Batches on 127.0.0.1, as the SDK speaks them: `POST /v1/messages/batches` (requests inline),
+ * `GET /v1/messages/batches/{id}` and its `results_url` (JSONL); plus the model check and a streamed
+ * `/v1/messages` for what is asked the ordinary way.
+ */
+export async function startAnthropicBatchServer(engine: BatchEngine): Promise<LoopbackServer> {
+  let made = 0
+  let url = ''
+  const batchObject = (batch: SimulatedBatch) => {
+    const progress = engine.progress(batch)
+    const total = batch.keys.length
+    const errored = progress.ended ? engine.results(batch).filter((result) => 'error' in result).length : 0
+    return {
+      id: batch.id,
+      type: 'message_batch',
+      processing_status: progress.ended ? 'ended' : 'in_progress',
+      request_counts: {
+        processing: progress.ended ? 0 : total - progress.answered,
+        succeeded: progress.answered - errored,
+        errored,
+        canceled: 0,
+        expired: progress.ended ? total - progress.answered : 0,
+      },
+      created_at: new Date(batch.createdAt).toISOString(),
+      expires_at: new Date(batch.createdAt + 86_400_000).toISOString(),
+      ended_at: progress.ended ? new Date().toISOString() : null,
+      archived_at: null,
+      cancel_initiated_at: null,
+      results_url: progress.ended ? `${url}/v1/messages/batches/${batch.id}/results` : null,
+    }
+  }
+  const server = await startLoopbackServer((request: SeenRequest, response: ServerResponse) => {
+    const path = request.path.split('?')[0] ?? ''
+    if (path.startsWith('/v1/models/'))
+      return sendJson(response, 200, {
+        id: 'fake',
+        type: 'model',
+        display_name: 'fake',
+        created_at: '2025-01-01T00:00:00Z',
+      })
+    if (path === '/v1/messages') {
+      engine.counts.ordinary++
+      const body = JSON.parse(request.body) as { messages: Array<{ content: unknown }> }
+      return sendStreamed(response, 'anthropic', path, engine.behaviour.answer(textOf(body.messages.at(-1)?.content)))
+    }
+    if (path === '/v1/messages/batches' && request.method === 'POST') {
+      engine.counts.uploads++
+      if (engine.behaviour.refuse !== undefined)
+        return sendJson(response, 400, {
+          type: 'error',
+          error: { type: 'invalid_request_error', message: engine.behaviour.refuse },
+        })
+      const { requests } = JSON.parse(request.body) as {
+        requests: Array<{ custom_id: string; params: { messages: Array<{ content: unknown }> } }>
+      }
+      const carried = requests.map((each) => ({
+        key: each.custom_id,
+        prompt: textOf(each.params.messages.at(-1)?.content),
+      }))
+      return sendJson(response, 200, batchObject(engine.create(`msgbatch_${++made}`, carried)))
+    }
+    const results = /^\/v1\/messages\/batches\/([^/]+)\/results$/.exec(path)
+    if (results !== null) {
+      engine.counts.downloads++
+      const batch = engine.batches.get(results[1] ?? '')
+      response.writeHead(200, { 'content-type': 'application/binary' })
+      for (const result of batch === undefined ? [] : engine.results(batch))
+        response.write(`${JSON.stringify(anthropicResult(result))}\n`)
+      response.end()
+      return
+    }
+    const batch = /^\/v1\/messages\/batches\/([^/]+)$/.exec(path)
+    if (batch !== null) {
+      if (engine.pollFails())
+        return sendJson(response, 529, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } })
+      const found = engine.batches.get(batch[1] ?? '')
+      return found === undefined
+        ? sendJson(response, 404, { type: 'error', error: { type: 'not_found_error', message: 'no such batch' } })
+        : sendJson(response, 200, batchObject(found))
+    }
+    sendJson(response, 404, { type: 'error', error: { type: 'not_found_error', message: `no route ${path}` } })
+  })
+  url = server.url
+  return server
+}
+
+function anthropicResult(result: { key: string; text: string } | { key: string; error: string }): unknown {
+  if ('error' in result)
+    return {
+      custom_id: result.key,
+      result: { type: 'errored', error: { type: 'error', error: { type: 'api_error', message: result.error } } },
+    }
+  return {
+    custom_id: result.key,
+    result: {
+      type: 'succeeded',
+      message: {
+        id: 'msg_b',
+        type: 'message',
+        role: 'assistant',
+        model: 'fake',
+        content: [{ type: 'text', text: result.text }],
+        stop_reason: 'end_turn',
+        stop_sequence: null,
+        usage: { input_tokens: 20, output_tokens: 6, cache_read_input_tokens: 4, cache_creation_input_tokens: 0 },
+      },
+    },
+  }
+}
+
+/**
+ * Gemini's batch mode on 127.0.0.1, as @google/genai speaks it: `POST /v1beta/models/{model}:batchGenerateContent`
+ * with inline requests, `GET /v1beta/batches/{id}` with the inlined responses once the job ends; plus the model
+ * check and a streamed `:streamGenerateContent` for what is asked the ordinary way.
+ */
+export async function startGeminiBatchServer(engine: BatchEngine): Promise<LoopbackServer> {
+  let made = 0
+  const job = (batch: SimulatedBatch) => {
+    const progress = engine.progress(batch)
+    const state = progress.ended
+      ? progress.expired
+        ? 'BATCH_STATE_EXPIRED'
+        : 'BATCH_STATE_SUCCEEDED'
+      : 'BATCH_STATE_RUNNING'
+    const responses = progress.ended
+      ? engine
+          .results(batch)
+          .map((result) =>
+            'error' in result
+              ? { error: { code: 13, message: result.error }, metadata: { key: result.key } }
+              : { response: geminiResponse(result.text), metadata: { key: result.key } },
+          )
+      : undefined
+    return {
+      name: batch.id,
+      metadata: {
+        '@type': 'type.googleapis.com/google.ai.generativelanguage.v1main.GenerateContentBatch',
+        model: 'models/fake',
+        displayName: 'llm-testbench',
+        state,
+        createTime: new Date(batch.createdAt).toISOString(),
+        ...(responses === undefined ? {} : { output: { inlinedResponses: { inlinedResponses: responses } } }),
+      },
+    }
+  }
+  return startLoopbackServer((request: SeenRequest, response: ServerResponse) => {
+    const path = request.path.split('?')[0] ?? ''
+    if (request.method === 'GET' && /^\/v1(beta)?\/models\/[^/:]+$/.test(path))
+      return sendJson(response, 200, { name: 'models/fake', version: '001', displayName: 'fake' })
+    if (path.endsWith(':streamGenerateContent')) {
+      engine.counts.ordinary++
+      const body = JSON.parse(request.body) as { contents: Array<{ parts: unknown }> }
+      return sendStreamed(response, 'gemini', path, engine.behaviour.answer(textOf(body.contents.at(-1)?.parts)))
+    }
+    if (path.endsWith(':batchGenerateContent')) {
+      engine.counts.uploads++
+      if (engine.behaviour.refuse !== undefined)
+        return sendJson(response, 400, {
+          error: { code: 400, message: engine.behaviour.refuse, status: 'INVALID_ARGUMENT' },
+        })
+      const body = JSON.parse(request.body) as {
+        batch: {
+          inputConfig: {
+            requests: {
+              requests: Array<{ request: { contents: Array<{ parts: unknown }> }; metadata: { key: string } }>
+            }
+          }
+        }
+      }
+      const carried = body.batch.inputConfig.requests.requests.map((each) => ({
+        key: each.metadata.key,
+        prompt: textOf(each.request.contents.at(-1)?.parts),
+      }))
+      return sendJson(response, 200, job(engine.create(`batches/b${++made}`, carried)))
+    }
+    const batch = /^\/v1(?:beta)?\/(batches\/[^/]+)$/.exec(path)
+    if (batch !== null) {
+      if (engine.pollFails())
+        return sendJson(response, 503, { error: { code: 503, message: 'unavailable', status: 'UNAVAILABLE' } })
+      const found = engine.batches.get(batch[1] ?? '')
+      return found === undefined
+        ? sendJson(response, 404, { error: { code: 404, message: 'no such batch', status: 'NOT_FOUND' } })
+        : sendJson(response, 200, job(found))
+    }
+    sendJson(response, 404, { error: { code: 404, message: `no route ${path}`, status: 'NOT_FOUND' } })
+  })
+}
+
+function geminiResponse(text: string): unknown {
+  return {
+    candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP', index: 0 }],
+    usageMetadata: { promptTokenCount: 20, candidatesTokenCount: 6, totalTokenCount: 26 },
   }
 }

@@ -1,5 +1,6 @@
 import type { ModelSpec } from '../model-spec.ts'
 import { visionEnabled } from '../knobs.ts'
+import { baseUrlOf, providerRow, requireApiKey } from '../providers.ts'
 import type { BatchWire } from './batch-wire.ts'
 
 /**
@@ -18,6 +19,16 @@ export async function batchWireFor(
       ])
       return new OpenAIBatchWire(spec.model, openaiEndpoint(env), visionEnabled(env))
     }
+    case 'anthropic': {
+      const { AnthropicBatchWire } = await import('./anthropic-batch.ts')
+      const row = providerRow('anthropic')
+      return new AnthropicBatchWire(spec.model, requireApiKey(row, env), baseUrlOf(row, env), visionEnabled(env))
+    }
+    case 'google': {
+      const { GoogleBatchWire } = await import('./google-batch.ts')
+      const row = providerRow('google')
+      return new GoogleBatchWire(spec.model, requireApiKey(row, env), baseUrlOf(row, env), visionEnabled(env))
+    }
     case 'ollama':
       return { unsupported: 'Ollama has no batch API' }
     case 'openrouter':
@@ -25,7 +36,5 @@ export async function batchWireFor(
     case 'reference':
     case 'replay':
       return { unsupported: 'its answers are read from data, not asked' }
-    default:
-      return { unsupported: `${spec.provider} batches are not supported yet` }
   }
 }
