@@ -4,7 +4,7 @@ import type { Score } from '../harness/score.ts'
 import { markdownTable } from './markdown-table.ts'
 import { itemLabel, pairKey } from './gate.ts'
 import { exactMcNemar } from './mcnemar.ts'
-import { costOf, formatCost, type Cost, type Prices } from '../harness/prices.ts'
+import { formatCost, runCost, type Cost, type Prices } from '../harness/prices.ts'
 import { partialText } from './run-coverage.ts'
 import type { RunReport } from './run-report.ts'
 import { savedScores } from './saved-scores.ts'
@@ -42,6 +42,8 @@ export interface RunSummary {
   coverage?: string
   items: number
   tokens: RunReport['tokens']
+  /** The part of `tokens` batches answered, at the batch price. */
+  batchTokens?: RunReport['batchTokens']
   latencyMs: RunReport['latencyMs']
   cost?: Cost
 }
@@ -147,7 +149,7 @@ export function compareReports(a: CompareInput, b: CompareInput, prices?: Prices
 }
 
 function runSummary({ file, report }: CompareInput, prices: Prices | undefined): RunSummary {
-  const cost = costOf(prices, report.model.label, report.tokens) ?? report.cost
+  const cost = runCost(prices, report.model.label, report.tokens, report.batchTokens) ?? report.cost
   const coverage = report.shard
     ? `shard ${report.shard.index}/${report.shard.count}`
     : report.partial
@@ -163,6 +165,7 @@ function runSummary({ file, report }: CompareInput, prices: Prices | undefined):
     ...(coverage ? { coverage } : {}),
     items: report.items.length,
     tokens: report.tokens,
+    ...(report.batchTokens ? { batchTokens: report.batchTokens } : {}),
     latencyMs: report.latencyMs,
     ...(cost ? { cost } : {}),
   }
@@ -252,6 +255,13 @@ export function comparisonMarkdown(comparison: Comparison): string {
       runRow('run ended', (run) => run.endedAt.slice(0, 16).replace('T', ' ')),
       runRow('items', (run) => `${run.items}${run.coverage ? ` (${run.coverage})` : ''}`),
       runRow('tokens in / out', (run) => `${run.tokens.prompt} / ${run.tokens.completion}`),
+      ...(a.batchTokens || b.batchTokens
+        ? [
+            runRow('of them through batches', (run) =>
+              run.batchTokens ? `${run.batchTokens.prompt} / ${run.batchTokens.completion}` : '0 / 0',
+            ),
+          ]
+        : []),
       runRow('tokens/s', (run) =>
         run.tokens.completionPerSecond === undefined ? '' : String(run.tokens.completionPerSecond),
       ),

@@ -4,7 +4,7 @@ import type { Score } from '../harness/score.ts'
 import { UNSANDBOXED } from '../adapters/sandbox/sandbox-tier.ts'
 import { partialText, type PartialRun } from './run-coverage.ts'
 import { formatInterval } from './score-interval.ts'
-import { costOf, formatCost, type Cost, type Prices } from '../harness/prices.ts'
+import { formatCost, runCost, type Cost, type Prices } from '../harness/prices.ts'
 import { TESTBENCH_VERSION } from '../harness/version.ts'
 import type { TokenUsage } from '../adapters/models/model-adapter.ts'
 import { sumTokens } from '../adapters/models/token-usage.ts'
@@ -31,6 +31,8 @@ export interface RunReport {
   scores: Score[]
   outcomes: Record<Outcome | 'unfinished', number>
   tokens: TokenUsage & { completionPerSecond: number | undefined }
+  /** The part of `tokens` the provider's batch API answered (TESTBENCH_BATCH), at the batch price; absent when none. */
+  batchTokens?: TokenUsage
   latencyMs: { mean: number; p50: number; p95: number } | undefined
   /** What the tokens cost, when TESTBENCH_PRICES gave the model a price. */
   cost?: Cost
@@ -68,7 +70,9 @@ export function buildRunReport(
     .sort((a, b) => a - b)
   const tokens = sumTokens(records.map((record) => record.tokens))
   const generationSeconds = sum(records.map((record) => (record.tokens ? (record.latencyMs ?? 0) : 0))) / 1000
-  const cost = costOf(prices, first.model, tokens)
+  const batched = records.filter((record) => record.batch !== undefined && record.tokens !== undefined)
+  const batchTokens = batched.length === 0 ? undefined : sumTokens(batched.map((record) => record.tokens))
+  const cost = runCost(prices, first.model, tokens, batchTokens)
   return {
     testbench: { version: TESTBENCH_VERSION },
     benchmark: first.suite,
@@ -91,6 +95,7 @@ export function buildRunReport(
       ...tokens,
       completionPerSecond: generationSeconds > 0 ? round(tokens.completion / generationSeconds, 1) : undefined,
     },
+    ...(batchTokens === undefined ? {} : { batchTokens }),
     latencyMs:
       latencies.length === 0
         ? undefined
@@ -134,6 +139,10 @@ export function summaryText(report: RunReport): string {
     const speed =
       report.tokens.completionPerSecond === undefined ? '' : `, ${report.tokens.completionPerSecond} tokens/s`
     lines.push(`  tokens: ${report.tokens.prompt} prompt, ${report.tokens.completion} completion${speed}`)
+    if (report.batchTokens)
+      lines.push(
+        `    through batches (batch price): ${report.batchTokens.prompt} prompt, ${report.batchTokens.completion} completion; one by one: ${report.tokens.prompt - report.batchTokens.prompt} prompt, ${report.tokens.completion - report.batchTokens.completion} completion`,
+      )
   }
   if (report.cost)
     lines.push(
