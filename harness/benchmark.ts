@@ -241,6 +241,7 @@ async function runCase<Item extends BenchItem, Scoring extends object>(
         if (reply.reasoning) record.reasoning = reply.reasoning
         if (reply.tokens) record.tokens = reply.tokens
         if (reply.finishReason) record.finishReason = reply.finishReason
+        if (reply.batch) record.batch = reply.batch
         return reply
       } catch (error) {
         if (error instanceof ProviderError) record.outcome = 'provider_error'

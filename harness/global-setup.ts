@@ -6,11 +6,15 @@ import { startSlotServer } from './run-slots.ts'
 import { stopBeforeItems } from './stop-before-items.ts'
 import { COST_LIMIT, unpricedModels } from './cost-budget.ts'
 import { pricesFromEnv } from './prices.ts'
+import { batchMode } from './batch-knobs.ts'
+import { startBatchServer } from './batch-server.ts'
 
 declare module 'vitest' {
   interface ProvidedContext {
     /** The address of the run's slot server (harness/run-slots.ts), which bounds model requests across workers. */
     runSlots: string
+    /** The address of the run's batch server (harness/batch-server.ts), when TESTBENCH_BATCH is on. */
+    runBatches?: string
   }
 }
 
@@ -19,8 +23,9 @@ declare module 'vitest' {
  * starts the slot server that bounds requests in flight across the workers running the suites' part files.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  let models
   try {
-    const models = await resolveModels(process.env.MODEL)
+    models = await resolveModels(process.env.MODEL)
     if (COST_LIMIT.read() !== undefined) {
       const asked = models.filter((model) => model.provider !== 'reference' && model.provider !== 'replay')
       const unpriced = unpricedModels(
@@ -37,5 +42,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
   const slots = await startSlotServer()
   project.provide('runSlots', slots.address)
-  return () => slots.close()
+  const batches = batchMode() ? await startBatchServer(models) : undefined
+  if (batches !== undefined) project.provide('runBatches', batches.address)
+  return async () => {
+    await batches?.close()
+    await slots.close()
+  }
 }

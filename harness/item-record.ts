@@ -32,6 +32,8 @@ export interface ItemRecord {
   latencyMs?: number
   /** How the model ended its reply, in the provider's words (`stop`, `length`, `end_turn`…); absent when it was not asked. */
   finishReason?: string
+  /** The id of the provider's batch that answered (TESTBENCH_BATCH); its tokens cost the batch price. */
+  batch?: string
   prompt?: string
   reply?: string
   reasoning?: string

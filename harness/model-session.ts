@@ -17,6 +17,7 @@ import {
   type Ledger,
 } from './cost-budget.ts'
 import { pricesFromEnv } from './prices.ts'
+import { batchingAsker } from './batch-asker.ts'
 
 /** A model from MODEL after the up-front check: what the provider said about it comes along. */
 export interface ResolvedModel extends ModelSpec {
@@ -54,8 +55,14 @@ export function askerFor(model: ResolvedModel): Asker {
   // Every request awaits the adapter and meets its error there; this only spares one no request used an unhandled rejection.
   adapter.catch(() => undefined)
   const chat: Asker = async (request) => (await adapter).chat(request)
-  const ask = answersFromData ? chat : withinCostLimit(model, chat, address)
-  const cached = answersFromData ? ask : new ReplyCache(cacheDir(), cacheMode()).wrap(model, ask)
+  const cache = new ReplyCache(cacheDir(), cacheMode())
+  // TESTBENCH_BATCH: the run's batch server, when it runs, answers one-shot requests at the batch price.
+  const batches = answersFromData ? undefined : inject('runBatches')
+  const asked =
+    batches === undefined ? chat : batchingAsker(batches, model, (request) => cache.fileFor(model, request), chat)
+  // The cost limit reserves each request's worst case at the list price, batched or not: never below what it costs.
+  const ask = answersFromData ? chat : withinCostLimit(model, asked, address)
+  const cached = answersFromData ? ask : cache.wrap(model, ask)
   // TESTBENCH_THINK goes into every request's parameters, and so into its cache key; a suite's own setting wins.
   const think = thinkSetting()
   const asker: Asker =

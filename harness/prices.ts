@@ -13,7 +13,9 @@ import type { TokenUsage } from '../adapters/models/model-adapter.ts'
  * Models are named as in MODEL (the reports' `model.label`). A run's cost is its prompt tokens times
  * the input price plus its completion tokens times the output price; prompt tokens read from or written
  * to the provider's prompt cache cost `cacheRead` and `cacheWrite` where the file gives them, else `input`.
- * A model without a price has none.
+ * Tokens a provider's batch API answered (TESTBENCH_BATCH) cost `batchInput` and `batchOutput` where the file gives
+ * them, else half of `input` and `output` (the providers' batch discount); their cached prompt tokens get the same
+ * discount. A model without a price has none.
  */
 export interface Prices {
   file: string
@@ -29,10 +31,14 @@ export interface TokenPrice {
   cacheRead?: number
   /** Prompt tokens written to the provider's prompt cache; default `input`. */
   cacheWrite?: number
+  /** Prompt tokens of requests a batch answered; default half of `input`. */
+  batchInput?: number
+  /** Completion tokens of requests a batch answered; default half of `output`. */
+  batchOutput?: number
 }
 
 const REQUIRED_PRICES = ['input', 'output'] as const
-const OPTIONAL_PRICES = ['cacheRead', 'cacheWrite'] as const
+const OPTIONAL_PRICES = ['cacheRead', 'cacheWrite', 'batchInput', 'batchOutput'] as const
 
 export interface Cost {
   currency: string
@@ -109,6 +115,49 @@ export function costOf(prices: Prices | undefined, model: string, tokens: TokenU
   const price = prices?.perMillionTokens[model]
   if (!prices || !price) return undefined
   return { currency: prices.currency, ...tokenCost(tokens, price) }
+}
+
+/**
+ * What a run's tokens cost `model`: `batchTokens` (the part of `tokens` a batch answered) at the batch price,
+ * the rest at the list price; undefined when the model has no price.
+ */
+export function runCost(
+  prices: Prices | undefined,
+  model: string,
+  tokens: TokenUsage,
+  batchTokens: TokenUsage | undefined,
+): Cost | undefined {
+  const price = prices?.perMillionTokens[model]
+  if (!prices || !price) return undefined
+  if (batchTokens === undefined) return costOf(prices, model, tokens)
+  const listed = tokenCost(tokensMinus(tokens, batchTokens), price)
+  const batched = tokenCost(batchTokens, batchPrice(price))
+  const input = listed.input + batched.input
+  const output = listed.output + batched.output
+  return { currency: prices.currency, input, output, total: input + output }
+}
+
+/** A model's prices for what a batch answers: the file's batch prices, else half the list price. */
+export function batchPrice(price: TokenPrice): TokenPrice {
+  const input = price.batchInput ?? price.input / 2
+  const output = price.batchOutput ?? price.output / 2
+  const inputShare = price.input === 0 ? 0.5 : input / price.input
+  return {
+    input,
+    output,
+    ...(price.cacheRead === undefined ? {} : { cacheRead: price.cacheRead * inputShare }),
+    ...(price.cacheWrite === undefined ? {} : { cacheWrite: price.cacheWrite * inputShare }),
+  }
+}
+
+function tokensMinus(tokens: TokenUsage, part: TokenUsage): TokenUsage {
+  const less = (a: number | undefined, b: number | undefined) => Math.max(0, (a ?? 0) - (b ?? 0))
+  return {
+    prompt: less(tokens.prompt, part.prompt),
+    completion: less(tokens.completion, part.completion),
+    cacheRead: less(tokens.cacheRead, part.cacheRead),
+    cacheWrite: less(tokens.cacheWrite, part.cacheWrite),
+  }
 }
 
 /** What `tokens` cost at one model's prices, each kind at its own price. */

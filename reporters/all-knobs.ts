@@ -10,6 +10,7 @@ import { harnessKnobs } from '../harness/knob-table.ts'
 import { registeredSuites } from '../suites/registry.ts'
 import { reportKnobs } from '../harness/prices.ts'
 import { budgetKnobs } from '../harness/cost-budget.ts'
+import { batchKnobs } from '../harness/batch-knobs.ts'
 
 /** The run's, the sandbox's and each registered suite's knobs (a project's own suites' too). */
 export function knobGroups(): KnobGroup[] {
@@ -18,6 +19,7 @@ export function knobGroups(): KnobGroup[] {
     reportKnobs,
     budgetKnobs,
     modelKnobs,
+    batchKnobs,
     sandboxKnobs,
     ...registeredSuites().flatMap((suite) => suite.knobs ?? []),
   ]

@@ -5,6 +5,7 @@ import type { ViteUserConfig } from 'vitest/config'
 import { CONCURRENCY, providerConcurrency } from '../adapters/models/knobs.ts'
 import { SANDBOX_CONCURRENCY } from '../adapters/sandbox/knobs.ts'
 import { sandboxConcurrency } from '../adapters/sandbox/concurrency.ts'
+import { BATCH } from '../harness/batch-knobs.ts'
 
 export type BenchmarkTestOptions = NonNullable<ViteUserConfig['test']>
 
@@ -27,12 +28,16 @@ export function benchmarkTestOptions(include: string[], env: NodeJS.ProcessEnv =
   }
 }
 
+const ITEMS_IN_A_BATCH_AT_ONCE = 50_000
+
 /**
  * Items of one part file started at once. TESTBENCH_CONCURRENCY bounds the model requests in flight across
  * workers (harness/run-slots.ts) and the sandbox bounds its programs; this only keeps 10,000 items from all
  * waiting in memory at once, and is 4 times what either may run, so that it never caps them.
  */
 function itemsAtOnce(env: NodeJS.ProcessEnv): number {
+  // Items waiting on a batch hold no slot: all of a file's items go into the batch at once.
+  if (BATCH.raw(env)?.toLowerCase() === 'on') return ITEMS_IN_A_BATCH_AT_ONCE
   // A bad value is reported by the plugin before any item; here it counts as unset.
   const requests = Number(CONCURRENCY.raw(env)) || providerConcurrency('any', {})
   const programs = Number(SANDBOX_CONCURRENCY.raw(env)) || sandboxConcurrency({})

@@ -6,7 +6,7 @@ import { markdownTable } from './markdown-table.ts'
 import { itemCluster, itemLabel, pairKey } from './gate.ts'
 import { pairedDifference, pairedLine, type PairedDifference, type PairedOutcome } from './paired-difference.ts'
 import { exactMcNemar, formatPValue } from './mcnemar.ts'
-import { costOf, formatCost, type Cost, type Prices } from '../harness/prices.ts'
+import { formatCost, runCost, type Cost, type Prices } from '../harness/prices.ts'
 import { partialText } from './run-coverage.ts'
 import { countCutOff, type CutOffCount } from '../harness/cut-off-replies.ts'
 import type { RunReport } from './run-report.ts'
@@ -46,6 +46,8 @@ export interface RunSummary {
   coverage?: string
   items: number
   tokens: RunReport['tokens']
+  /** The part of `tokens` batches answered, at the batch price. */
+  batchTokens?: RunReport['batchTokens']
   latencyMs: RunReport['latencyMs']
   cost?: Cost
   /** Replies cut off at the token limit (counted from the items, so older reports have it too). */
@@ -159,7 +161,7 @@ export function compareReports(a: CompareInput, b: CompareInput, prices?: Prices
 }
 
 function runSummary({ file, report }: CompareInput, prices: Prices | undefined): RunSummary {
-  const cost = costOf(prices, report.model.label, report.tokens) ?? report.cost
+  const cost = runCost(prices, report.model.label, report.tokens, report.batchTokens) ?? report.cost
   const coverage = report.shard
     ? `shard ${report.shard.index}/${report.shard.count}`
     : report.partial
@@ -175,6 +177,7 @@ function runSummary({ file, report }: CompareInput, prices: Prices | undefined):
     ...(coverage ? { coverage } : {}),
     items: report.items.length,
     tokens: report.tokens,
+    ...(report.batchTokens ? { batchTokens: report.batchTokens } : {}),
     latencyMs: report.latencyMs,
     ...(cost ? { cost } : {}),
     cutOff: countCutOff(report.items),
@@ -265,6 +268,13 @@ export function comparisonMarkdown(comparison: Comparison): string {
       runRow('run ended', (run) => run.endedAt.slice(0, 16).replace('T', ' ')),
       runRow('items', (run) => `${run.items}${run.coverage ? ` (${run.coverage})` : ''}`),
       runRow('tokens in / out', (run) => `${promptTokenText(run.tokens)} / ${completionTokenText(run.tokens)}`),
+      ...(a.batchTokens || b.batchTokens
+        ? [
+            runRow('of them through batches', (run) =>
+              run.batchTokens ? `${run.batchTokens.prompt} / ${run.batchTokens.completion}` : '0 / 0',
+            ),
+          ]
+        : []),
       runRow('tokens/s', (run) =>
         run.tokens.completionPerSecond === undefined ? '' : String(run.tokens.completionPerSecond),
       ),

@@ -1,7 +1,7 @@
 import type { Score } from '../harness/score.ts'
 import { markdownTable, rowsByModel } from './markdown-table.ts'
 import { completionTokenText, promptTokenText } from './token-text.ts'
-import { costOf, formatCost, type Prices } from '../harness/prices.ts'
+import { formatCost, runCost, type Prices } from '../harness/prices.ts'
 import { countCutOff } from '../harness/cut-off-replies.ts'
 import type { RunReport } from './run-report.ts'
 import { reportScores, resultsTableFor } from './scorers.ts'
@@ -73,7 +73,7 @@ function usageColumns(report: RunReport, prices: Prices | undefined): Record<str
     columns['Tokens in / out'] = `${promptTokenText(report.tokens)} / ${completionTokenText(report.tokens)}`
   if (report.tokens.completionPerSecond !== undefined) columns['Tokens/s'] = String(report.tokens.completionPerSecond)
   if (report.latencyMs) columns['Latency p50'] = `${report.latencyMs.p50} ms`
-  const cost = costOf(prices, report.model.label, report.tokens) ?? report.cost
+  const cost = runCost(prices, report.model.label, report.tokens, report.batchTokens) ?? report.cost
   if (cost) columns.Cost = formatCost(cost)
   const cutOff = countCutOff(report.items)
   if (cutOff.cut > 0) columns['Cut off'] = `${cutOff.cut} of ${cutOff.of}`

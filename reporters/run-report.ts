@@ -6,7 +6,7 @@ import { UNSANDBOXED } from '../adapters/sandbox/sandbox-tier.ts'
 import { partialText, type PartialRun } from './run-coverage.ts'
 import { formatInterval } from './score-interval.ts'
 import { flakyItems, flakyLine, type FlakyItem } from './flaky-items.ts'
-import { costOf, formatCost, type Cost, type Prices } from '../harness/prices.ts'
+import { formatCost, runCost, type Cost, type Prices } from '../harness/prices.ts'
 import { TESTBENCH_VERSION } from '../harness/version.ts'
 import type { TokenUsage } from '../adapters/models/model-adapter.ts'
 import { sumTokens } from '../adapters/models/token-usage.ts'
@@ -40,6 +40,8 @@ export interface RunReport {
   /** Replies that ended at the token limit, counted apart (their verdicts stand); absent in reports written before. */
   cutOff?: CutOffCount
   tokens: TokenUsage & { completionPerSecond: number | undefined }
+  /** The part of `tokens` the provider's batch API answered (TESTBENCH_BATCH), at the batch price; absent when none. */
+  batchTokens?: TokenUsage
   latencyMs: { mean: number; p50: number; p95: number } | undefined
   /** What the tokens cost, when TESTBENCH_PRICES gave the model a price. */
   cost?: Cost
@@ -77,7 +79,9 @@ export function buildRunReport(
     .sort((a, b) => a - b)
   const tokens = sumTokens(records.map((record) => record.tokens))
   const generationSeconds = sum(records.map((record) => (record.tokens ? (record.latencyMs ?? 0) : 0))) / 1000
-  const cost = costOf(prices, first.model, tokens)
+  const batched = records.filter((record) => record.batch !== undefined && record.tokens !== undefined)
+  const batchTokens = batched.length === 0 ? undefined : sumTokens(batched.map((record) => record.tokens))
+  const cost = runCost(prices, first.model, tokens, batchTokens)
   const flaky = flakyItems(records)
   const notAsked = records.filter((record) => record.notAsked === 'cost_limit').length
   return {
@@ -105,6 +109,7 @@ export function buildRunReport(
       ...tokens,
       completionPerSecond: generationSeconds > 0 ? round(tokens.completion / generationSeconds, 1) : undefined,
     },
+    ...(batchTokens === undefined ? {} : { batchTokens }),
     latencyMs:
       latencies.length === 0
         ? undefined
@@ -161,6 +166,13 @@ export function summaryText(report: RunReport): string {
     lines.push(
       `  tokens: ${promptTokenText(report.tokens)} prompt, ${completionTokenText(report.tokens)} completion${speed}`,
     )
+    if (report.batchTokens) {
+      const batch = report.batchTokens
+      const oneByOne = `${report.tokens.prompt - batch.prompt} prompt, ${report.tokens.completion - batch.completion} completion`
+      lines.push(
+        `    through batches (batch price): ${batch.prompt} prompt, ${batch.completion} completion; one by one: ${oneByOne}`,
+      )
+    }
   }
   if (report.cost)
     lines.push(

@@ -92,4 +92,9 @@ export const SLOW_TESTS: readonly SlowTests[] = [
   },
   { glob: 'test/harness/bad-input.test.ts', why: 'a run of a suite for each of some sixty bad inputs' },
   { glob: 'test/ui/item-view.test.ts', why: 'the html report and the UI in Chromium' },
+  { glob: 'test/harness/batch-openai.test.ts', why: 'whole demo runs through OpenAI batches, one killed and resumed' },
+  {
+    glob: 'test/harness/batch-providers.test.ts',
+    why: 'whole demo runs through Anthropic and Gemini batches, killed and resumed',
+  },
 ]

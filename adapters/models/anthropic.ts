@@ -1,4 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk'
+import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages'
 import type { ChatReply, ChatRequest, JsonValue, ModelAdapter, ModelDetails, ToolCall } from './model-adapter.ts'
 import { AnthropicUsage } from './anthropic-usage.ts'
 import { ProviderError } from './model-adapter.ts'
@@ -17,6 +18,27 @@ import { isConnectionFailure, requestFailed, statusOf, unreachable } from './pro
 /** Anthropic requires max_tokens; this is what a request without one gets. */
 const DEFAULT_MAX_TOKENS = 8192
 const ROW = providerRow('anthropic')
+
+/** The body of a Messages request, streamed or not (Message Batches carry it as is). */
+export function anthropicBody(model: string, request: ChatRequest, canSee: boolean): MessageCreateParamsNonStreaming {
+  const system = systemPrompt(request.messages)
+  const { params, tools = [] } = request
+  const answerTokens = params.maxTokens ?? DEFAULT_MAX_TOKENS
+  const thinking = params.think === undefined ? undefined : anthropicThinkFields(params.think, answerTokens).fields
+  const thinks = thinking?.thinking.type === 'enabled'
+  return {
+    model,
+    max_tokens: answerTokens,
+    messages: anthropicMessages(request.messages, canSee),
+    ...(system ? { system } : {}),
+    ...(tools.length === 0 ? {} : { tools: anthropicTools(tools) }),
+    // Anthropic refuses temperature and top_p beside extended thinking.
+    ...(params.temperature === undefined || thinks ? {} : { temperature: params.temperature }),
+    ...(params.topP === undefined || thinks ? {} : { top_p: params.topP }),
+    ...(params.stop === undefined ? {} : { stop_sequences: params.stop }),
+    ...(thinking ?? {}),
+  }
+}
 
 export class AnthropicAdapter implements ModelAdapter {
   readonly provider = 'anthropic'
@@ -73,27 +95,9 @@ export class AnthropicAdapter implements ModelAdapter {
 
   private async attempt(request: ChatRequest, attempt: Attempt): Promise<ChatReply> {
     const started = performance.now()
-    const system = systemPrompt(request.messages)
-    const { params, tools = [] } = request
-    const answerTokens = params.maxTokens ?? DEFAULT_MAX_TOKENS
-    const thinking = params.think === undefined ? undefined : anthropicThinkFields(params.think, answerTokens).fields
-    const thinks = thinking?.thinking.type === 'enabled'
-    const stream = await this.client.withOptions({ fetch: attempt.fetch }).messages.create(
-      {
-        model: this.model,
-        max_tokens: answerTokens,
-        messages: anthropicMessages(request.messages, this.canSee),
-        stream: true,
-        ...(system ? { system } : {}),
-        ...(tools.length === 0 ? {} : { tools: anthropicTools(tools) }),
-        // Anthropic refuses temperature and top_p beside extended thinking.
-        ...(params.temperature === undefined || thinks ? {} : { temperature: params.temperature }),
-        ...(params.topP === undefined || thinks ? {} : { top_p: params.topP }),
-        ...(params.stop === undefined ? {} : { stop_sequences: params.stop }),
-        ...(thinking ?? {}),
-      },
-      { signal: attempt.signal },
-    )
+    const stream = await this.client
+      .withOptions({ fetch: attempt.fetch })
+      .messages.create({ ...anthropicBody(this.model, request, this.canSee), stream: true }, { signal: attempt.signal })
     // The raw events, joined here: the SDK's own accumulator parses `input_json_delta` as it comes and
     // throws on arguments that are not JSON, which must reach the caller as written.
     const blocks = new Map<number, Block>()

@@ -2,6 +2,8 @@ import {
   GoogleGenAI,
   ThinkingLevel,
   type GenerateContentResponseUsageMetadata,
+  type Content,
+  type GenerateContentConfig,
   type ThinkingConfig,
 } from '@google/genai'
 import type {
@@ -95,22 +97,10 @@ export class GoogleAdapter implements ModelAdapter {
 
   private async attempt(request: ChatRequest, attempt: Attempt): Promise<ChatReply> {
     const started = performance.now()
-    const system = systemPrompt(request.messages)
-    const { params, tools = [] } = request
+    const body = geminiRequest(this.model, request, this.canSee)
     const stream = await this.clientWith(attempt.fetch).models.generateContentStream({
-      model: this.model,
-      contents: geminiContents(request.messages, this.canSee),
-      config: {
-        ...(system ? { systemInstruction: system } : {}),
-        ...(tools.length === 0 ? {} : { tools: geminiTools(tools) }),
-        ...(params.temperature === undefined ? {} : { temperature: params.temperature }),
-        ...(params.seed === undefined ? {} : { seed: params.seed }),
-        ...(params.topP === undefined ? {} : { topP: params.topP }),
-        ...(params.stop === undefined ? {} : { stopSequences: params.stop }),
-        ...(params.maxTokens === undefined ? {} : { maxOutputTokens: params.maxTokens }),
-        ...(params.think === undefined ? {} : { thinkingConfig: thinkingConfig(params.think, this.model) }),
-        abortSignal: attempt.signal,
-      },
+      ...body,
+      config: { ...body.config, abortSignal: attempt.signal },
     })
     let text = ''
     let reasoning = ''
@@ -164,6 +154,30 @@ export function geminiUsage(usage: GenerateContentResponseUsageMetadata): TokenU
     completion: (usage.candidatesTokenCount ?? 0) + (reasoning ?? 0),
     ...(reasoning === undefined ? {} : { reasoning }),
     ...(cacheRead === undefined ? {} : { cacheRead }),
+  }
+}
+
+/** A generateContent request as the SDK takes it, streamed or not (batch mode carries it as is). */
+export function geminiRequest(
+  model: string,
+  request: ChatRequest,
+  canSee: boolean,
+): { model: string; contents: Content[]; config: GenerateContentConfig } {
+  const system = systemPrompt(request.messages)
+  const { params, tools = [] } = request
+  return {
+    model,
+    contents: geminiContents(request.messages, canSee),
+    config: {
+      ...(system ? { systemInstruction: system } : {}),
+      ...(tools.length === 0 ? {} : { tools: geminiTools(tools) }),
+      ...(params.temperature === undefined ? {} : { temperature: params.temperature }),
+      ...(params.seed === undefined ? {} : { seed: params.seed }),
+      ...(params.topP === undefined ? {} : { topP: params.topP }),
+      ...(params.stop === undefined ? {} : { stopSequences: params.stop }),
+      ...(params.maxTokens === undefined ? {} : { maxOutputTokens: params.maxTokens }),
+      ...(params.think === undefined ? {} : { thinkingConfig: thinkingConfig(params.think, model) }),
+    },
   }
 }
 

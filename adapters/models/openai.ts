@@ -1,4 +1,5 @@
 import OpenAI from 'openai'
+import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions'
 import type { TokenUsage } from './model-adapter.ts'
 import type { ChatParams, ChatReply, ChatRequest, ModelAdapter, ModelDetails, ToolCall } from './model-adapter.ts'
 import { ProviderError } from './model-adapter.ts'
@@ -124,23 +125,11 @@ export class OpenAIAdapter implements ModelAdapter {
 
   private async converse(request: ChatRequest, attempt: Attempt): Promise<ChatReply> {
     const started = performance.now()
-    const { params, tools = [] } = request
     const stream = await this.client.withOptions({ fetch: attempt.fetch }).chat.completions.create(
       {
-        model: this.model,
-        messages: openaiMessages(request.messages, this.canSee),
-        ...(tools.length === 0 ? {} : { tools: openaiTools(tools) }),
+        ...openaiChatBody(this.model, request, this.endpoint, this.canSee),
         stream: true,
         stream_options: { include_usage: true },
-        ...samplingParams(params),
-        ...(params.maxTokens === undefined
-          ? {}
-          : this.endpoint.officialApi
-            ? { max_completion_tokens: params.maxTokens }
-            : { max_tokens: params.maxTokens }),
-        ...(params.think === undefined
-          ? {}
-          : openaiThinkFields(params.think, this.endpoint.thinkStyle ?? 'chat_template_kwargs', this.model).fields),
       },
       { signal: attempt.signal },
     )
@@ -183,6 +172,30 @@ export class OpenAIAdapter implements ModelAdapter {
       if (chunk.usage) tokens = openaiUsage(chunk.usage as unknown as Record<string, unknown>)
     }
     return { text, latencyMs: performance.now() - started, ...(tokens ? { tokens } : {}) }
+  }
+}
+
+/** The body of a chat request, streamed or not (the Batch API carries it as is). */
+export function openaiChatBody(
+  model: string,
+  request: ChatRequest,
+  endpoint: Pick<OpenAIEndpoint, 'officialApi' | 'thinkStyle'>,
+  canSee: boolean,
+): ChatCompletionCreateParamsNonStreaming {
+  const { params, tools = [] } = request
+  return {
+    model,
+    messages: openaiMessages(request.messages, canSee),
+    ...(tools.length === 0 ? {} : { tools: openaiTools(tools) }),
+    ...samplingParams(params),
+    ...(params.maxTokens === undefined
+      ? {}
+      : endpoint.officialApi
+        ? { max_completion_tokens: params.maxTokens }
+        : { max_tokens: params.maxTokens }),
+    ...(params.think === undefined
+      ? {}
+      : openaiThinkFields(params.think, endpoint.thinkStyle ?? 'chat_template_kwargs', model).fields),
   }
 }
 

@@ -97,3 +97,39 @@ test('a prices file with a mistake is one error naming the file, the mistake and
     /the output price of m is undefined/,
   )
 })
+
+test('tokens a batch answered cost half the list price, or the batch prices the file gives', () => {
+  const items: ItemRecord[] = [1, 2].map((index) => ({
+    suite: 'demo',
+    itemId: `sum-${index}`,
+    model: 'openai:gpt-4o',
+    provider: 'openai',
+    sample: 0,
+    outcome: 'passed',
+    tokens: { prompt: 1000, completion: 500 },
+    latencyMs: 1000,
+    ...(index === 1 ? { batch: 'batch_1' } : {}),
+  }))
+  const facts = { complete: true, endedAt: new Date('2026-01-01T00:00:00Z') }
+  const half = buildRunReport(items, [], { ...facts, prices: readPrices(pricesFile(PRICES)) })
+  expect(half.batchTokens).toEqual({ prompt: 1000, completion: 500 })
+  // One by one: 1000 · 2.5 / 1e6 + 500 · 10 / 1e6; through the batch half of that.
+  expect(half.cost?.input).toBeCloseTo(0.0025 + 0.00125, 10)
+  expect(half.cost?.output).toBeCloseTo(0.005 + 0.0025, 10)
+  expect(summaryText(half)).toContain(
+    'through batches (batch price): 1000 prompt, 500 completion; one by one: 1000 prompt, 500 completion',
+  )
+  const own = readPrices(
+    pricesFile({
+      currency: 'USD',
+      perMillionTokens: {
+        'openai:gpt-4o': { ...PRICES.perMillionTokens['openai:gpt-4o'], batchInput: 1, batchOutput: 4 },
+      },
+    }),
+  )
+  const priced = buildRunReport(items, [], { ...facts, prices: own })
+  expect(priced.cost?.total).toBeCloseTo(0.0025 + 0.005 + 0.001 + 0.002, 10)
+  expect(() =>
+    readPrices(pricesFile({ currency: 'USD', perMillionTokens: { m: { input: 1, output: 2, batchInput: 'half' } } })),
+  ).toThrow(/the batchInput price of m is "half"/)
+})

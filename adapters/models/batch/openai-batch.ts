@@ -1,0 +1,112 @@
+import OpenAI, { toFile } from 'openai'
+import type { ChatCompletion } from 'openai/resources/chat/completions'
+import type { ChatReply, ChatRequest } from '../model-adapter.ts'
+import { openaiUsage } from '../openai-usage.ts'
+import { openaiChatBody, type OpenAIEndpoint } from '../openai.ts'
+import type { BatchResult, BatchState, BatchWire } from './batch-wire.ts'
+
+/**
+ * OpenAI's Batch API (and any compatible server's `/v1/batches`): the requests as a JSONL file uploaded with
+ * purpose `batch`, one batch per file on `/v1/chat/completions` within `24h`; at most 50,000 requests and
+ * 200 MB per file. Answers come in the output file, failed requests in the error file, both JSONL keyed by
+ * `custom_id`; an expired or cancelled batch still has files for what it answered.
+ */
+export class OpenAIBatchWire implements BatchWire {
+  readonly name: string
+  readonly limits = { requests: 50_000, bytes: 200 * 1024 * 1024 }
+  private readonly client: OpenAI
+  private readonly model: string
+  private readonly endpoint: OpenAIEndpoint
+  private readonly canSee: boolean
+
+  constructor(model: string, endpoint: OpenAIEndpoint, canSee: boolean) {
+    this.name = endpoint.name
+    this.model = model
+    this.endpoint = endpoint
+    this.canSee = canSee
+    this.client = new OpenAI({ apiKey: endpoint.apiKey ?? 'none', baseURL: endpoint.baseURL, maxRetries: 0 })
+  }
+
+  line(key: string, request: ChatRequest): string {
+    const body = openaiChatBody(this.model, request, this.endpoint, this.canSee)
+    return JSON.stringify({ custom_id: key, method: 'POST', url: '/v1/chat/completions', body })
+  }
+
+  async submit(lines: readonly string[]): Promise<string> {
+    const file = await this.client.files.create({
+      file: await toFile(Buffer.from(`${lines.join('\n')}\n`), 'testbench-batch.jsonl'),
+      purpose: 'batch',
+    })
+    const batch = await this.client.batches.create({
+      input_file_id: file.id,
+      endpoint: '/v1/chat/completions',
+      completion_window: '24h',
+      metadata: { source: 'llm-testbench' },
+    })
+    return batch.id
+  }
+
+  async poll(id: string): Promise<BatchState> {
+    const batch = await this.client.batches.retrieve(id)
+    const counts = batch.request_counts
+    const ended = ['completed', 'expired', 'cancelled', 'failed'].includes(batch.status)
+    const refusal = batch.errors?.data?.map((error) => `${error.code ?? 'error'}: ${error.message ?? ''}`).join('; ')
+    return {
+      status: batch.status,
+      done: (counts?.completed ?? 0) + (counts?.failed ?? 0),
+      total: counts?.total ?? 0,
+      phase: ended ? 'ended' : 'running',
+      ...(batch.status === 'failed' ? { refused: refusal || 'the batch failed validation' } : {}),
+    }
+  }
+
+  async results(id: string): Promise<BatchResult[]> {
+    const batch = await this.client.batches.retrieve(id)
+    const results: BatchResult[] = []
+    for (const fileId of [batch.output_file_id, batch.error_file_id]) {
+      if (!fileId) continue
+      const text = await (await this.client.files.content(fileId)).text()
+      for (const line of text.split('\n')) if (line.trim() !== '') results.push(openaiBatchResult(line))
+    }
+    return results
+  }
+}
+
+interface OutputLine {
+  custom_id: string
+  response?: { status_code: number; body?: unknown } | null
+  error?: { code?: string; message?: string } | null
+}
+
+/** One line of an output or error file. */
+export function openaiBatchResult(line: string): BatchResult {
+  const parsed = JSON.parse(line) as OutputLine
+  const key = parsed.custom_id
+  if (parsed.error) return { key, error: `${parsed.error.code ?? 'error'}: ${parsed.error.message ?? ''}` }
+  const response = parsed.response
+  if (!response || response.status_code !== 200) {
+    const body = response?.body as { error?: { message?: string } } | undefined
+    return { key, error: `HTTP ${response?.status_code ?? '?'}: ${body?.error?.message ?? 'no answer'}` }
+  }
+  return { key, reply: openaiCompletionReply(response.body as ChatCompletion) }
+}
+
+/** A whole (not streamed) chat completion as a reply. */
+export function openaiCompletionReply(completion: ChatCompletion): ChatReply {
+  const choice = completion.choices[0]
+  const message: Record<string, unknown> = { ...choice?.message }
+  const text = typeof message.content === 'string' ? message.content : ''
+  // Reasoning servers name it differently: DeepSeek, vLLM and llama.cpp `reasoning_content`, OpenRouter `reasoning`.
+  const reasoning = ['reasoning_content', 'reasoning']
+    .map((field) => message[field])
+    .find((value) => typeof value === 'string')
+  const usage = completion.usage
+  const tokens = usage && openaiUsage(usage as unknown as Record<string, unknown>)
+  return {
+    text,
+    latencyMs: 0,
+    ...(tokens ? { tokens } : {}),
+    ...(typeof reasoning === 'string' && reasoning !== '' ? { reasoning } : {}),
+    ...(choice?.finish_reason ? { finishReason: choice.finish_reason } : {}),
+  }
+}

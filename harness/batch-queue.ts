@@ -1,0 +1,300 @@
+import type { ChatReply, ChatRequest } from '../adapters/models/model-adapter.ts'
+import { statusOf } from '../adapters/models/provider-errors.ts'
+import { errorLine, type BatchState, type BatchWire } from '../adapters/models/batch/batch-wire.ts'
+import { writeAtomically } from '../adapters/models/reply-cache.ts'
+import type { BatchJournal, CarriedRequest, JournalEntry } from './batch-journal.ts'
+
+/** What a request waiting on a batch gets: the reply, a reason to ask it the ordinary way, or an error for the item. */
+export type BatchAnswer = { reply: ChatReply } | { ordinary: string } | { error: string }
+
+export interface BatchQueueOptions {
+  /** How long to gather after the last new request before submitting. */
+  waitMs: number
+  /** The longest wait between polls; polls start at 1/32 of it and double. */
+  pollMs: number
+  /** Where batches are recorded the moment they exist; undefined when the reply cache is off. */
+  journal: BatchJournal | undefined
+  /** One line for the user: progress and what went wrong. */
+  say: (line: string) => void
+}
+
+/** An open batch as the progress line shows it. */
+export interface OpenBatch {
+  id: string
+  submittedAt: number
+  /** The requests it carries that this run waits for or has not stored yet. */
+  size: number
+  state: BatchState | undefined
+}
+
+interface Waiting {
+  request: ChatRequest
+  file: string
+  answer: Array<(answer: BatchAnswer) => void>
+}
+
+/** Tries of one call to the provider (upload, create, download) that a server error or lost connection may take. */
+const CALL_TRIES = 6
+
+/**
+ * The batches of one model: gathers its requests, submits them within the provider's limits, records each batch
+ * the moment it exists, polls the open ones with backoff, hands each reply to whoever waits for it and writes it
+ * to the reply cache; a request the batch left unanswered goes into the next batch, one it answered with an error
+ * is asked the ordinary way. Batches a stopped run left open (the journal) are collected, never submitted again.
+ */
+export class BatchQueue {
+  readonly label: string
+  readonly wire: BatchWire
+  readonly open = new Map<string, OpenBatch>()
+  /** Every request sent so far: uploads and creates, polls, downloads. */
+  readonly calls = { submits: 0, polls: 0, downloads: 0 }
+  private readonly options: BatchQueueOptions
+  private readonly waiting = new Map<string, Waiting>()
+  /** Keys of requests an open batch carries, with the batch's id. */
+  private readonly carried = new Map<string, string>()
+  /** Keys (with their lines) not yet submitted, in arrival order. */
+  private pending: Array<{ key: string; line: string }> = []
+  private pendingBytes = 0
+  private timer: NodeJS.Timeout | undefined
+  private refused: string | undefined
+  private closed = false
+
+  constructor(label: string, wire: BatchWire, options: BatchQueueOptions) {
+    this.label = label
+    this.wire = wire
+    this.options = options
+  }
+
+  /** Collects the batches a stopped run left open. */
+  async resume(): Promise<void> {
+    const entries = (await this.options.journal?.open(this.label)) ?? []
+    for (const entry of entries) {
+      this.options.say(
+        `${this.wire.name} batch ${entry.id} (from ${entry.createdAt}) carries ${entry.requests.length} requests not in the cache yet: collecting it instead of asking again`,
+      )
+      this.track(entry.id, Date.parse(entry.createdAt) || Date.now(), entry.requests)
+    }
+  }
+
+  ask(key: string, file: string, request: ChatRequest): Promise<BatchAnswer> {
+    if (this.refused !== undefined) return Promise.resolve({ error: this.refused })
+    return new Promise((resolve) => {
+      const waiting = this.waiting.get(key)
+      if (waiting !== undefined) return waiting.answer.push(resolve)
+      this.waiting.set(key, { request, file, answer: [resolve] })
+      if (!this.carried.has(key)) this.enqueue(key, request)
+    })
+  }
+
+  /** Stops submitting and polling; whoever still waits is told to ask the ordinary way. */
+  close(): void {
+    this.closed = true
+    clearTimeout(this.timer)
+    for (const key of this.waiting.keys()) this.settle(key, { ordinary: 'the run ended before its batch did' })
+  }
+
+  private enqueue(key: string, request: ChatRequest): void {
+    const line = this.wire.line(key, request)
+    const bytes = Buffer.byteLength(line) + 1
+    if (this.pending.length + 1 > this.wire.limits.requests || this.pendingBytes + bytes > this.wire.limits.bytes)
+      this.flush()
+    this.pending.push({ key, line })
+    this.pendingBytes += bytes
+    clearTimeout(this.timer)
+    this.timer = setTimeout(() => this.flush(), this.options.waitMs)
+  }
+
+  private flush(): void {
+    clearTimeout(this.timer)
+    const lines = this.pending
+    this.pending = []
+    this.pendingBytes = 0
+    if (lines.length > 0 && !this.closed) void this.submit(lines)
+  }
+
+  private async submit(lines: Array<{ key: string; line: string }>): Promise<void> {
+    for (const { key } of lines) this.carried.set(key, '')
+    let id: string
+    try {
+      id = await this.call(() => {
+        this.calls.submits++
+        return this.wire.submit(lines.map((each) => each.line))
+      })
+    } catch (error) {
+      for (const { key } of lines) this.carried.delete(key)
+      return this.refuse(
+        `${this.wire.name} refused a batch of ${lines.length} requests for ${this.label}: ${errorLine(error)}`,
+      )
+    }
+    const requests: CarriedRequest[] = []
+    for (const { key } of lines) {
+      const waiting = this.waiting.get(key)
+      if (waiting !== undefined) requests.push({ key, file: waiting.file })
+    }
+    const submittedAt = Date.now()
+    try {
+      await this.options.journal?.write({
+        label: this.label,
+        id,
+        createdAt: new Date(submittedAt).toISOString(),
+        requests,
+      })
+    } catch (error) {
+      this.options.say(
+        `batch ${id} cannot be recorded in the cache dir (${errorLine(error)}): a stopped run would ask its requests again`,
+      )
+    }
+    this.options.say(`${this.wire.name} batch ${id} submitted: ${lines.length} requests for ${this.label}`)
+    this.track(id, submittedAt, requests)
+  }
+
+  private track(id: string, submittedAt: number, requests: readonly CarriedRequest[]): void {
+    for (const { key } of requests) this.carried.set(key, id)
+    const batch: OpenBatch = { id, submittedAt, size: requests.length, state: undefined }
+    this.open.set(id, batch)
+    void this.watch(batch, requests)
+  }
+
+  private async watch(batch: OpenBatch, requests: readonly CarriedRequest[]): Promise<void> {
+    let delay = this.options.pollMs / 32
+    let failures = 0
+    while (!this.closed) {
+      await new Promise((resolve) => setTimeout(resolve, delay))
+      if (this.closed) return
+      delay = Math.min(this.options.pollMs, delay * 2)
+      try {
+        this.calls.polls++
+        const state = await this.wire.poll(batch.id)
+        failures = 0
+        const changed = batch.state?.status !== state.status || batch.state.done !== state.done
+        batch.state = state
+        if (changed) this.options.say(progressLine(this.wire.name, batch))
+        if (state.phase === 'ended') return await this.collect(batch, requests)
+      } catch (error) {
+        failures++
+        if (statusOf(error) !== undefined && !retryable(error))
+          return this.end(batch, requests, `${this.wire.name} cannot poll batch ${batch.id}: ${errorLine(error)}`)
+        if (failures === 1 || failures % 10 === 0)
+          this.options.say(`${this.wire.name} batch ${batch.id}: a poll failed (${errorLine(error)}); polling on`)
+      }
+    }
+  }
+
+  private async collect(batch: OpenBatch, requests: readonly CarriedRequest[]): Promise<void> {
+    if (batch.state?.refused !== undefined)
+      return this.end(
+        batch,
+        requests,
+        `${this.wire.name} refused batch ${batch.id} for ${this.label}: ${batch.state.refused}`,
+      )
+    let results
+    try {
+      results = await this.call(() => {
+        this.calls.downloads++
+        return this.wire.results(batch.id)
+      })
+    } catch (error) {
+      return this.end(
+        batch,
+        requests,
+        `${this.wire.name} batch ${batch.id}: its results cannot be read (${errorLine(error)})`,
+      )
+    }
+    const files = new Map(requests.map((request) => [request.key, request.file]))
+    let errors = 0
+    for (const result of results) {
+      if (this.carried.get(result.key) !== batch.id) continue
+      this.carried.delete(result.key)
+      if ('error' in result) {
+        errors++
+        this.settle(result.key, { ordinary: `the batch answered it with an error (${result.error})` })
+        continue
+      }
+      const reply: ChatReply = { ...result.reply, latencyMs: Date.now() - batch.submittedAt, batch: batch.id }
+      const file = files.get(result.key)
+      if (file !== undefined && this.options.journal !== undefined) await storeReply(file, reply)
+      this.settle(result.key, { reply })
+    }
+    const unanswered = requests.filter((request) => this.carried.get(request.key) === batch.id)
+    for (const { key } of unanswered) {
+      this.carried.delete(key)
+      const waiting = this.waiting.get(key)
+      if (waiting !== undefined) this.enqueue(key, waiting.request)
+    }
+    if (unanswered.length > 0 || errors > 0)
+      this.options.say(
+        `${this.wire.name} batch ${batch.id} ended ${batch.state?.status ?? ''}: ${unanswered.length} unanswered (asked again in the next batch), ${errors} answered with an error (asked the ordinary way)`,
+      )
+    this.open.delete(batch.id)
+    await this.options.journal?.remove(this.label, batch.id)
+  }
+
+  /** A batch given up: its requests are asked the ordinary way, or fail when the provider refused it. */
+  private end(batch: OpenBatch, requests: readonly CarriedRequest[], why: string): void {
+    this.open.delete(batch.id)
+    const refused = batch.state?.refused !== undefined
+    if (refused) this.refuse(why)
+    else this.options.say(`${why}; its requests are asked the ordinary way`)
+    for (const { key } of requests) {
+      if (this.carried.get(key) !== batch.id) continue
+      this.carried.delete(key)
+      this.settle(key, refused ? { error: why } : { ordinary: why })
+    }
+    if (refused) void this.options.journal?.remove(this.label, batch.id)
+  }
+
+  /** The provider refused a batch: one message, and every request of this model fails with it. */
+  private refuse(why: string): void {
+    if (this.refused === undefined) this.options.say(`${why}. Fix the request or run without TESTBENCH_BATCH.`)
+    this.refused ??= why
+    this.pending = []
+    for (const key of [...this.waiting.keys()]) if (!this.carried.get(key)) this.settle(key, { error: why })
+  }
+
+  private settle(key: string, answer: BatchAnswer): void {
+    const waiting = this.waiting.get(key)
+    this.waiting.delete(key)
+    for (const resolve of waiting?.answer ?? []) resolve(answer)
+  }
+
+  /** One call to the provider, tried again after a server error or a lost connection; a 4xx is thrown at once. */
+  private async call<T>(once: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await once()
+      } catch (error) {
+        if (attempt >= CALL_TRIES || !retryable(error)) throw error
+        await new Promise((resolve) => setTimeout(resolve, Math.min(30_000, (this.options.pollMs / 32) * 2 ** attempt)))
+      }
+    }
+  }
+}
+
+function retryable(error: unknown): boolean {
+  const status = statusOf(error)
+  return status === undefined || status === 408 || status === 429 || status >= 500
+}
+
+/** `OpenAI batch batch_abc: 12/64 in_progress, waited 1 min 20 s`. */
+export function progressLine(provider: string, batch: OpenBatch, now = Date.now()): string {
+  const state = batch.state
+  const counts = state === undefined ? 'submitted' : `${state.done}/${state.total || batch.size} ${state.status}`
+  return `${provider} batch ${batch.id}: ${counts}, waited ${waited(now - batch.submittedAt)}`
+}
+
+function waited(ms: number): string {
+  const seconds = Math.round(ms / 1000)
+  if (seconds < 60) return `${seconds} s`
+  const minutes = Math.floor(seconds / 60)
+  return minutes < 60 ? `${minutes} min ${seconds % 60} s` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`
+}
+
+async function storeReply(file: string, reply: ChatReply): Promise<void> {
+  try {
+    await writeAtomically(file, JSON.stringify({ reply }, null, 1))
+  } catch {
+    // The waiting item's own cache write says what is wrong with the directory.
+  }
+}
+
+export type { JournalEntry }

@@ -1,0 +1,113 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer, type Socket } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { batchWireFor } from '../adapters/models/batch/batch-wire-for.ts'
+import type { ChatRequest } from '../adapters/models/model-adapter.ts'
+import type { ModelSpec } from '../adapters/models/model-spec.ts'
+import { BATCH_POLL, BATCH_WAIT } from './batch-knobs.ts'
+import { BatchJournal } from './batch-journal.ts'
+import { BatchQueue, progressLine, type BatchAnswer } from './batch-queue.ts'
+import { cacheDir, cacheMode } from './knobs.ts'
+
+/** What a worker sends for one request: its id on the connection, the model, the cache key and file, the request. */
+export interface BatchAsk {
+  id: number
+  label: string
+  key: string
+  file: string
+  request: Omit<ChatRequest, 'signal'>
+}
+
+export type BatchReplyLine = { id: number } & BatchAnswer
+
+export interface BatchServer {
+  /** Where workers connect: a Unix socket path, or a named pipe on Windows. */
+  address: string
+  /** Each model's queue, for the progress line and the figures of bench:batch. */
+  queues: ReadonlyMap<string, BatchQueue>
+  close(): Promise<void>
+}
+
+const PROGRESS_EVERY_MS = 30_000
+
+/**
+ * The run's batches (TESTBENCH_BATCH=on), in the global setup's process: every worker sends its one-shot requests
+ * here over a local socket, one connection per worker, a JSON line per request and per answer; each model whose
+ * provider has a batch API gets a queue (harness/batch-queue.ts). The models without one are named here, once,
+ * before any item; their items are asked one by one.
+ */
+export async function startBatchServer(
+  models: readonly (ModelSpec & { label: string })[],
+  env: NodeJS.ProcessEnv = process.env,
+  say: (line: string) => void = (line) => process.stderr.write(`testbench: ${line}\n`),
+): Promise<BatchServer> {
+  const journal = cacheMode(env) === 'off' ? undefined : new BatchJournal(cacheDir(env))
+  const queues = new Map<string, BatchQueue>()
+  for (const model of models) {
+    const wire = await batchWireFor(model, env)
+    if ('unsupported' in wire) {
+      say(`TESTBENCH_BATCH=on: ${model.label}'s items are asked one by one: ${wire.unsupported}.`)
+      continue
+    }
+    const queue = new BatchQueue(model.label, wire, {
+      waitMs: BATCH_WAIT.read(env) * 1000,
+      pollMs: BATCH_POLL.read(env) * 1000,
+      journal,
+      say,
+    })
+    await queue.resume()
+    queues.set(model.label, queue)
+  }
+  if (journal === undefined && queues.size > 0)
+    say('TESTBENCH_BATCH=on with TESTBENCH_CACHE=off: a stopped run cannot collect its batches, and asks again')
+  const progress = setInterval(() => {
+    for (const queue of queues.values())
+      for (const batch of queue.open.values()) say(progressLine(queue.wire.name, batch))
+  }, PROGRESS_EVERY_MS)
+  progress.unref()
+
+  const base = tmpdir().length <= 60 ? tmpdir() : '/tmp'
+  const dir = process.platform === 'win32' ? undefined : mkdtempSync(join(base, 'testbench-batches-'))
+  const address =
+    dir === undefined ? `\\\\.\\pipe\\testbench-batches-${process.pid}-${Date.now()}` : join(dir, 'batches.sock')
+  const server = createServer((socket) => serve(socket, queues))
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(address, resolve)
+  })
+  return {
+    address,
+    queues,
+    close: () =>
+      new Promise<void>((resolve) => {
+        clearInterval(progress)
+        for (const queue of queues.values()) queue.close()
+        server.close(() => {
+          if (dir !== undefined) rmSync(dir, { recursive: true, force: true })
+          resolve()
+        })
+      }),
+  }
+}
+
+function serve(socket: Socket, queues: ReadonlyMap<string, BatchQueue>): void {
+  let buffered = ''
+  socket.setEncoding('utf8')
+  socket.on('error', () => socket.destroy())
+  socket.on('data', (chunk: string) => {
+    buffered += chunk
+    for (let end = buffered.indexOf('\n'); end >= 0; end = buffered.indexOf('\n')) {
+      const ask = JSON.parse(buffered.slice(0, end)) as BatchAsk
+      buffered = buffered.slice(end + 1)
+      const queue = queues.get(ask.label)
+      const answer: Promise<BatchAnswer> =
+        queue === undefined
+          ? Promise.resolve({ ordinary: 'its provider has no batch API' })
+          : queue.ask(ask.key, ask.file, ask.request)
+      void answer.then((settled) => {
+        if (!socket.destroyed) socket.write(`${JSON.stringify({ id: ask.id, ...settled })}\n`)
+      })
+    }
+  })
+}
