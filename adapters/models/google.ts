@@ -1,6 +1,7 @@
 import {
   GoogleGenAI,
   ThinkingLevel,
+  type GenerateContentResponse,
   type GenerateContentResponseUsageMetadata,
   type Content,
   type GenerateContentConfig,
@@ -102,41 +103,57 @@ export class GoogleAdapter implements ModelAdapter {
       ...body,
       config: { ...body.config, abortSignal: attempt.signal },
     })
-    let text = ''
-    let reasoning = ''
-    let reasoningSignature: string | undefined
-    const calls: Array<Omit<ToolCall, 'id'> & { id?: string }> = []
-    let tokens: TokenUsage | undefined
-    for await (const chunk of stream) {
-      for (const part of chunk.candidates?.[0]?.content?.parts ?? []) {
-        // A call arrives whole, in one part; its signature must go back with it, as received.
-        if (part.functionCall) {
-          const { id, name = '', args } = part.functionCall
-          calls.push({
-            name,
-            arguments: argumentsText(args),
-            ...(id ? { id } : {}),
-            ...(part.thoughtSignature ? { signature: part.thoughtSignature } : {}),
-          })
-          continue
-        }
-        if (part.thoughtSignature) reasoningSignature = part.thoughtSignature
-        if (part.thought) reasoning += part.text ?? ''
-        else text += part.text ?? ''
+    const parts = new GeminiReplyParts()
+    for await (const chunk of stream) parts.add(chunk)
+    return parts.reply(performance.now() - started)
+  }
+}
+
+/** A generateContent reply joined from its responses: the chunks of a stream, or one whole response (batch mode). */
+export class GeminiReplyParts {
+  private text = ''
+  private reasoning = ''
+  private reasoningSignature: string | undefined
+  private readonly calls: Array<Omit<ToolCall, 'id'> & { id?: string }> = []
+  private tokens: TokenUsage | undefined
+  private finishReason: string | undefined
+
+  add(response: GenerateContentResponse): void {
+    const candidate = response.candidates?.[0]
+    for (const part of candidate?.content?.parts ?? []) {
+      // A call arrives whole, in one part; its signature must go back with it, as received.
+      if (part.functionCall) {
+        const { id, name = '', args } = part.functionCall
+        this.calls.push({
+          name,
+          arguments: argumentsText(args),
+          ...(id ? { id } : {}),
+          ...(part.thoughtSignature ? { signature: part.thoughtSignature } : {}),
+        })
+        continue
       }
-      if (chunk.usageMetadata) tokens = geminiUsage(chunk.usageMetadata)
+      if (part.thoughtSignature) this.reasoningSignature = part.thoughtSignature
+      if (part.thought) this.reasoning += part.text ?? ''
+      else this.text += part.text ?? ''
     }
-    const toolCalls = calls.map((call, index): ToolCall => ({
+    if (response.usageMetadata) this.tokens = geminiUsage(response.usageMetadata)
+    if (candidate?.finishReason) this.finishReason = candidate.finishReason
+  }
+
+  reply(latencyMs: number): ChatReply {
+    const { text, reasoning, reasoningSignature, tokens, finishReason } = this
+    const toolCalls = this.calls.map((call, index): ToolCall => ({
       ...call,
       id: call.id ?? madeUpCallId(text, index, call.name, call.arguments),
     }))
     return {
       text,
-      latencyMs: performance.now() - started,
+      latencyMs,
       ...(tokens ? { tokens } : {}),
       ...(reasoning ? { reasoning } : {}),
       ...(reasoningSignature ? { reasoningSignature } : {}),
       ...(toolCalls.length > 0 ? { toolCalls } : {}),
+      ...(finishReason ? { finishReason } : {}),
     }
   }
 }

@@ -1,9 +1,6 @@
 import { GoogleGenAI, JobState, type GenerateContentResponse, type InlinedRequest } from '@google/genai'
-import type { ChatReply, ChatRequest, ToolCall } from '../model-adapter.ts'
-import { geminiUsage } from '../google.ts'
-import { geminiRequest } from '../google.ts'
-import { madeUpCallId } from '../made-up-call-id.ts'
-import { argumentsText } from '../tool-arguments.ts'
+import type { ChatReply, ChatRequest } from '../model-adapter.ts'
+import { GeminiReplyParts, geminiRequest } from '../google.ts'
 import type { BatchResult, BatchState, BatchWire } from './batch-wire.ts'
 
 const ENDED: readonly string[] = [
@@ -76,38 +73,7 @@ export class GoogleBatchWire implements BatchWire {
 
 /** A whole (not streamed) generateContent response as a reply. */
 export function geminiResponseReply(response: GenerateContentResponse): ChatReply {
-  let text = ''
-  let reasoning = ''
-  let reasoningSignature: string | undefined
-  const calls: Array<Omit<ToolCall, 'id'> & { id?: string }> = []
-  const candidate = response.candidates?.[0]
-  for (const part of candidate?.content?.parts ?? []) {
-    if (part.functionCall) {
-      const { id, name = '', args } = part.functionCall
-      calls.push({
-        name,
-        arguments: argumentsText(args),
-        ...(id ? { id } : {}),
-        ...(part.thoughtSignature ? { signature: part.thoughtSignature } : {}),
-      })
-      continue
-    }
-    if (part.thoughtSignature) reasoningSignature = part.thoughtSignature
-    if (part.thought) reasoning += part.text ?? ''
-    else text += part.text ?? ''
-  }
-  const tokens = response.usageMetadata && geminiUsage(response.usageMetadata)
-  const toolCalls = calls.map((call, index): ToolCall => ({
-    ...call,
-    id: call.id ?? madeUpCallId(text, index, call.name, call.arguments),
-  }))
-  return {
-    text,
-    latencyMs: 0,
-    ...(tokens ? { tokens } : {}),
-    ...(reasoning ? { reasoning } : {}),
-    ...(reasoningSignature ? { reasoningSignature } : {}),
-    ...(toolCalls.length > 0 ? { toolCalls } : {}),
-    ...(candidate?.finishReason ? { finishReason: candidate.finishReason } : {}),
-  }
+  const parts = new GeminiReplyParts()
+  parts.add(response)
+  return parts.reply(0)
 }
