@@ -147,7 +147,11 @@ export class ScoreReporter implements Reporter {
     summary.push(...rateLimits)
     const ledger = runLedgerState()
     if (ledger !== undefined) {
-      const line = `cost limit: ${spentText(ledger, this.prices?.currency ?? '')}${ledger.refused > 0 ? `; ${ledger.refused} request(s) not sent: run again with a higher TESTBENCH_COST_LIMIT to ask only those` : ''}`
+      const notSent =
+        ledger.refused > 0
+          ? `; ${ledger.refused} request(s) not sent: run again with a higher TESTBENCH_COST_LIMIT to ask only those`
+          : ''
+      const line = `cost limit: ${spentText(ledger, this.prices?.currency ?? '')}${notSent}`
       output.push(line)
       summary.push(line)
     }

@@ -153,10 +153,13 @@ export async function readmeCommand(
       : expected === 'reported'
         ? ran && rows.length > 0
         : ran && rows.length === expected.items && passed === expected.passed
-  if (!right)
+  if (!right) {
+    const wanted = typeof expected === 'object' ? `, expected ${expected.passed} of ${expected.items}` : ''
+    const tail = `${run.stdout.slice(-2000)}\n${run.stderr.slice(-2000)}`
     throw new Error(
-      `${label}: the suite run failed (exit ${run.exitCode}, ${passed} of ${rows.length} items passed${typeof expected === 'object' ? `, expected ${expected.passed} of ${expected.items}` : ''}):\n${run.stdout.slice(-2000)}\n${run.stderr.slice(-2000)}`,
+      `${label}: the suite run failed (exit ${run.exitCode}, ${passed} of ${rows.length} items passed${wanted}):\n${tail}`,
     )
+  }
   return { wallMs: run.wallMs, phaseMs: executionPhaseMs(rows), rows }
 }
 

