@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
 import { benchmarkTestOptions } from './reporters/benchmark-project.ts'
 import { PartSequencer } from './reporters/part-sequencer.ts'
@@ -25,6 +26,9 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           globalSetup: ['test/support/temp-root.ts', 'test/support/leftover-processes.ts'],
           testTimeout: 60_000,
+          // The harness's tests mostly wait (on sandboxes, child runs, servers, browsers), so two workers
+          // are worth it even on two cores, where Vitest's default (cores - 1) would run one file at a time.
+          maxWorkers: Math.max(2, availableParallelism() - 1),
         },
       },
       {
