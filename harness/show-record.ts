@@ -3,6 +3,7 @@ import { NOT_THE_MODELS_FAULT } from '../adapters/outcome.ts'
 import { displayText } from './display-text.ts'
 import type { ItemRecord } from './item-record.ts'
 import { renderTrajectory } from './conversation/trajectory.ts'
+import { completionTokenText, promptTokenText } from './token-text.ts'
 
 /**
  * What the Vitest UI and the html report list under "Test Meta", in this order: each value a plain
@@ -15,6 +16,8 @@ export interface ItemView {
   scores?: string
   /** The outcome and its reason, e.g. `wrong_answer: Answered 3.`; errors that are not the model's fault say so. */
   outcome?: string
+  /** What the item's replies used, e.g. `1200 (1000 cached) prompt, 300 (200 reasoning) completion`. */
+  tokens?: string
   prompt?: string
   reasoning?: string
   /** A conversation's turns, tool calls and results (harness/conversation/trajectory.ts). */
@@ -56,6 +59,8 @@ export async function showRecord(record: ItemRecord, context: TestContext): Prom
 export function itemView(record: ItemRecord): ItemView {
   const view: ItemView = { scores: SCORES_PENDING }
   if (record.outcome) view.outcome = outcomeText(record)
+  if (record.tokens)
+    view.tokens = `${promptTokenText(record.tokens)} prompt, ${completionTokenText(record.tokens)} completion`
   for (const field of TEXTS) {
     const raw = record[field]
     if (typeof raw === 'string' && raw !== '') view[field] = shown(displayText(raw))

@@ -1,6 +1,6 @@
 import { NOT_THE_MODELS_FAULT, OUTCOMES } from '../adapters/outcome.ts'
 import type { ItemRecord } from '../harness/item-record.ts'
-import { completionTokenText, promptTokenText } from './token-text.ts'
+import { completionTokenText, promptTokenText } from '../harness/token-text.ts'
 import type { Score, ScoreInterval } from '../harness/score.ts'
 import { markdownTable } from './markdown-table.ts'
 import { itemCluster, itemLabel, pairKey } from './gate.ts'

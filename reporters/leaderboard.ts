@@ -1,6 +1,6 @@
 import type { Score } from '../harness/score.ts'
 import { markdownTable, rowsByModel } from './markdown-table.ts'
-import { completionTokenText, promptTokenText } from './token-text.ts'
+import { completionTokenText, promptTokenText } from '../harness/token-text.ts'
 import { formatCost, runCost, type Prices } from '../harness/prices.ts'
 import { countCutOff } from '../harness/cut-off-replies.ts'
 import type { RunReport } from './run-report.ts'

@@ -1,6 +1,6 @@
 import type { ItemRecord } from '../harness/item-record.ts'
 import { OUTCOMES, type Outcome } from '../adapters/outcome.ts'
-import { completionTokenText, promptTokenText } from './token-text.ts'
+import { completionTokenText, promptTokenText } from '../harness/token-text.ts'
 import type { Score } from '../harness/score.ts'
 import { UNSANDBOXED } from '../adapters/sandbox/sandbox-tier.ts'
 import { partialText, type PartialRun } from './run-coverage.ts'

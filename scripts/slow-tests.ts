@@ -78,6 +78,10 @@ export const SLOW_TESTS: readonly SlowTests[] = [
     why: 'a run stopped before its first item by an engine that answers but cannot run the tier, on each engine',
   },
   {
+    glob: 'test/adapters/models/wire-recordings-runs.test.ts',
+    why: "the recorded provider responses through suites/demo and PE-Bench's tool mode, some fourteen runs",
+  },
+  {
     glob: 'test/adapters/models/tool-call-faults.test.ts',
     why: 'tool-call streams through every wire protocol with every fault kind',
   },

@@ -4,7 +4,7 @@ import { openaiUsage } from './openai-usage.ts'
 
 /**
  * A streamed chat completion joined chunk by chunk, in every shape compatible servers send: `delta.content` as
- * a string or as typed parts (Mistral's `text` and `thinking`), reasoning as `reasoning_content` (DeepSeek,
+ * a string or as typed parts (Mistral's `text` and `thinking`) or OpenAI's `refusal`, reasoning as `reasoning_content` (DeepSeek,
  * Z.ai, vLLM, llama.cpp), `reasoning` (OpenRouter, Groq, Ollama) or only as `reasoning_details` (Snowflake
  * Cortex), tool-call fragments, and usage wherever it comes (a last chunk without choices, the finish chunk,
  * Groq's `x_groq`; `null` on the others): the last figures given are the reply's.
@@ -21,6 +21,8 @@ export class OpenAIReplyParts {
     const choice = objectAt(chunk.choices, 0)
     const delta = record(choice?.delta)
     this.addContent(delta.content)
+    // OpenAI's `refusal` comes in place of `content` (never beside it): what the model said is its reply.
+    if (typeof delta.refusal === 'string') this.text += delta.refusal
     const reasoningDetails = Array.isArray(delta.reasoning_details) ? delta.reasoning_details : []
     if (typeof delta.reasoning_content === 'string') {
       this.reasoning += delta.reasoning_content

@@ -1,12 +1,20 @@
 import OpenAI from 'openai'
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions'
 import type { TokenUsage } from './model-adapter.ts'
-import type { ChatParams, ChatReply, ChatRequest, ModelAdapter, ModelDetails, ToolCall } from './model-adapter.ts'
+import type {
+  ChatParams,
+  ChatReply,
+  ChatRequest,
+  ModelAdapter,
+  ModelDetails,
+  ThinkSetting,
+  ToolCall,
+} from './model-adapter.ts'
 import { ProviderError } from './model-adapter.ts'
 import { askWithRetries, retryPolicy, type Transport } from './ask-with-retries.ts'
 import type { Attempt } from './attempt.ts'
 import { endpointSlots } from './endpoint-slots.ts'
-import { providerConcurrency, visionEnabled } from './knobs.ts'
+import { providerConcurrency, thinkSetting, visionEnabled } from './knobs.ts'
 import { preflightFetch } from './preflight-fetch.ts'
 import { openaiMessages, openaiTools } from './openai-messages.ts'
 import { OpenAIReplyParts } from './openai-reply-parts.ts'
@@ -61,6 +69,8 @@ export class OpenAIAdapter implements ModelAdapter {
   readonly endpoint: OpenAIEndpoint
   /** TESTBENCH_VISION: whether images are sent. */
   readonly canSee: boolean
+  /** TESTBENCH_THINK, for the one warning of what the model cannot honour. */
+  private readonly think: ThinkSetting | undefined
   private readonly client: OpenAI
   private readonly transport: Transport
 
@@ -71,6 +81,7 @@ export class OpenAIAdapter implements ModelAdapter {
     this.label = `${endpoint.provider}:${model}`
     this.endpoint = endpoint
     this.canSee = visionEnabled(env)
+    this.think = thinkSetting(env)
     this.client = new OpenAI({
       apiKey: endpoint.apiKey,
       baseURL: endpoint.baseURL,
@@ -89,6 +100,11 @@ export class OpenAIAdapter implements ModelAdapter {
 
   async preflight(): Promise<ModelDetails> {
     const client = this.client.withOptions({ fetch: preflightFetch() })
+    const caveat =
+      this.think === undefined
+        ? undefined
+        : openaiThinkFields(this.think, this.endpoint.thinkStyle ?? 'chat_template_kwargs', this.model).caveat
+    if (caveat !== undefined) console.warn(`testbench: ${caveat}`)
     try {
       const ids: string[] = []
       for await (const model of client.models.list()) ids.push(model.id)

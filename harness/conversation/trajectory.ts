@@ -1,5 +1,6 @@
 import type { TokenUsage } from '../../adapters/models/model-adapter.ts'
 import type { LimitName } from './limits.ts'
+import { completionTokenText, promptTokenText } from '../token-text.ts'
 
 /** One tool call of a turn and what the model was answered; `ignored` says why a call was not run. */
 export interface TrajectoryCall {
@@ -35,7 +36,7 @@ export function renderTrajectory(turns: readonly TrajectoryTurn[], end?: Convers
   const blocks = turns.map((turn) => {
     const facts = [
       `${turn.latencyMs} ms`,
-      ...(turn.tokens ? [`${turn.tokens.prompt} + ${turn.tokens.completion} tokens`] : []),
+      ...(turn.tokens ? [`${promptTokenText(turn.tokens)} + ${completionTokenText(turn.tokens)} tokens`] : []),
       ...(turn.finishReason ? [turn.finishReason] : []),
     ]
     const lines = [`── turn ${turn.turn} (${facts.join(', ')})`]

@@ -10,6 +10,7 @@ import type { ImageInput } from '../../adapters/models/model-adapter.ts'
 import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { pngFromGif } from './png-from-gif.ts'
 
 /** Project Euler's member count when `solved_by` was taken: a problem is worth PARTICIPANTS / solved_by points. */
 export const PARTICIPANTS = 1325386
@@ -121,11 +122,20 @@ const IMAGE_TYPES: ReadonlyArray<readonly [string, ImageInput['mediaType']]> = [
   ['gif', 'image/gif'],
 ]
 
-/** Upstream's order: `NNNN-0.png`, then `.jpg`, then `.gif`. A GIF is sent as GIF (upstream converts it to PNG, see the README). */
+/** Upstream's order: `NNNN-0.png`, then `.jpg`, then `.gif`; a GIF goes as a PNG of its first frame, as upstream sends it. */
 async function firstImage(dir: string, id: string): Promise<ImageInput | undefined> {
   for (const [extension, mediaType] of IMAGE_TYPES) {
     const file = join(dir, 'problems', `${id}-0.${extension}`)
-    if (existsSync(file)) return { mediaType, base64: (await readFile(file)).toString('base64') }
+    if (!existsSync(file)) continue
+    const bytes = await readFile(file)
+    if (mediaType !== 'image/gif') return { mediaType, base64: bytes.toString('base64') }
+    try {
+      return { mediaType: 'image/png', base64: pngFromGif(bytes).toString('base64') }
+    } catch (error) {
+      throw new Error(
+        `Cannot read the GIF image ${file} (${describe(error)}): download the problem again, or delete the file.`,
+      )
+    }
   }
   return undefined
 }

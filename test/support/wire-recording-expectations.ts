@@ -386,6 +386,12 @@ export const EXPECTED_REPLIES: Record<string, ExpectedReply> = {
     finish: 'SAFETY',
   },
   // The made-up replies of fixtures/wire-shapes, by the same rules.
+  // OpenAI's refusal is what the model said in place of `content`: the reply's text.
+  'made-up-openai-refusal': {
+    text: digest(34, 'a975487ca834476e'),
+    tokens: { prompt: 31, completion: 9, reasoning: 0, cacheRead: 0 },
+    finish: 'stop',
+  },
   'made-up-anthropic-thinking-blocks-tool': {
     text: digest(0, 'e3b0c44298fc1c14'),
     reasoning: digest(57, '7f730fe684a0ab15'),

@@ -105,17 +105,27 @@ export async function serveRecordings(
     const wireCase = script[Math.min(served, script.length - 1)]
     served++
     if (wireCase === undefined) throw new Error('serveRecordings: an empty script')
-    const body = caseBody(wireCase)
-    if (wireCase.format === 'json') {
-      response.writeHead(wireCase.status ?? 500, wireCase.headers ?? { 'content-type': 'application/json' })
-      response.end(body)
-      return
-    }
-    await sendSplit(response, CONTENT_TYPES[wireCase.protocol], body, pieces, random)
+    await sendCase(response, wireCase, random, pieces)
   })
   return Object.defineProperty(server as LoopbackServer & { generations: number }, 'generations', {
     get: () => served,
   })
+}
+
+/** Answers with a case: a recorded error with its status and headers, a stream split at `pieces` random places. */
+export async function sendCase(
+  response: ServerResponse,
+  wireCase: WireCase,
+  random: () => number,
+  pieces = 24,
+): Promise<void> {
+  const body = caseBody(wireCase)
+  if (wireCase.format === 'json') {
+    response.writeHead(wireCase.status ?? 500, wireCase.headers ?? { 'content-type': 'application/json' })
+    response.end(body)
+    return
+  }
+  await sendSplit(response, CONTENT_TYPES[wireCase.protocol], body, pieces, random)
 }
 
 async function sendSplit(

@@ -7,7 +7,7 @@ import { OpenAIAdapter, openaiEndpoint } from '../../../adapters/models/openai.t
 import { openrouterAdapter } from '../../../adapters/models/openrouter.ts'
 import type { WireProtocol } from '../../../adapters/models/wire-check.ts'
 import { clientEnv } from '../../support/fault-injecting-server.ts'
-import type { LoopbackServer } from '../../support/loopback-server.ts'
+import { sendEvents, sendJson, startLoopbackServer, type LoopbackServer } from '../../support/loopback-server.ts'
 import { startScriptedModelServer, type ScriptedOptions } from '../../support/scripted-model-server.ts'
 
 const PNG = {
@@ -100,6 +100,49 @@ describe('TESTBENCH_THINK', () => {
     expect(lastBody(server)).toMatchObject({ reasoning: { enabled: false } })
     await router.chat(asking('medium'))
     expect(lastBody(server)).toMatchObject({ reasoning: { effort: 'medium' } })
+  })
+
+  test("the official API's models that cannot switch reasoning off say so once, in the up-front check", async () => {
+    const models = ['gpt-5-mini', 'o3', 'gpt-5.1', 'gpt-4o']
+    const server = await startLoopbackServer((request, response) =>
+      request.method === 'GET'
+        ? sendJson(response, 200, { object: 'list', data: models.map((id) => ({ id, object: 'model' })) })
+        : sendEvents(response, [
+            {
+              data: {
+                id: 'c',
+                object: 'chat.completion.chunk',
+                created: 0,
+                model: 'm',
+                choices: [{ index: 0, delta: { content: 'ok' }, finish_reason: 'stop' }],
+              },
+            },
+            { data: '[DONE]' },
+          ]),
+    )
+    onTestFinished(() => server.close())
+    const warned = vi.spyOn(console, 'warn').mockImplementation(() => undefined)
+    onTestFinished(() => warned.mockRestore())
+    const env = {
+      OPENAI_BASE_URL: `${server.url}/v1`,
+      OPENAI_API_KEY: 'k',
+      TESTBENCH_RETRIES: '0',
+      TESTBENCH_THINK: 'off',
+    }
+    const checked = async (model: string): Promise<string[]> => {
+      warned.mockClear()
+      const adapter = new OpenAIAdapter(model, { ...openaiEndpoint(env), thinkStyle: 'reasoning_effort' }, env)
+      await adapter.preflight()
+      await adapter.chat(asking('off'))
+      await adapter.chat(asking('off'))
+      return warned.mock.calls.map((call) => String(call[0]))
+    }
+    expect(await checked('gpt-5-mini')).toEqual([
+      'testbench: gpt-5-mini cannot switch reasoning off: it is asked for its least (minimal).',
+    ])
+    expect(await checked('o3')).toEqual(['testbench: o3 cannot switch reasoning off: it is asked for its least (low).'])
+    expect(await checked('gpt-5.1')).toEqual([])
+    expect(await checked('gpt-4o')).toEqual([])
   })
 
   test('Anthropic gets a thinking budget on top of the answer tokens, without temperature; off is disabled', async () => {

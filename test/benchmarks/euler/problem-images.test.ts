@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, expect, test } from 'vitest'
@@ -6,6 +6,7 @@ import { loadProblems } from '../../../suites/euler/problems.ts'
 import { toolPrompt, userMessage } from '../../../suites/euler/prompt.ts'
 import { LANGUAGES } from '../../../suites/euler/languages.ts'
 import { scrapeProblems } from '../../../suites/euler/scraper.ts'
+import { pngFromGif } from '../../../suites/euler/png-from-gif.ts'
 
 const BASE = 'https://pe.test/'
 const ANSWERS = 'https://answers.test/Solutions.md'
@@ -50,17 +51,24 @@ test("the scraper saves a problem's images as NNNN-<k>.<ext>, and the first reac
 
   const [problem] = await loadProblems(dir, [1])
   expect(problem?.text).toContain('(see image)')
-  expect(problem?.image).toEqual({ mediaType: 'image/gif', base64: GIF.toString('base64') })
+  // As upstream sends it: a PNG of the GIF's first frame.
+  expect(problem?.image).toEqual({ mediaType: 'image/png', base64: pngFromGif(GIF).toString('base64') })
   if (problem === undefined) throw new Error('no problem loaded')
   expect(userMessage(toolPrompt(problem, LANGUAGES.python), problem)).toMatchObject({
     role: 'user',
-    images: [{ mediaType: 'image/gif' }],
+    images: [{ mediaType: 'image/png' }],
   })
 
   // Upstream's order: a PNG first image is taken before a GIF one.
   copyFileSync(fixture('images/made-up.png'), join(dir, 'problems', '0001-0.png'))
   const [withPng] = await loadProblems(dir, [1])
   expect(withPng?.image).toEqual({ mediaType: 'image/png', base64: PNG.toString('base64') })
+  rmSync(join(dir, 'problems', '0001-0.png'))
+
+  writeFileSync(join(dir, 'problems', '0001-0.gif'), 'GIF89a, cut short')
+  await expect(loadProblems(dir, [1])).rejects.toThrow(
+    `Cannot read the GIF image ${join(dir, 'problems', '0001-0.gif')}`,
+  )
   expect(existsSync(join(dir, 'problems', '0001-2.png'))).toBe(false)
 })
 

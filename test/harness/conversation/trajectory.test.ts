@@ -59,3 +59,29 @@ test('the UI and the html report show it as a text of its own, after the reasoni
   expect(view.trajectory).toContain('Writing it.\n→ write_file')
   expect(view.trajectory).not.toContain('\u001b')
 })
+
+test('tokens show the kinds the provider billed apart: cache reads and writes in the prompt, reasoning in the completion', () => {
+  const billed: TrajectoryTurn = {
+    turn: 1,
+    text: 'Done.',
+    calls: [],
+    tokens: { prompt: 1200, completion: 300, reasoning: 200, cacheRead: 1000, cacheWrite: 150 },
+    latencyMs: 5,
+    finishReason: 'stop',
+  }
+  expect(renderTrajectory([billed])).toBe(
+    '── turn 1 (5 ms, 1200 (1000 cached, 150 cache writes) + 300 (200 reasoning) tokens, stop)\nDone.',
+  )
+  const record: ItemRecord = {
+    suite: 'demo',
+    itemId: 'sum-2+3',
+    model: 'openai:m',
+    provider: 'openai',
+    sample: 0,
+    outcome: 'passed',
+    tokens: { prompt: 14, completion: 30, reasoning: 12, cacheRead: 8 },
+  }
+  expect(itemView(record)).toMatchObject({ tokens: '14 (8 cached) prompt, 30 (12 reasoning) completion' })
+  expect(itemView({ ...record, tokens: { prompt: 14, completion: 30 } }).tokens).toBe('14 prompt, 30 completion')
+  expect(Object.keys(itemView({ ...record, tokens: undefined }))).not.toContain('tokens')
+})
