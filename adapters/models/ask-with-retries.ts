@@ -84,7 +84,13 @@ export async function askWithRetries<T extends object>(
   const stop = callerSignal ? AbortSignal.any([callerSignal, deadline]) : deadline
   let lastFault: { fault: string; cause?: unknown } | undefined
   for (let number = 1; ; number++) {
-    const tried = await transport.slots((report) => tryOnce(transport, stop, itemId, attempt, report))
+    const tried = await transport
+      .slots((report) => tryOnce(transport, stop, itemId, attempt, report), stop)
+      .catch((error: unknown): Tried<T & FinishedReply> => {
+        // Aborted while it waited for a slot: the same as aborted in flight.
+        if (stop.aborted) return { stopped: error }
+        throw error
+      })
     if ('reply' in tried) return tried.reply
     if ('error' in tried) throw tried.error
     if ('stopped' in tried || stop.aborted) {
