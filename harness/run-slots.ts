@@ -32,7 +32,9 @@ interface Pool {
   told: string
 }
 
-const paces = new Map<string, EndpointPace>()
+/** On the process, not the module: the global setup and the reporters each load their own copy of this module. */
+const PACES = Symbol.for('llm-testbench.run-paces')
+const paces = ((globalThis as { [PACES]?: Map<string, EndpointPace> })[PACES] ??= new Map<string, EndpointPace>())
 
 /** The paces the run's slot server keeps, by key (`endpoint:<url>`…): for the progress line and the end of the run. */
 export function runWidePaces(): ReadonlyMap<string, EndpointPace> {

@@ -7,6 +7,7 @@ import { CostLimitReached, localLedger, unpricedModels, worstCaseCost } from '..
 import { readPrices } from '../../harness/prices.ts'
 import { chatRequest } from '../support/chat-request.ts'
 import { startScriptedModelServer } from '../support/scripted-model-server.ts'
+import { serveRecordings, WIRE_RECORDINGS_MISSING, wireCases } from '../support/wire-recordings.ts'
 
 const request = (index: number): ChatRequest =>
   chatRequest(`question ${index}`, {
@@ -15,11 +16,14 @@ const request = (index: number): ChatRequest =>
   })
 
 /** Runs the ten items one after another through a fresh model session, as one run of a suite would. */
-async function run(limit: string): Promise<{ answered: number; notAsked: string[] }> {
+async function run(
+  limit: string,
+  provider: 'openai' | 'openrouter' = 'openai',
+): Promise<{ answered: number; notAsked: string[] }> {
   vi.stubEnv('TESTBENCH_COST_LIMIT', limit)
   vi.resetModules()
   const { askerFor } = await import('../../harness/model-session.ts')
-  const ask = askerFor({ provider: 'openai', model: 'fake', label: 'openai:fake', details: {} })
+  const ask = askerFor({ provider, model: 'fake', label: `${provider}:fake`, details: {} })
   const notAsked: string[] = []
   let answered = 0
   for (let index = 0; index < 10; index++) {
@@ -67,6 +71,40 @@ describe('a run with a cost limit', () => {
     expect(second).toEqual({ answered: 10, notAsked: [] })
     expect(posts()).toBe(10)
   })
+
+  const recorded = wireCases()?.cases.find((each) => each.name === 'openrouter-claude-reasoning')
+  test.skipIf(recorded === undefined)(
+    `OpenRouter's own usage.cost is what a reply spends, where the prices count in US dollars ${recorded ? '' : WIRE_RECORDINGS_MISSING}`,
+    async () => {
+      if (recorded === undefined) return
+      const server = await serveRecordings([recorded], 'usage-cost')
+      const dir = mkdtempSync(join(tmpdir(), 'cost-limit-'))
+      onTestFinished(async () => {
+        vi.unstubAllEnvs()
+        rmSync(dir, { recursive: true, force: true })
+        await server.close()
+      })
+      vi.stubEnv('OPENROUTER_BASE_URL', `${server.url}/v1`)
+      vi.stubEnv('OPENROUTER_API_KEY', 'k')
+      vi.stubEnv('TESTBENCH_CACHE', 'off')
+      const prices = (currency: string) => {
+        const file = join(dir, `${currency}.json`)
+        // At these prices the recorded reply's tokens (43 prompt, 36 completion) cost 0.079; OpenRouter says 0.000669.
+        writeFileSync(
+          file,
+          JSON.stringify({ currency, perMillionTokens: { 'openrouter:fake': { input: 1000, output: 1000 } } }),
+        )
+        return file
+      }
+      vi.stubEnv('TESTBENCH_PRICES', prices('USD'))
+      const inDollars = await run('0.1', 'openrouter')
+      expect(inDollars).toEqual({ answered: 10, notAsked: [] })
+      vi.stubEnv('TESTBENCH_PRICES', prices('EUR'))
+      const inEuros = await run('0.1', 'openrouter')
+      expect(inEuros.answered).toBe(1)
+      expect(inEuros.notAsked[0]).toMatch(/spent 0\.0790 of 0\.1000 EUR/)
+    },
+  )
 
   test('the worst case of a request: its prompt at 3 characters a token and its maxTokens, each at its price', () => {
     const price = { input: 1_000_000, output: 2_000_000 }
