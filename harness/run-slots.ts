@@ -232,7 +232,7 @@ class ProcessSlots {
   /** Tells the server's pace what an attempt met; a wait asked for holds this process's slots at once. */
   report(slot: Socket, signal: PaceSignal, startedAt: number): void {
     if (signal.throttled && signal.waitMs !== undefined)
-      this.#holdUntil = Math.max(this.#holdUntil, Date.now() + signal.waitMs)
+      this.#holdUntil = Math.max(this.#holdUntil, (signal.heardAt ?? Date.now()) + signal.waitMs)
     if (this.#held.has(slot)) slot.write(`${JSON.stringify({ report: signal, startedAt })}\n`)
   }
 

@@ -1,11 +1,16 @@
 import type { RateLimitState } from './rate-limit-headers.ts'
 
-/** What one finished attempt tells its endpoint's pace. */
-export type PaceSignal =
+/**
+ * What one finished attempt tells its endpoint's pace; `heardAt`, when its answer's headers came (Date.now()):
+ * the waits they ask for count from then, however late the pace hears of them (a busy process, the slot server).
+ */
+export type PaceSignal = { heardAt?: number } &
   /** The provider refused for its limit or load (429, 503, 529), and the wait it asked for, if any. */
-  | { throttled: true; waitMs?: number }
-  /** The provider answered; what its headers said of the limit. */
-  | { throttled: false; rateLimit?: RateLimitState }
+  (
+    | { throttled: true; waitMs?: number }
+    /** The provider answered; what its headers said of the limit. */
+    | { throttled: false; rateLimit?: RateLimitState }
+  )
 
 /** Told by a slot's task what its attempt met. */
 export type PaceReport = (signal: PaceSignal) => void
@@ -78,7 +83,7 @@ export class EndpointPace {
    * did not count them), `startedAt` when this one started.
    */
   report(signal: PaceSignal, startedSince: number, startedAt: number): void {
-    const now = this.#now()
+    const now = Math.min(signal.heardAt ?? Infinity, this.#now())
     if (signal.throttled) {
       this.refusals++
       this.#answeredInARow = 0

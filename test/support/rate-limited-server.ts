@@ -94,14 +94,17 @@ export async function startRateLimitedServer(options: RateLimitedOptions): Promi
     requests++
     tokens += tokensPerRequest
     state.arrivals.push({ at: now, answered: true })
+    // What is left is counted when the request is let in, as providers count it; the reset from when the answer goes.
+    const requestsLeft = requestsPerWindow - requests
+    const windowEnd = now + resetMs
     if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs))
     const headers = limitHeaders(
       style,
       requestsPerWindow,
-      requestsPerWindow - requests,
+      requestsLeft,
       options.tokensPerWindow,
       tokensLeft === undefined ? undefined : tokensLeft - tokensPerRequest,
-      resetMs,
+      Math.max(0, windowEnd - Date.now()),
       false,
     )
     state.firstAnswer ??= headers
