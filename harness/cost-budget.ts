@@ -90,9 +90,14 @@ export function worstCaseCost(request: ChatRequest, price: TokenPrice): number {
   return tokenCost({ prompt, completion: request.params.maxTokens ?? ASSUMED_MAX_OUTPUT_TOKENS }, price).total
 }
 
-/** What `reply` cost: its tokens at `price`; the worst case when the provider reported none. */
-export function replyCost(reply: ChatReply, price: TokenPrice, worstCase: number): number {
-  return reply.tokens === undefined ? worstCase : tokenCost(reply.tokens, price).total
+/**
+ * What `reply` cost: what the provider said it cost (OpenRouter's `usage.cost`, in US dollars) when the prices
+ * file counts in US dollars too; else its tokens at `price`; the worst case when the provider reported none.
+ */
+export function replyCost(reply: ChatReply, price: TokenPrice, worstCase: number, currency: string): number {
+  if (reply.tokens === undefined) return worstCase
+  if (reply.tokens.cost !== undefined && currency.toUpperCase() === 'USD') return reply.tokens.cost
+  return tokenCost(reply.tokens, price).total
 }
 
 /** Every model a run asks needs a price when the run has a cost limit; the message when one has none. */

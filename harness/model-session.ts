@@ -97,7 +97,7 @@ function withinCostLimit(model: ResolvedModel, chat: Asker, address: string | un
     let cost = worstCase
     try {
       const reply = await chat(request)
-      cost = replyCost(reply, price, worstCase)
+      cost = replyCost(reply, price, worstCase, prices.currency)
       return reply
     } finally {
       reservation.settle(cost)

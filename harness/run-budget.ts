@@ -7,11 +7,16 @@ import { localLedger, type Ledger, type LedgerState } from './cost-budget.ts'
  * and, when the request ends, says what it cost and closes. A connection that closes without saying (its
  * worker died) is charged its worst case: the provider may have billed it.
  */
-let served: ReturnType<typeof localLedger> | undefined
+/**
+ * The global setup that starts the slot server and the reporters that read its ledger are loaded by Vitest
+ * apart, each with its own copy of this module: the ledger lives on the process, under a name both find.
+ */
+const SERVED = Symbol.for('llm-testbench.run-ledger')
+const holder = globalThis as { [SERVED]?: ReturnType<typeof localLedger> }
 
 /** What the run's ledger says now, in the slot server's process; undefined when the run has no cost limit. */
 export function runLedgerState(): LedgerState | undefined {
-  return served?.state()
+  return holder[SERVED]?.state()
 }
 
 export type BudgetMessage = { reserve: number; limit: number } | { cost: number }
@@ -21,8 +26,7 @@ export function serveBudget(
   socket: Socket,
   first: { reserve: number; limit: number },
 ): (message: BudgetMessage) => void {
-  served ??= localLedger(first.limit)
-  const ledger = served
+  const ledger = (holder[SERVED] ??= localLedger(first.limit))
   const worstCase = first.reserve
   let open = false
   void ledger.reserve(worstCase).then((reservation) => {

@@ -3,6 +3,7 @@ import { createConnection, createServer, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { EndpointPace, type PaceReport, type PaceSignal } from '../adapters/models/endpoint-pace.ts'
+import { abortReason } from '../adapters/models/paced-slots.ts'
 import type { RunWideSlots } from '../adapters/models/endpoint-slots.ts'
 import { serveBudget, type BudgetMessage } from './run-budget.ts'
 
@@ -23,13 +24,17 @@ interface Pool {
   active: number
   waiting: Socket[]
   granted: Set<Socket>
+  /** The pace's count of starts when each granted slot's current task started. */
+  startNumbers: Map<Socket, number>
   pace: EndpointPace
   wake?: NodeJS.Timeout
   /** What the workers were last told: the pace's concurrency and hold. */
   told: string
 }
 
-const paces = new Map<string, EndpointPace>()
+/** On the process, not the module: the global setup and the reporters each load their own copy of this module. */
+const PACES = Symbol.for('llm-testbench.run-paces')
+const paces = ((globalThis as { [PACES]?: Map<string, EndpointPace> })[PACES] ??= new Map<string, EndpointPace>())
 
 /** The paces the run's slot server keeps, by key (`endpoint:<url>`…): for the progress line and the end of the run. */
 export function runWidePaces(): ReadonlyMap<string, EndpointPace> {
@@ -49,6 +54,8 @@ export async function startSlotServer(): Promise<SlotServer> {
       pool.waiting.shift()
       pool.active++
       pool.granted.add(next)
+      pool.pace.started()
+      pool.startNumbers.set(next, pool.pace.starts)
       next.write(`go\n`)
     }
     const held = pool.pace.heldForMs()
@@ -82,14 +89,20 @@ export async function startSlotServer(): Promise<SlotServer> {
           pool = pools.get(key)
           if (pool === undefined) {
             const pace = new EndpointPace(limit)
-            pool = { active: 0, waiting: [], granted: new Set(), pace, told: '' }
+            pool = { active: 0, waiting: [], granted: new Set(), startNumbers: new Map(), pace, told: '' }
             pools.set(key, pool)
             paces.set(key, pace)
           }
           pool.waiting.push(socket)
           grant(pool)
+        } else if (pool !== undefined && 'started' in message) {
+          // The worker passed its slot to its next task without asking: a start all the same.
+          pool.pace.started()
+          pool.startNumbers.set(socket, pool.pace.starts)
+          tell(pool)
         } else if (pool !== undefined && 'report' in message) {
-          pool.pace.report(message.report, pool.active - 1, message.startedAt)
+          const startNumber = pool.startNumbers.get(socket) ?? pool.pace.starts
+          pool.pace.report(message.report, pool.pace.starts - startNumber, message.startedAt)
           tell(pool)
           grant(pool)
         }
@@ -98,6 +111,7 @@ export async function startSlotServer(): Promise<SlotServer> {
     socket.on('error', () => socket.destroy())
     socket.on('close', () => {
       if (pool === undefined) return
+      pool.startNumbers.delete(socket)
       if (pool.granted.delete(socket)) pool.active--
       else pool.waiting = pool.waiting.filter((waiting) => waiting !== socket)
       grant(pool)
@@ -121,7 +135,7 @@ export async function startSlotServer(): Promise<SlotServer> {
 }
 
 /** A worker asks for a slot under a key, then tells the pace what each of its attempts met. */
-type SlotMessage = { key: string; limit: number } | { report: PaceSignal; startedAt: number }
+type SlotMessage = { key: string; limit: number } | { started: true } | { report: PaceSignal; startedAt: number }
 
 /**
  * At most `limit` tasks under `key` run at once across every process that uses the server at `address`,
@@ -152,7 +166,7 @@ export function runWideLimiter(
 export function runWideEndpointSlots(address: string): RunWideSlots {
   return (endpoint, ceiling) => {
     const limited = runWideLimiter(address, `endpoint:${endpoint}`, ceiling)
-    return (task) => limited(task)
+    return (task, signal) => limited(task, signal)
   }
 }
 
@@ -169,6 +183,8 @@ class ProcessSlots {
   /** Slots this process holds, and those of them no task uses. */
   readonly #held = new Set<Socket>()
   readonly #idle: Socket[] = []
+  /** Slots the server granted that no task has used yet: the server counted their first start. */
+  readonly #fresh = new Set<Socket>()
   #asked = 0
   /** The pace as the server last told it. */
   #current: number
@@ -216,7 +232,7 @@ class ProcessSlots {
   /** Tells the server's pace what an attempt met; a wait asked for holds this process's slots at once. */
   report(slot: Socket, signal: PaceSignal, startedAt: number): void {
     if (signal.throttled && signal.waitMs !== undefined)
-      this.#holdUntil = Math.max(this.#holdUntil, Date.now() + signal.waitMs)
+      this.#holdUntil = Math.max(this.#holdUntil, (signal.heardAt ?? Date.now()) + signal.waitMs)
     if (this.#held.has(slot)) slot.write(`${JSON.stringify({ report: signal, startedAt })}\n`)
   }
 
@@ -226,6 +242,7 @@ class ProcessSlots {
       const surplus = this.#idle.pop()
       if (surplus === undefined) break
       this.#held.delete(surplus)
+      this.#fresh.delete(surplus)
       surplus.destroy()
     }
     const held = this.#holdUntil - Date.now()
@@ -239,7 +256,9 @@ class ProcessSlots {
     }
     while (this.#idle.length > 0 && this.#waiting.length > 0) {
       const slot = this.#idle.pop()
-      if (slot !== undefined) this.#waiting.shift()?.resolve(slot)
+      if (slot === undefined) break
+      if (!this.#fresh.delete(slot)) slot.write(`${JSON.stringify({ started: true })}\n`)
+      this.#waiting.shift()?.resolve(slot)
     }
     this.#ask()
   }
@@ -272,6 +291,7 @@ class ProcessSlots {
             answered = true
             this.#asked--
             this.#held.add(connection)
+            this.#fresh.add(connection)
             this.#idle.push(connection)
             this.#pump()
           }
@@ -279,6 +299,7 @@ class ProcessSlots {
       })
       const fail = (reason: string) => {
         if (answered) {
+          this.#fresh.delete(connection)
           if (this.#held.delete(connection)) {
             const index = this.#idle.indexOf(connection)
             if (index >= 0) this.#idle.splice(index, 1)
@@ -301,8 +322,4 @@ class ProcessSlots {
       connection.once('close', () => fail('closed'))
     }
   }
-}
-
-function abortReason(signal: AbortSignal | undefined): Error {
-  return signal?.reason instanceof Error ? signal.reason : new Error('Aborted while waiting for a slot.')
 }

@@ -45,7 +45,17 @@ export interface RunReport {
   latencyMs: { mean: number; p50: number; p95: number } | undefined
   /** What the tokens cost, when TESTBENCH_PRICES gave the model a price. */
   cost?: Cost
+  /** The run's cost limit (TESTBENCH_COST_LIMIT) and what the whole run spent against it, every model together. */
+  costLimit?: CostLimitFacts
   items: ItemRecord[]
+}
+
+export interface CostLimitFacts {
+  limit: number
+  spent: number
+  currency: string
+  /** Requests the limit kept from being sent: a rerun with a higher limit asks only those. */
+  notSent: number
 }
 
 export interface Shard {
@@ -61,12 +71,13 @@ export interface RunFacts {
   partial?: PartialRun
   /** Token prices (TESTBENCH_PRICES), for the run's cost. */
   prices?: Prices
+  costLimit?: CostLimitFacts
 }
 
 export function buildRunReport(
   records: readonly ItemRecord[],
   scores: Score[],
-  { complete, endedAt, shard, partial, prices }: RunFacts,
+  { complete, endedAt, shard, partial, prices, costLimit }: RunFacts,
 ): RunReport {
   const [first] = records
   if (!first) throw new Error('a run report needs at least one item')
@@ -119,6 +130,7 @@ export function buildRunReport(
             p95: Math.round(quantile(latencies, 0.95)),
           },
     ...(cost ? { cost } : {}),
+    ...(costLimit ? { costLimit } : {}),
     items: [...records],
   }
 }

@@ -187,12 +187,23 @@ export class ScoreReporter implements Reporter {
     const scorer = first ? scorerFor(first.suite) : undefined
     const scored = scorer ? scorer(records) : []
     const scores = scorer && intervals ? withIntervals(scored, records, scorer) : scored
+    const ledger = runLedgerState()
     const report = buildRunReport(records, scores, {
       complete,
       endedAt: new Date(),
       ...(this.shard ? { shard: this.shard } : {}),
       ...(partial ? { partial } : {}),
       ...(this.prices ? { prices: this.prices } : {}),
+      ...(ledger === undefined
+        ? {}
+        : {
+            costLimit: {
+              limit: ledger.limit,
+              spent: ledger.spent,
+              currency: this.prices?.currency ?? '',
+              notSent: ledger.refused,
+            },
+          }),
     })
     writeFileAtomicallySync(`${base}.json`, JSON.stringify(report, null, 2))
     writeFileAtomicallySync(`${base}.txt`, `${summaryText(report)}\n`)

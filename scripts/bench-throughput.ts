@@ -7,6 +7,7 @@
 // The server answers each quiz right (it draws the same quizzes), so the run does what a good model's run does.
 // The whole command's wall time (start-up, collection and reports included) is printed beside it, and the
 // machine's load (1-minute load average) after each run: on a loaded machine the bare loop falls short too.
+// Then the rate-limited case (scripts/rate-limited-case.ts): the same quizzes against a server that enforces a limit.
 import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer, type ServerResponse } from 'node:http'
@@ -15,12 +16,13 @@ import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { farelOptions } from '../suites/farel/options.ts'
 import { generateQuizzes } from '../suites/farel/quiz.ts'
+import { rateLimitedCase } from './rate-limited-case.ts'
 import { refuseArguments } from './script-usage.ts'
 
 const USAGE = `usage: npm run bench:throughput
 How close a model-bound suite comes to the model's limit: FaRel's 450 quizzes against a loopback server,
 next to a bare openai loop. Environment: BENCH_REPLY_MS (default 200), BENCH_CONCURRENCIES (default
-8,32,64), BENCH_ROUNDS (default 3).`
+8,32,64), BENCH_ROUNDS (default 3), BENCH_CASES (default throughput,rate-limited).`
 refuseArguments(USAGE)
 
 const ITEMS = 450
@@ -33,6 +35,9 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 /** BENCH_TRACE=1 prints, after each run, the requests in flight every 100 ms (where a run loses time). */
 const TRACE = process.env.BENCH_TRACE === '1'
 const GOAL = 0.9
+const CASES = new Set((process.env.BENCH_CASES ?? 'throughput,rate-limited').split(','))
+/** The rate-limited case runs at the highest concurrency measured. */
+const RATE_LIMITED_CONCURRENCY = Math.max(...CONCURRENCIES)
 const CORRECT = new Map(generateQuizzes(farelOptions({})).map((quiz) => [quiz.prompt, quiz.correct]))
 
 interface Window {
@@ -197,68 +202,74 @@ function median(values: number[]): number {
   return sorted.length % 2 === 1 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2
 }
 
-const server = await startServer()
-const results = new Map<string, Measure[]>()
-const record = (key: string, measure: Measure) => results.set(key, [...(results.get(key) ?? []), measure])
-try {
-  for (let round = 1; round <= ROUNDS; round++) {
-    for (const concurrency of CONCURRENCIES) {
-      for (const [kind, run] of [
-        ['testbench', farelRun],
-        ['bare openai', bareRun],
-      ] as const) {
-        const measure = await run(server, concurrency)
-        record(`${kind}\u0000${concurrency}`, measure)
-        const ideal = (ITEMS * REPLY_MS) / concurrency
-        const requests = `${(measure.windowMs / 1000).toFixed(2)} s requests (${(ideal / measure.windowMs).toFixed(2)} of ideal)`
-        const whole = `${(measure.wallMs / 1000).toFixed(2)} s whole command`
-        const inFlight = `max ${measure.maxInFlight} in flight over ${measure.connections} connections`
-        const load = `load ${loadavg()[0]?.toFixed(1) ?? '?'}`
-        console.log(
-          `round ${round}  c=${String(concurrency).padStart(2)}  ${kind.padEnd(11)}  ${requests}, ${whole}, ${inFlight} (${load})`,
-        )
+if (CASES.has('throughput')) await throughputCase()
+if (CASES.has('rate-limited')) await rateLimitedCase(RATE_LIMITED_CONCURRENCY, REPLY_MS)
+
+/** Each concurrency, run after run: FaRel through testbench, then the bare loop, against the 200 ms server. */
+async function throughputCase(): Promise<void> {
+  const server = await startServer()
+  const results = new Map<string, Measure[]>()
+  const record = (key: string, measure: Measure) => results.set(key, [...(results.get(key) ?? []), measure])
+  try {
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const concurrency of CONCURRENCIES) {
+        for (const [kind, run] of [
+          ['testbench', farelRun],
+          ['bare openai', bareRun],
+        ] as const) {
+          const measure = await run(server, concurrency)
+          record(`${kind}\u0000${concurrency}`, measure)
+          const ideal = (ITEMS * REPLY_MS) / concurrency
+          const requests = `${(measure.windowMs / 1000).toFixed(2)} s requests (${(ideal / measure.windowMs).toFixed(2)} of ideal)`
+          const whole = `${(measure.wallMs / 1000).toFixed(2)} s whole command`
+          const inFlight = `max ${measure.maxInFlight} in flight over ${measure.connections} connections`
+          const load = `load ${loadavg()[0]?.toFixed(1) ?? '?'}`
+          console.log(
+            `round ${round}  c=${String(concurrency).padStart(2)}  ${kind.padEnd(11)}  ${requests}, ${whole}, ${inFlight} (${load})`,
+          )
+        }
       }
     }
+  } finally {
+    server.close()
   }
-} finally {
-  server.close()
-}
 
-console.log(
-  `\nmedians over ${ROUNDS} rounds; ideal = ${ITEMS} · ${REPLY_MS / 1000} s / c; floor = ⌈${ITEMS} / c⌉ · ${REPLY_MS / 1000} s; fraction = ideal / time, goal ≥ ${GOAL}`,
-)
-for (const concurrency of CONCURRENCIES) {
-  const ideal = (ITEMS * REPLY_MS) / concurrency
-  const floor = Math.ceil(ITEMS / concurrency) * REPLY_MS
-  // 450 items in waves of c: the last wave is part-full, so even a perfect schedule stays below the ideal.
-  if (ideal / floor < GOAL) {
-    const waves = `⌈${ITEMS} / ${concurrency}⌉ = ${Math.ceil(ITEMS / concurrency)} waves`
-    const most = `the ideal counts ${(ITEMS / concurrency).toFixed(2)}: at most ${(ideal / floor).toFixed(2)}`
+  console.log(
+    `\nmedians over ${ROUNDS} rounds; ideal = ${ITEMS} · ${REPLY_MS / 1000} s / c; floor = ⌈${ITEMS} / c⌉ · ${REPLY_MS / 1000} s; fraction = ideal / time, goal ≥ ${GOAL}`,
+  )
+  for (const concurrency of CONCURRENCIES) {
+    const ideal = (ITEMS * REPLY_MS) / concurrency
+    const floor = Math.ceil(ITEMS / concurrency) * REPLY_MS
+    // 450 items in waves of c: the last wave is part-full, so even a perfect schedule stays below the ideal.
+    if (ideal / floor < GOAL) {
+      const waves = `⌈${ITEMS} / ${concurrency}⌉ = ${Math.ceil(ITEMS / concurrency)} waves`
+      const most = `the ideal counts ${(ITEMS / concurrency).toFixed(2)}: at most ${(ideal / floor).toFixed(2)}`
+      console.log(
+        `c=${String(concurrency).padStart(2)}: no schedule reaches ${GOAL} of the ideal here (${waves} where ${most}); the goal is judged against the floor`,
+      )
+    }
+    const line = (['testbench', 'bare openai'] as const).map((kind) => {
+      const runs = results.get(`${kind}\u0000${concurrency}`) ?? []
+      const windowMs = median(runs.map((each) => each.windowMs))
+      const wallMs = median(runs.map((each) => each.wallMs))
+      return {
+        kind,
+        windowMs,
+        wallMs,
+        fraction: ideal / windowMs,
+        wallFraction: ideal / wallMs,
+        inFlight: Math.max(...runs.map((each) => each.maxInFlight)),
+      }
+    })
+    const [bench, bare] = line
+    if (!bench || !bare) continue
+    const benchFloor = `${(floor / bench.windowMs).toFixed(2)} of the floor; whole command ${bench.wallFraction.toFixed(2)}`
+    const bareFloor = `floor ${(floor / bare.windowMs).toFixed(2)}; whole ${bare.wallFraction.toFixed(2)}`
+    const goal = bench.fraction >= GOAL ? 'met' : floor / bench.windowMs >= GOAL ? 'met against the floor' : 'NOT met'
     console.log(
-      `c=${String(concurrency).padStart(2)}: no schedule reaches ${GOAL} of the ideal here (${waves} where ${most}); the goal is judged against the floor`,
+      `c=${String(concurrency).padStart(2)}: testbench ${bench.fraction.toFixed(2)} of ideal (${benchFloor}), max ${bench.inFlight} in flight` +
+        ` · bare openai loop ${bare.fraction.toFixed(2)} (${bareFloor}) · ` +
+        `ratio ${(bench.fraction / bare.fraction).toFixed(2)} · goal ${goal}`,
     )
   }
-  const line = (['testbench', 'bare openai'] as const).map((kind) => {
-    const runs = results.get(`${kind}\u0000${concurrency}`) ?? []
-    const windowMs = median(runs.map((each) => each.windowMs))
-    const wallMs = median(runs.map((each) => each.wallMs))
-    return {
-      kind,
-      windowMs,
-      wallMs,
-      fraction: ideal / windowMs,
-      wallFraction: ideal / wallMs,
-      inFlight: Math.max(...runs.map((each) => each.maxInFlight)),
-    }
-  })
-  const [bench, bare] = line
-  if (!bench || !bare) continue
-  const benchFloor = `${(floor / bench.windowMs).toFixed(2)} of the floor; whole command ${bench.wallFraction.toFixed(2)}`
-  const bareFloor = `floor ${(floor / bare.windowMs).toFixed(2)}; whole ${bare.wallFraction.toFixed(2)}`
-  const goal = bench.fraction >= GOAL ? 'met' : floor / bench.windowMs >= GOAL ? 'met against the floor' : 'NOT met'
-  console.log(
-    `c=${String(concurrency).padStart(2)}: testbench ${bench.fraction.toFixed(2)} of ideal (${benchFloor}), max ${bench.inFlight} in flight` +
-      ` · bare openai loop ${bare.fraction.toFixed(2)} (${bareFloor}) · ` +
-      `ratio ${(bench.fraction / bare.fraction).toFixed(2)} · goal ${goal}`,
-  )
 }

@@ -84,7 +84,13 @@ export async function askWithRetries<T extends object>(
   const stop = callerSignal ? AbortSignal.any([callerSignal, deadline]) : deadline
   let lastFault: { fault: string; cause?: unknown } | undefined
   for (let number = 1; ; number++) {
-    const tried = await transport.slots((report) => tryOnce(transport, stop, itemId, attempt, report))
+    const tried = await transport
+      .slots((report) => tryOnce(transport, stop, itemId, attempt, report), stop)
+      .catch((error: unknown): Tried<T & FinishedReply> => {
+        // Aborted while it waited for a slot: the same as aborted in flight.
+        if (stop.aborted) return { stopped: error }
+        throw error
+      })
     if ('reply' in tried) return tried.reply
     if ('error' in tried) throw tried.error
     if ('stopped' in tried || stop.aborted) {
@@ -117,17 +123,17 @@ async function tryOnce<T extends object>(
   report: PaceReport,
 ): Promise<Tried<T & FinishedReply>> {
   if (stop.aborted) return { stopped: stop.reason }
-  const attempt = startAttempt(transport.protocol, transport.policy.idleMs, stop)
+  const attempt: Attempt = startAttempt(transport.protocol, transport.policy.idleMs, stop, globalThis.fetch, () =>
+    tellPace(attempt, report),
+  )
   try {
     const reply = await ask(attempt)
-    tellPace(attempt, report)
     const verdict = attempt.verdict()
     const fault = attempt.transportFault() ?? verdict.missing
     if (fault !== undefined) return { fault, answered: true }
     return { reply: verdict.finishReason === undefined ? reply : { ...reply, finishReason: verdict.finishReason } }
   } catch (error) {
     if (stop.aborted) return { stopped: error }
-    tellPace(attempt, report)
     return classify(error, attempt, transport, itemId)
   } finally {
     attempt.finish()
@@ -170,15 +176,17 @@ function classify(error: unknown, attempt: Attempt, transport: Transport, itemId
   return { fault: `${missing}: ${firstLine(error)}`, answered: true }
 }
 
-/** The endpoint's pace hears every answer: a refusal for load or limit lowers it, the rest may raise it. */
+/** The endpoint's pace hears every answer when its headers come: a refusal for load or limit lowers it, the rest may raise it. */
 function tellPace(attempt: Attempt, report: PaceReport): void {
   const status = attempt.status()
   if (status === undefined) return
   const waitMs = attempt.retryAfterMs()
-  if (THROTTLED.has(status)) report({ throttled: true, ...(waitMs === undefined ? {} : { waitMs }) })
+  const heardAt = attempt.answeredAt()
+  const when = heardAt === undefined ? {} : { heardAt }
+  if (THROTTLED.has(status)) report({ throttled: true, ...when, ...(waitMs === undefined ? {} : { waitMs }) })
   else {
     const rateLimit = attempt.rateLimit()
-    report({ throttled: false, ...(rateLimit === undefined ? {} : { rateLimit }) })
+    report({ throttled: false, ...when, ...(rateLimit === undefined ? {} : { rateLimit }) })
   }
 }
 

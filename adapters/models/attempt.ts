@@ -20,6 +20,8 @@ export interface Attempt {
   retryAfterMs(): number | undefined
   /** What the answer's headers said of the provider's rate limit. */
   rateLimit(): RateLimitState | undefined
+  /** When the answer's headers came (Date.now()): the waits they ask for count from then. */
+  answeredAt(): number | undefined
   /** Whether the streamed reply arrived whole, and how the model ended it. */
   verdict(): WireVerdict
   /** Stops the idle timer; the attempt is over. */
@@ -31,6 +33,8 @@ export function startAttempt(
   idleMs: number,
   outer: AbortSignal,
   base: typeof fetch = globalThis.fetch,
+  /** Told as soon as the answer's status and headers are read: a refusal's wait holds other requests from then. */
+  onAnswer: () => void = () => undefined,
 ): Attempt {
   const controller = new AbortController()
   const signal = AbortSignal.any([outer, controller.signal])
@@ -40,6 +44,7 @@ export function startAttempt(
   let status: number | undefined
   let retryAfter: number | undefined
   let rateLimit: RateLimitState | undefined
+  let answeredAt: number | undefined
   let verdict: WireVerdict | undefined
   let finished = false
   let release = (): void => undefined
@@ -114,7 +119,8 @@ export function startAttempt(
       throw error
     }
     status = response.status
-    rateLimit = readRateLimit(response.headers)
+    answeredAt = Date.now()
+    rateLimit = readRateLimit(response.headers, answeredAt)
     retryAfter = waitAskedFor(rateLimit)
     if (!response.ok || response.body === null) {
       if (retryAfter === undefined && THROTTLED.has(response.status))
@@ -125,8 +131,10 @@ export function startAttempt(
             .catch(() => ''),
         )
       stopTimer()
+      onAnswer()
       return response
     }
+    onAnswer()
     const wrapped = new Response(watched(response.body), {
       status: response.status,
       statusText: response.statusText,
@@ -143,6 +151,7 @@ export function startAttempt(
     status: () => status,
     retryAfterMs: () => retryAfter,
     rateLimit: () => rateLimit,
+    answeredAt: () => answeredAt,
     // Judged from the bytes seen so far: SDKs may stop reading once they have their end marker (ollama-js at `done: true`).
     verdict: () => (verdict ??= fault === undefined ? check.end() : { missing: fault }),
     finish: () => {

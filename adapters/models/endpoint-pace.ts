@@ -1,16 +1,24 @@
 import type { RateLimitState } from './rate-limit-headers.ts'
 
-/** What one finished attempt tells its endpoint's pace. */
-export type PaceSignal =
+/**
+ * What one finished attempt tells its endpoint's pace; `heardAt`, when its answer's headers came (Date.now()):
+ * the waits they ask for count from then, however late the pace hears of them (a busy process, the slot server).
+ */
+export type PaceSignal = { heardAt?: number } &
   /** The provider refused for its limit or load (429, 503, 529), and the wait it asked for, if any. */
-  | { throttled: true; waitMs?: number }
-  /** The provider answered; what its headers said of the limit. */
-  | { throttled: false; rateLimit?: RateLimitState }
+  (
+    | { throttled: true; waitMs?: number }
+    /** The provider answered; what its headers said of the limit. */
+    | { throttled: false; rateLimit?: RateLimitState }
+  )
 
 /** Told by a slot's task what its attempt met. */
 export type PaceReport = (signal: PaceSignal) => void
 
-/** Below this share of its token allowance, the endpoint waits for the allowance's reset before a 429 comes. */
+/**
+ * Below this share of its token allowance, the endpoint waits for the allowance's reset before a 429 comes,
+ * when the headers do not say how many tokens a request takes (no request allowance to divide by).
+ */
 export const LOW_TOKEN_SHARE = 0.05
 
 /**
@@ -19,7 +27,9 @@ export const LOW_TOKEN_SHARE = 0.05
  * of requests that started before the last cut say nothing new): by one when it says how long to wait, by
  * half when it does not. Each run of `current` answers in a row raises
  * it by one, up to the ceiling (TESTBENCH_CONCURRENCY). A wait the provider asks for (Retry-After, a reset)
- * holds every request to the endpoint, and so does an allowance about to run out (`x-ratelimit-remaining-*`).
+ * holds every request to the endpoint, and so does an allowance run out (`x-ratelimit-remaining-*`): an
+ * answer says how many requests (and tokens) the window has left when its request arrived, so the requests
+ * started after it are taken from that, and the starts left count down to a hold until the window's reset.
  */
 export class EndpointPace {
   current: number
@@ -31,6 +41,10 @@ export class EndpointPace {
   holds = 0
   heldMs = 0
   refusals = 0
+  /** Requests started so far: an answer's allowance is spent by those started after its own. */
+  starts = 0
+  /** What the latest answer left of the window's allowance, in requests, and when the window resets. */
+  #allowance: { left: number; resetAt: number } | undefined
   #answeredInARow = 0
   #lastCut = -Infinity
 
@@ -55,9 +69,21 @@ export class EndpointPace {
     return inFlight < this.current && this.heldForMs() === 0
   }
 
-  /** What one attempt met; `inFlight` counts the other attempts still in flight, `startedAt` when this one started. */
-  report(signal: PaceSignal, inFlight: number, startedAt: number): void {
-    const now = this.#now()
+  /** A request starts: it takes one of the window's requests left, and the last one holds until the reset. */
+  started(): void {
+    this.starts++
+    const allowance = this.#allowance
+    if (allowance === undefined) return
+    if (allowance.resetAt <= this.#now()) this.#allowance = undefined
+    else if (--allowance.left <= 0) this.hold(allowance.resetAt)
+  }
+
+  /**
+   * What one attempt met; `startedSince` counts the attempts started after this one (its answer's allowance
+   * did not count them), `startedAt` when this one started.
+   */
+  report(signal: PaceSignal, startedSince: number, startedAt: number): void {
+    const now = Math.min(signal.heardAt ?? Infinity, this.#now())
     if (signal.throttled) {
       this.refusals++
       this.#answeredInARow = 0
@@ -71,14 +97,34 @@ export class EndpointPace {
       if (signal.waitMs !== undefined) this.hold(now + signal.waitMs)
       return
     }
-    const { requests, tokens } = signal.rateLimit ?? {}
-    if (requests?.resetMs !== undefined && requests.remaining <= inFlight) this.hold(now + requests.resetMs)
-    if (tokens?.resetMs !== undefined && tokens.limit && tokens.remaining < LOW_TOKEN_SHARE * tokens.limit)
-      this.hold(now + tokens.resetMs)
+    this.#heed(signal.rateLimit ?? {}, startedSince, now)
     if (++this.#answeredInARow >= this.current && this.current < this.ceiling) {
       this.current++
       this.#answeredInARow = 0
     }
+  }
+
+  /** The requests the answer's allowances leave (tokens as requests of the window's average size), less those started since. */
+  #heed({ requests, tokens }: RateLimitState, startedSince: number, now: number): void {
+    const lefts: Array<{ left: number; resetAt: number }> = []
+    if (requests?.resetMs !== undefined) lefts.push({ left: requests.remaining, resetAt: now + requests.resetMs })
+    if (tokens?.resetMs !== undefined && tokens.limit !== undefined) {
+      const requestsUsed = requests?.limit === undefined ? 0 : requests.limit - requests.remaining
+      const perRequest = requestsUsed > 0 ? (tokens.limit - tokens.remaining) / requestsUsed : undefined
+      if (perRequest !== undefined && perRequest > 0)
+        lefts.push({ left: Math.floor(tokens.remaining / perRequest), resetAt: now + tokens.resetMs })
+      else if (tokens.remaining < LOW_TOKEN_SHARE * tokens.limit) lefts.push({ left: 0, resetAt: now + tokens.resetMs })
+    }
+    const tightest = lefts.reduce<{ left: number; resetAt: number } | undefined>(
+      (low, each) => (low === undefined || each.left < low.left ? each : low),
+      undefined,
+    )
+    if (tightest === undefined) return
+    const left = tightest.left - startedSince
+    if (left <= 0) {
+      this.#allowance = undefined
+      this.hold(tightest.resetAt)
+    } else this.#allowance = { left, resetAt: tightest.resetAt }
   }
 
   /** No request starts before `until` (the pace's clock); a later hold extends an earlier one. */

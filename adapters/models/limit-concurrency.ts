@@ -1,7 +1,10 @@
 import type { PaceReport } from './endpoint-pace.ts'
 
-/** Runs a task when one of the limited slots is free; the task may tell its endpoint's pace what it met. */
-export type Slots = <T>(task: (report: PaceReport) => Promise<T>) => Promise<T>
+/**
+ * Runs a task when one of the limited slots is free; the task may tell its endpoint's pace what it met.
+ * A task whose `signal` aborts while it waits leaves the queue (its promise rejects with the signal's reason).
+ */
+export type Slots = <T>(task: (report: PaceReport) => Promise<T>, signal?: AbortSignal) => Promise<T>
 
 /**
  * At most `limit` calls of the returned function run at once; the rest wait in order.

@@ -12,6 +12,8 @@ export interface TokenUsage {
   cacheRead?: number
   /** Of `prompt`: tokens written to the provider's prompt cache. */
   cacheWrite?: number
+  /** What the provider says the reply cost, in US dollars (OpenRouter's `usage.cost`), where it says so. */
+  cost?: number
 }
 
 /** An image for a model that can see: its bytes in base64 and their media type. */

@@ -5,6 +5,7 @@ import type { TokenUsage } from './model-adapter.ts'
  * (`reasoning_tokens`, `cached_tokens`), OpenRouter's `cache_write_tokens`, DeepSeek's
  * `prompt_cache_hit_tokens`. xAI's `completion_tokens` leave its reasoning out, which its `total_tokens`
  * shows (prompt + completion + reasoning); there the reasoning is added, as xAI bills it as output.
+ * OpenRouter adds what the reply cost, in US dollars (`cost`).
  */
 export function openaiUsage(usage: Record<string, unknown>): TokenUsage {
   const prompt = count(usage.prompt_tokens) ?? 0
@@ -15,6 +16,7 @@ export function openaiUsage(usage: Record<string, unknown>): TokenUsage {
   const cacheRead = count(promptDetails.cached_tokens) ?? count(usage.prompt_cache_hit_tokens)
   const cacheWrite = count(promptDetails.cache_write_tokens)
   const total = count(usage.total_tokens)
+  const cost = count(usage.cost)
   const reasoningLeftOut = reasoning !== undefined && reasoning > 0 && total === prompt + completion + reasoning
   return {
     prompt,
@@ -22,6 +24,7 @@ export function openaiUsage(usage: Record<string, unknown>): TokenUsage {
     ...(reasoning === undefined ? {} : { reasoning }),
     ...(cacheRead === undefined ? {} : { cacheRead }),
     ...(cacheWrite === undefined ? {} : { cacheWrite }),
+    ...(cost === undefined ? {} : { cost }),
   }
 }
 

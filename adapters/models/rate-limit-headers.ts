@@ -21,10 +21,9 @@ export interface Allowance {
 }
 
 export function readRateLimit(headers: Headers, now = Date.now()): RateLimitState {
-  const retryAfter = [
-    retryAfterMs(headers.get('retry-after'), now),
-    milliseconds(headers.get('retry-after-ms')),
-  ].filter((value) => value !== undefined)
+  // `retry-after-ms` is the precise wait; Azure sends `Retry-After: 1` with `retry-after-ms: 0`, and then the second holds.
+  const precise = milliseconds(headers.get('retry-after-ms'))
+  const retryAfter = precise !== undefined && precise > 0 ? precise : retryAfterMs(headers.get('retry-after'), now)
   const requests =
     allowance(headers, 'x-ratelimit-%-requests', now) ?? allowance(headers, 'anthropic-ratelimit-requests-%', now)
   const tokens = tightest([
@@ -34,19 +33,23 @@ export function readRateLimit(headers: Headers, now = Date.now()): RateLimitStat
     allowance(headers, 'anthropic-ratelimit-output-tokens-%', now),
   ])
   return {
-    // Azure sends `Retry-After: 1` with `retry-after-ms: 0`: the longer wait is the one that holds.
-    ...(retryAfter.length === 0 ? {} : { retryAfterMs: Math.max(...retryAfter) }),
+    ...(retryAfter === undefined ? {} : { retryAfterMs: retryAfter }),
     ...(requests === undefined ? {} : { requests }),
     ...(tokens === undefined ? {} : { tokens }),
   }
 }
 
-/** The wait a refusal asks for: its Retry-After, else the reset of the allowance it ran out of. */
+/**
+ * The wait a refusal asks for: its Retry-After, else the reset of the allowance it ran out of. A Retry-After
+ * in whole seconds is that reset rounded up (Anthropic's): the reset, when it falls in the last second, is the wait.
+ */
 export function waitAskedFor(state: RateLimitState): number | undefined {
-  if (state.retryAfterMs !== undefined) return state.retryAfterMs
   const spent = [state.requests, state.tokens].filter((each) => each !== undefined && each.remaining <= 0)
   const resets = spent.flatMap((each) => (each?.resetMs === undefined ? [] : [each.resetMs]))
-  return resets.length === 0 ? undefined : Math.max(...resets)
+  const reset = resets.length === 0 ? undefined : Math.max(...resets)
+  const asked = state.retryAfterMs
+  if (asked === undefined) return reset
+  return reset !== undefined && reset <= asked && reset > asked - 1000 ? reset : asked
 }
 
 /** Gemini's 429 carries its wait in the body, not a header: `google.rpc.RetryInfo`'s `retryDelay` (`"48s"`, `"1.5s"`). */

@@ -5,8 +5,11 @@ import { describe, expect, onTestFinished, test, vi } from 'vitest'
 import type { ChatRequest } from '../../adapters/models/model-adapter.ts'
 import { CostLimitReached, localLedger, unpricedModels, worstCaseCost } from '../../harness/cost-budget.ts'
 import { readPrices } from '../../harness/prices.ts'
+import { converse } from '../../harness/conversation/converse.ts'
+import { toolSucceeded } from '../../harness/conversation/tool.ts'
 import { chatRequest } from '../support/chat-request.ts'
 import { startScriptedModelServer } from '../support/scripted-model-server.ts'
+import { serveRecordings, WIRE_RECORDINGS_MISSING, wireCases } from '../support/wire-recordings.ts'
 
 const request = (index: number): ChatRequest =>
   chatRequest(`question ${index}`, {
@@ -15,11 +18,14 @@ const request = (index: number): ChatRequest =>
   })
 
 /** Runs the ten items one after another through a fresh model session, as one run of a suite would. */
-async function run(limit: string): Promise<{ answered: number; notAsked: string[] }> {
+async function run(
+  limit: string,
+  provider: 'openai' | 'openrouter' = 'openai',
+): Promise<{ answered: number; notAsked: string[] }> {
   vi.stubEnv('TESTBENCH_COST_LIMIT', limit)
   vi.resetModules()
   const { askerFor } = await import('../../harness/model-session.ts')
-  const ask = askerFor({ provider: 'openai', model: 'fake', label: 'openai:fake', details: {} })
+  const ask = askerFor({ provider, model: 'fake', label: `${provider}:fake`, details: {} })
   const notAsked: string[] = []
   let answered = 0
   for (let index = 0; index < 10; index++) {
@@ -67,6 +73,83 @@ describe('a run with a cost limit', () => {
     expect(second).toEqual({ answered: 10, notAsked: [] })
     expect(posts()).toBe(10)
   })
+
+  test('a conversation checks the limit before each turn: the turn that would pass it is not asked', async () => {
+    const server = await startScriptedModelServer('openai', [
+      { text: '', toolCalls: [{ id: 'call-1', name: 'echo', arguments: '{"text": "hi"}' }] },
+      { text: 'done' },
+    ])
+    const dir = mkdtempSync(join(tmpdir(), 'cost-limit-'))
+    onTestFinished(async () => {
+      vi.unstubAllEnvs()
+      rmSync(dir, { recursive: true, force: true })
+      await server.close()
+    })
+    const prices = join(dir, 'prices.json')
+    writeFileSync(
+      prices,
+      JSON.stringify({ currency: 'USD', perMillionTokens: { 'openai:fake': { input: 1000, output: 1000 } } }),
+    )
+    vi.stubEnv('OPENAI_BASE_URL', `${server.url}/v1`)
+    vi.stubEnv('OPENAI_API_KEY', 'k')
+    vi.stubEnv('TESTBENCH_PRICES', prices)
+    vi.stubEnv('TESTBENCH_CACHE', 'off')
+    // The first turn may cost 0.03 and costs 0.018; the second may cost 0.03 more: past 0.04.
+    vi.stubEnv('TESTBENCH_COST_LIMIT', '0.04')
+    vi.resetModules()
+    const { askerFor } = await import('../../harness/model-session.ts')
+    const ask = askerFor({ provider: 'openai', model: 'fake', label: 'openai:fake', details: {} })
+    const echo = {
+      definition: { name: 'echo', description: 'Says it back.', parameters: { type: 'object', properties: {} } },
+      run: async (args: Record<string, unknown>) => toolSucceeded(String(args.text)),
+    }
+    const conversation = converse(
+      (messages, tools, params) => ask({ messages, tools, params, item: request(0).item, mode: 'chat' }),
+      {
+        messages: [{ role: 'user', content: 'Say hi through the tool.' }],
+        tools: [echo],
+        limits: { turns: 5, callsPerTool: 3 },
+        params: { maxTokens: 10 },
+      },
+    )
+    await expect(conversation).rejects.toHaveProperty('costLimit', true)
+    await expect(conversation).rejects.toThrow(/spent 0\.0180 of 0\.0400 USD/)
+    expect(server.seen.filter((seen) => seen.method === 'POST')).toHaveLength(1)
+  })
+
+  const recorded = wireCases()?.cases.find((each) => each.name === 'openrouter-claude-reasoning')
+  test.skipIf(recorded === undefined)(
+    `OpenRouter's own usage.cost is what a reply spends, where the prices count in US dollars ${recorded ? '' : WIRE_RECORDINGS_MISSING}`,
+    async () => {
+      if (recorded === undefined) return
+      const server = await serveRecordings([recorded], 'usage-cost')
+      const dir = mkdtempSync(join(tmpdir(), 'cost-limit-'))
+      onTestFinished(async () => {
+        vi.unstubAllEnvs()
+        rmSync(dir, { recursive: true, force: true })
+        await server.close()
+      })
+      vi.stubEnv('OPENROUTER_BASE_URL', `${server.url}/v1`)
+      vi.stubEnv('OPENROUTER_API_KEY', 'k')
+      vi.stubEnv('TESTBENCH_CACHE', 'off')
+      const prices = (currency: string) => {
+        const file = join(dir, `${currency}.json`)
+        // At these prices the recorded reply's tokens (43 prompt, 36 completion) cost 0.079; OpenRouter says 0.000669.
+        writeFileSync(
+          file,
+          JSON.stringify({ currency, perMillionTokens: { 'openrouter:fake': { input: 1000, output: 1000 } } }),
+        )
+        return file
+      }
+      vi.stubEnv('TESTBENCH_PRICES', prices('USD'))
+      const inDollars = await run('0.1', 'openrouter')
+      expect(inDollars).toEqual({ answered: 10, notAsked: [] })
+      vi.stubEnv('TESTBENCH_PRICES', prices('EUR'))
+      const inEuros = await run('0.1', 'openrouter')
+      expect(inEuros.answered).toBe(1)
+      expect(inEuros.notAsked[0]).toMatch(/spent 0\.0790 of 0\.1000 EUR/)
+    },
+  )
 
   test('the worst case of a request: its prompt at 3 characters a token and its maxTokens, each at its price', () => {
     const price = { input: 1_000_000, output: 2_000_000 }

@@ -17,6 +17,8 @@ export interface RateLimitedOptions {
   /** The window's length: a minute for a real provider, shorter here. */
   windowMs: number
   latencyMs?: number
+  /** The reply's text for a prompt; `Answer to <prompt>` by default. */
+  answer?: (prompt: string) => string
 }
 
 export interface RateLimitedServer extends LoopbackServer {
@@ -24,6 +26,11 @@ export interface RateLimitedServer extends LoopbackServer {
   refused: number
   /** Requests that arrived while the server had told the client to wait (after a grace for requests already on their way). */
   sentWhileTold: number
+  /** When the first request arrived and the last answer was sent (Date.now()). */
+  firstRequestAt?: number
+  /** When each request arrived, and whether it was answered (else refused). */
+  arrivals: Array<{ at: number; answered: boolean }>
+  lastAnswerAt?: number
   /** The headers of the first refusal and of the first answer, as sent. */
   firstRefusal?: Record<string, string>
   firstAnswer?: Record<string, string>
@@ -41,20 +48,31 @@ const IN_FLIGHT_GRACE_MS = 100
  */
 export async function startRateLimitedServer(options: RateLimitedOptions): Promise<RateLimitedServer> {
   const { protocol, style, windowMs, latencyMs = 0, tokensPerRequest = 100 } = options
+  const answer = options.answer ?? ((prompt: string) => `Answer to ${prompt}`)
   let requestsPerWindow = options.requestsPerWindow
-  const started = Date.now()
+  /** The windows begin with the first request, so that the time the limit allows is counted from it. */
+  let started: number | undefined
   let window = -1
   let requests = 0
   let tokens = 0
   let toldUntil = 0
   let toldAt = 0
-  const state = { answered: 0, refused: 0, sentWhileTold: 0 } as Pick<
+  const state = { answered: 0, refused: 0, sentWhileTold: 0, arrivals: [] } as Pick<
     RateLimitedServer,
-    'answered' | 'refused' | 'sentWhileTold' | 'firstRefusal' | 'firstAnswer'
+    | 'answered'
+    | 'refused'
+    | 'sentWhileTold'
+    | 'firstRefusal'
+    | 'firstAnswer'
+    | 'firstRequestAt'
+    | 'lastAnswerAt'
+    | 'arrivals'
   >
   const server = await startLoopbackServer(async (request, response) => {
     if (request.method !== 'POST') return sendJson(response, 200, { data: [], models: [] })
     const now = Date.now()
+    started ??= now
+    state.firstRequestAt ??= now
     if (now < toldUntil && now > toldAt + IN_FLIGHT_GRACE_MS) state.sentWhileTold++
     const current = Math.floor((now - started) / windowMs)
     if (current !== window) {
@@ -66,6 +84,7 @@ export async function startRateLimitedServer(options: RateLimitedOptions): Promi
     const tokensLeft = options.tokensPerWindow === undefined ? undefined : options.tokensPerWindow - tokens
     if (requests >= requestsPerWindow || (tokensLeft !== undefined && tokensLeft < tokensPerRequest)) {
       state.refused++
+      state.arrivals.push({ at: now, answered: false })
       toldAt = now
       toldUntil = Math.max(toldUntil, now + resetMs)
       const headers = limitHeaders(style, requestsPerWindow, 0, options.tokensPerWindow, tokensLeft, resetMs, true)
@@ -74,21 +93,26 @@ export async function startRateLimitedServer(options: RateLimitedOptions): Promi
     }
     requests++
     tokens += tokensPerRequest
+    state.arrivals.push({ at: now, answered: true })
+    // What is left is counted when the request is let in, as providers count it; the reset from when the answer goes.
+    const requestsLeft = requestsPerWindow - requests
+    const windowEnd = now + resetMs
     if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs))
     const headers = limitHeaders(
       style,
       requestsPerWindow,
-      requestsPerWindow - requests,
+      requestsLeft,
       options.tokensPerWindow,
       tokensLeft === undefined ? undefined : tokensLeft - tokensPerRequest,
-      resetMs,
+      Math.max(0, windowEnd - Date.now()),
       false,
     )
     state.firstAnswer ??= headers
-    const reply = streamedReply(protocol, request.path, `Answer to ${promptOf(protocol, request)}`)
+    const reply = streamedReply(protocol, request.path, answer(promptOf(protocol, request)))
     response.writeHead(200, { 'content-type': reply.contentType, ...headers })
     response.end(reply.frames.join(''))
     state.answered++
+    state.lastAnswerAt = Date.now()
   })
   return Object.assign(state, {
     url: server.url,

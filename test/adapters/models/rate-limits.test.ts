@@ -74,6 +74,31 @@ describe.concurrent('a run over the provider’s rate limit', () => {
   )
 
   test.concurrent(
+    'an item aborted while it waits for a slot leaves at once, and is never sent',
+    async ({ onTestFinished }) => {
+      const server = await startRateLimitedServer({
+        protocol: 'openai',
+        style: 'openai',
+        requestsPerWindow: 100,
+        windowMs: 60_000,
+        latencyMs: 1000,
+      })
+      onTestFinished(() => server.close())
+      const adapter = await adapterFor('openai', server.url, { TESTBENCH_CONCURRENCY: '1' })
+      const first = adapter.chat(request(0))
+      const controller = new AbortController()
+      const waiting = adapter.chat({ ...request(1), signal: controller.signal })
+      setTimeout(() => controller.abort(new Error('the item was cancelled')), 50)
+      const started = performance.now()
+      await expect(waiting).rejects.toThrow('the item was cancelled')
+      // It left the queue when aborted, not when the slot came free.
+      expect(performance.now() - started).toBeLessThan(600)
+      expect((await first).text).toBe('Answer to question 0')
+      expect(server.seen.filter((seen) => seen.method === 'POST')).toHaveLength(1)
+    },
+  )
+
+  test.concurrent(
     'TESTBENCH_FAIL_ON_RATE_LIMIT=1 makes the first 429 a provider_error, not a wait',
     async ({ onTestFinished }) => {
       const server = await startRateLimitedServer({
@@ -173,6 +198,31 @@ describe('the pace of one endpoint', () => {
     for (let answered = 0; answered < 100; answered++) pace.report({ throttled: false }, 1, clock)
     expect(pace.current).toBe(8)
     expect(pace.lowest).toBe(1)
+  })
+
+  test("an answer's allowance is spent by the requests started after its own, then holds until the reset", () => {
+    let clock = 0
+    const pace = new EndpointPace(64, () => clock)
+    for (let start = 0; start < 64; start++) pace.started()
+    // 64 in flight, all counted by the server: 36 requests left, and tokens for 12 more at the window's 105 a request.
+    const rateLimit = {
+      requests: { remaining: 36, limit: 100, resetMs: 800 },
+      tokens: { remaining: 1280, limit: 8000, resetMs: 800 },
+    }
+    clock = 200
+    pace.report({ throttled: false, rateLimit }, 0, 0)
+    for (let start = 0; start < 11; start++) pace.started()
+    expect(pace.mayStart(0)).toBe(true)
+    // A later answer to a request of the first 64 says the same: the 11 started since are taken from it.
+    pace.report({ throttled: false, rateLimit }, 11, 0)
+    expect(pace.mayStart(0)).toBe(true)
+    pace.started()
+    expect(pace.mayStart(0)).toBe(false)
+    expect(pace.heldForMs()).toBe(800)
+    clock = 1000
+    expect(pace.mayStart(0)).toBe(true)
+    pace.started()
+    expect(pace.heldForMs()).toBe(0)
   })
 
   test('an allowance about to run out holds every request until its reset', () => {
