@@ -117,6 +117,11 @@ export async function startSlotServer(): Promise<SlotServer> {
       grant(pool)
     })
   })
+  // A run stopped by Ctrl-C or process.exit skips the global teardown: the socket's folder goes with the process.
+  const removeDir = (): void => {
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true })
+  }
+  process.once('exit', removeDir)
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(address, resolve)
@@ -127,7 +132,8 @@ export async function startSlotServer(): Promise<SlotServer> {
       new Promise<void>((resolve) => {
         for (const pool of pools.values()) clearTimeout(pool.wake)
         server.close(() => {
-          if (dir !== undefined) rmSync(dir, { recursive: true, force: true })
+          process.off('exit', removeDir)
+          removeDir()
           resolve()
         })
       }),

@@ -41,6 +41,7 @@ test('a run stopped by Ctrl-C halfway leaves reports of the items that finished,
     // The other requests hang, as a slow model's would, until the run is stopped.
   })
   const reports = mkdtempSync(join(tmpdir(), 'interrupted-'))
+  const scratch = mkdtempSync(join(tmpdir(), 'interrupted-tmp-'))
   const gate = join(reports, 'demo.gate.json')
   writeFileSync(gate, JSON.stringify({ suites: { demo: { minimum: { 'demo pass rate': 0 } } } }))
   const run = startVitestRun(['--project', 'suites', 'suites/demo'], {
@@ -51,6 +52,7 @@ test('a run stopped by Ctrl-C halfway leaves reports of the items that finished,
     TESTBENCH_CONCURRENCY: '1',
     TESTBENCH_REPORT_DIR: reports,
     TESTBENCH_GATE_CONFIG: gate,
+    TMPDIR: scratch,
   })
   const demo = join(reports, 'demo')
   const finishedLines = () =>
@@ -69,4 +71,6 @@ test('a run stopped by Ctrl-C halfway leaves reports of the items that finished,
   expect(report.items).toHaveLength(2)
   const [text] = filesIn(demo, '.txt')
   expect(readFileSync(text ?? '', 'utf8')).toContain('INCOMPLETE (interrupted: scores cover finished items only)')
+  // The run's own temp folders (the slot server's socket…) went with it, teardown or not.
+  expect(readdirSync(scratch).filter((name) => name.startsWith('testbench-'))).toEqual([])
 })
