@@ -1,8 +1,8 @@
 // npm run bench:swebench: SWE-bench's grading of evaluation logs, by the suite and by SWE-bench's own harness, on the
 // same logs, interleaved round by round after an untimed warm-up round. Only the grading is compared: the swebench
-// package cannot evaluate the fixture instance here (its run_evaluation builds its images from the network and drives
-// Docker through the `docker` module, which Debian does not package), so the part both can run is what follows the
-// container: reading the test log and grading it.
+// package cannot evaluate the fixture instance here (its run_evaluation looks the test command up in its own tables,
+// by repository and version, which hold no fixture, and builds its images from Docker Hub, conda and pip downloads,
+// none reachable here), so the part both can run is what follows the container: reading the test log and grading it.
 // - the logs: fixtures/swebench/tinycalc's instance evaluated once per patch of patches/ (gold, wrong,
 //   breaks-passing-test, wrong-hunk-counts, malformed) by the suite's own eval script in the instance's image
 //   (localhost/testbench/sweb.eval.x86_64.testbench_1776_tinycalc-1, built by .ci/swebench-setup.sh) with podman,
@@ -11,8 +11,8 @@
 //   first run without Node's compile cache (node_modules/.vitest-cache/node-compile-cache), a warm one with it;
 // - swebench: SWE-bench at 7a21e05 (v5.0.2; BENCH_SWEBENCH_UPSTREAM: a git dir, a clone or a copy of it) by Debian's
 //   /usr/bin/python3, `swebench.harness.grading.get_eval_report` on each log, its harness package entered without
-//   its __init__, which imports the Docker and Modal runners (docker, modal, datasets: not packaged by Debian or not
-//   installed) that grading never uses: the lightest start-up upstream's grading can have. Its tree belongs to the
+//   its __init__, which imports the Docker and Modal runners (docker, modal, datasets) that grading never uses: the
+//   lightest start-up upstream's grading can have, and one that needs no package beyond Debian's python3. Its tree belongs to the
 //   user, as a clone of their own: a first run without its __pycache__ dirs, a warm one with them.
 // Both as an ordinary user (as root: BENCH_USER, default nobody), a process per round, each over every log; they
 // must agree on which logs are resolved, or the bench stops. Knobs: BENCH_ROUNDS (default 5). Prints the load beside
