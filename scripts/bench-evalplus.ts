@@ -34,10 +34,13 @@ import {
 import { missingPythonModules, upstreamTree, writeStandIns } from './bench-upstream.ts'
 import { refuseArguments } from './script-usage.ts'
 
+/** What evalplus imports that Debian packages (as python3-<name>). */
+const REQUIRED = ['numpy', 'tqdm', 'termcolor', 'fire', 'rich', 'psutil', 'appdirs', 'wget', 'multipledispatch']
 const USAGE = `usage: npm run bench:evalplus
 HumanEval+ and MBPP+ through the suite, next to evalplus's own evaluator on the same outputs.
 Environment: BENCH_EVALPLUS_UPSTREAM (an evalplus checkout, required), BENCH_ROUNDS (default 5),
-BENCH_EVALPLUS_DATASETS (default humaneval,mbpp), BENCH_USER (default nobody, as root), TESTBENCH_DATA_DIR.`
+BENCH_EVALPLUS_DATASETS (default humaneval,mbpp), BENCH_USER (default nobody, as root), TESTBENCH_DATA_DIR.
+evalplus runs on Debian's /usr/bin/python3 with: apt-get install ${REQUIRED.map((module) => `python3-${module}`).join(' ')}`
 refuseArguments(USAGE)
 
 const root = fileURLToPath(new URL('..', import.meta.url))
@@ -65,7 +68,6 @@ const datasets = (process.env.BENCH_EVALPLUS_DATASETS ?? 'humaneval,mbpp').split
 })
 const GOAL = 1.0
 
-const REQUIRED = ['numpy', 'tqdm', 'termcolor', 'fire', 'rich', 'psutil', 'appdirs', 'wget', 'multipledispatch']
 const missing = missingPythonModules(REQUIRED)
 if (missing.length > 0)
   throw new Error(

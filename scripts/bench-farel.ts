@@ -8,7 +8,9 @@
 //   and prints the per-class lines, then `compute_metrics.py <dir>`, the FaRel table. The model is the log: the
 //   `openai` module on its PYTHONPATH is the bench's, whose chat.completions.create answers each quiz with the log's
 //   reply to it (as MODEL=replay: is for the suite). compute_metrics.py needs python3-pandas and python3-tabulate.
-// Both must count every class as the log does, or the bench stops.
+// Both must count every class as the log does, or the bench stops. Beside them, Vitest's own start-up: this clone's
+// Vitest running one empty test file of a folder of its own (no config of ours, no plugin, no setup), as the same
+// user: the floor under any suite's run.
 // Knobs: BENCH_ROUNDS (default 5), BENCH_FAREL_LOG (default ../shared/published/farel/logs/v0.11.0-alpha/o1-mini.log),
 // BENCH_FAREL_QUIZZES (the set's CSV, default ../shared/published/farel/farel_bench_quizzes_l3_n50_seed42.csv).
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -125,6 +127,23 @@ async function upstreamRun(): Promise<number> {
   return run.wallMs
 }
 
+const floor = join(dir, 'vitest-floor')
+userDir(floor, undefined)
+writeFileSync(
+  join(floor, 'vitest.config.mjs'),
+  "export default { test: { globals: true, include: ['floor.test.js'] } }\n",
+)
+writeFileSync(join(floor, 'floor.test.js'), "test('nothing', () => {})\n")
+const FLOOR = "Vitest's floor (one empty test)"
+async function floorRun(): Promise<number> {
+  userDir(floor, user)
+  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: floor, CI: '1', NO_COLOR: '1' }
+  const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs')
+  const run = await runAs(user, process.execPath, [vitest, 'run', '--root', floor], floor, env)
+  if (run.exitCode !== 0) throw new Error(`${FLOOR}: exit ${run.exitCode}:\n${run.stdout}\n${run.stderr}`)
+  return run.wallMs
+}
+
 let homes = 0
 const suiteContestant = (warm: boolean): Contestant => ({
   name: `suite${warm ? ', warm' : ', first run'}`,
@@ -157,6 +176,7 @@ try {
     suiteContestant(false),
     suiteContestant(true),
     { name: 'farel-bench run_openai.py + compute_metrics.py', run: upstreamRun },
+    { name: FLOOR, run: floorRun },
   ]
   const times = await interleave(contestants, rounds)
   for (const { name } of contestants) console.log(`${name.padEnd(48)} ${spread(times.get(name) ?? [], 2, 6)}`)
@@ -165,6 +185,8 @@ try {
     const ratio = ratioOfMedians(times.get(`suite, ${kind}`), times.get(contestants[2]?.name ?? ''))
     console.log(`FaRel ${kind}: suite / farel-bench ${ratio.toFixed(2)}× (${goalVerdict(ratio, GOAL)})`)
   }
+  const floorRatio = ratioOfMedians(times.get(FLOOR), times.get(contestants[2]?.name ?? ''))
+  console.log(`${FLOOR} / farel-bench ${floorRatio.toFixed(2)}× (what no suite run can go under)`)
 } finally {
   giveBackDirs()
   rmSync(dir, { recursive: true, force: true })

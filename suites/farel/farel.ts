@@ -1,7 +1,7 @@
 import type { ChatMessage } from '../../adapters/models/model-adapter.ts'
 import { benchmark, type BenchItem, type Part } from '../../harness/benchmark.ts'
 import { parseAnswer } from './answer.ts'
-import { describeSet, farelOptions, isPublishedSet } from './options.ts'
+import { describeSet, farelOptions, isPublishedSet, type FarelOptions } from './options.ts'
 import { generateQuizzes, type Quiz } from './quiz.ts'
 import { farelFacts, SUITE, type FarelScoring } from './score.ts'
 
@@ -16,11 +16,22 @@ interface FarelItem extends BenchItem {
   quiz: Quiz
 }
 
+/** The quizzes of each set drawn in this worker: the part files of a suite share a worker's modules, and draw once. */
+const drawn = new Map<string, Quiz[]>()
+
+function quizzesOf(options: FarelOptions): Quiz[] {
+  // The seed may be a bigint, which JSON cannot write as it is.
+  const key = JSON.stringify(options, (_, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value))
+  const quizzes = drawn.get(key) ?? generateQuizzes(options)
+  drawn.set(key, quizzes)
+  return quizzes
+}
+
 export function declareFarel(part: Part): void {
   const options = farelOptions()
   const published = isPublishedSet(options)
   const set = describeSet(options)
-  const items: FarelItem[] = generateQuizzes(options).map((quiz) => ({
+  const items: FarelItem[] = quizzesOf(options).map((quiz) => ({
     id: `${quiz.relation} #${quiz.index}`,
     reference: `<ANSWER>${quiz.correct}</ANSWER>`,
     quiz,
