@@ -11,9 +11,10 @@ export const BATCH = choiceKnob({
 })
 export const BATCH_WAIT = numberKnob({
   name: 'TESTBENCH_BATCH_WAIT',
-  default: 2,
+  default: 10,
   unit: 'seconds',
-  readme: 'how long a batch gathers requests after the last one came before it is submitted',
+  readme:
+    "how long a batch gathers requests after the last one came before it is submitted (the run's workers start within it)",
 })
 export const BATCH_POLL = numberKnob({
   name: 'TESTBENCH_BATCH_POLL',
