@@ -219,10 +219,11 @@ export class BatchQueue {
         this.calls.polls++
         const state = await this.wire.poll(batch.id)
         failures = 0
-        const changed = batch.state?.status !== state.status || batch.state.done !== state.done
         batch.state = state
-        if (changed) this.options.say(progressLine(this.wire.name, batch))
-        if (state.phase === 'ended') return await this.collect(batch, requests)
+        if (state.phase === 'ended') {
+          this.options.say(progressLine(this.wire.name, batch))
+          return await this.collect(batch, requests)
+        }
       } catch (error) {
         failures++
         if (statusOf(error) !== undefined && !retryable(error))

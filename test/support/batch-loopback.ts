@@ -170,8 +170,8 @@ export async function startOpenAIBatchServer(engine: BatchEngine): Promise<Loopb
       })
     if (path === '/v1/chat/completions') {
       engine.counts.ordinary++
-      const body = JSON.parse(request.body) as { messages: Array<{ content: string }> }
-      return streamChatCompletion(response, engine.behaviour.answer(body.messages[0]?.content ?? ''))
+      const body = JSON.parse(request.body) as { messages: Array<{ content: unknown }> }
+      return streamChatCompletion(response, engine.behaviour.answer(textOf(body.messages.at(-1)?.content)))
     }
     if (path === '/v1/files' && request.method === 'POST') {
       engine.counts.uploads++
@@ -210,8 +210,8 @@ export async function startOpenAIBatchServer(engine: BatchEngine): Promise<Loopb
         return sendJson(response, 400, { error: { message: engine.behaviour.refuse, type: 'invalid_request_error' } })
       const lines = (files.get(input_file_id) ?? '').split('\n').filter((line) => line.trim() !== '')
       const requests = lines.map((line) => {
-        const parsed = JSON.parse(line) as { custom_id: string; body: { messages: Array<{ content: string }> } }
-        return { key: parsed.custom_id, prompt: parsed.body.messages[0]?.content ?? '' }
+        const parsed = JSON.parse(line) as { custom_id: string; body: { messages: Array<{ content: unknown }> } }
+        return { key: parsed.custom_id, prompt: textOf(parsed.body.messages.at(-1)?.content) }
       })
       const created = engine.create(`batch_${++made}`, requests, metadata?.testbench_tag)
       await engine.held()

@@ -36,7 +36,7 @@ export const BATCH_PROVIDERS: readonly BatchProvider[] = [
 export async function batchServer(provider: BatchProvider, behaviour: BatchBehaviour) {
   const engine = new BatchEngine(behaviour)
   const server = await provider.start(engine)
-  const env = {
+  const env: Record<string, string> = {
     ...provider.env(server.url),
     TESTBENCH_BATCH: 'on',
     TESTBENCH_BATCH_WAIT: '0.3',
