@@ -21,7 +21,8 @@ export const BATCH_POLL = numberKnob({
   default: 60,
   above: true,
   unit: 'seconds',
-  readme: 'the longest wait between two polls of an open batch (polls start at 1/32 of it and double)',
+  readme:
+    'the longest wait between two polls of an open batch (polls start at 1/32 of it, then come every 4 % of the time waited)',
 })
 
 export const batchKnobs: KnobGroup = { title: 'batches', knobs: [BATCH, BATCH_WAIT, BATCH_POLL] }

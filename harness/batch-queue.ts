@@ -209,12 +209,12 @@ export class BatchQueue {
   }
 
   private async watch(batch: OpenBatch, requests: readonly CarriedRequest[]): Promise<void> {
-    let delay = this.options.pollMs / 32
     let failures = 0
     while (!this.closed) {
-      await new Promise((resolve) => setTimeout(resolve, delay))
+      await new Promise((resolve) =>
+        setTimeout(resolve, pollDelay(Date.now() - batch.submittedAt, this.options.pollMs)),
+      )
       if (this.closed) return
-      delay = Math.min(this.options.pollMs, delay * 2)
       try {
         this.calls.polls++
         const state = await this.wire.poll(batch.id)
@@ -322,6 +322,17 @@ export class BatchQueue {
       }
     }
   }
+}
+
+/** A poll is at most this share of the time waited late: the run ends at most that much after its last batch. */
+const LATE_SHARE = 0.04
+
+/**
+ * The wait before the next poll of a batch `waitedMs` old: from 1/32 of the longest wait, growing with the time
+ * waited so that a poll comes at most 4 % late, and never longer than the longest wait.
+ */
+export function pollDelay(waitedMs: number, pollMs: number): number {
+  return Math.min(pollMs, Math.max(pollMs / 32, waitedMs * LATE_SHARE))
 }
 
 function retryable(error: unknown): boolean {

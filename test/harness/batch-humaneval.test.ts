@@ -1,10 +1,10 @@
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, test } from 'vitest'
 import { loadHumanEval } from '../../suites/humaneval/dataset.ts'
 import type { PythonTask } from '../../harness/python-tasks/python-task.ts'
-import { BATCH_PROVIDERS, batchServer } from '../support/batch-providers.ts'
+import { BATCH_PROVIDERS, batchServer, createdBatches } from '../support/batch-providers.ts'
 import type { LoopbackServer } from '../support/loopback-server.ts'
 import { killRun, readJsonReport, startVitestRun } from '../support/run-vitest.ts'
 import { datasetEnv, datasetOrSkip } from '../support/test-datasets.ts'
@@ -29,20 +29,6 @@ function answerFor(tasks: readonly PythonTask[]) {
     if (!WRONG.has(task.id)) return task.reference
     return `\`\`\`python\ndef ${task.entryPoint}(*args):\n    return []\n\`\`\`\n`
   }
-}
-
-/** Batches the journal holds with their id: created, and recorded. */
-function createdBatches(journal: string): number {
-  if (!existsSync(journal)) return 0
-  return readdirSync(journal)
-    .filter((name) => name.endsWith('.json'))
-    .filter((name) => {
-      try {
-        return 'id' in (JSON.parse(readFileSync(join(journal, name), 'utf8')) as object)
-      } catch {
-        return false // Being written.
-      }
-    }).length
 }
 
 describe.each(BATCH_PROVIDERS)('$name: HumanEval through batches', (provider) => {

@@ -1,3 +1,5 @@
+import { existsSync, readFileSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
 import {
   BatchEngine,
   startAnthropicBatchServer,
@@ -44,4 +46,18 @@ export async function batchServer(provider: BatchProvider, behaviour: BatchBehav
     TESTBENCH_RETRY_DELAY: '0.01',
   }
   return { engine, server, env }
+}
+
+/** Batches the journal holds with their id: created, and recorded. */
+export function createdBatches(journal: string): number {
+  if (!existsSync(journal)) return 0
+  return readdirSync(journal)
+    .filter((name) => name.endsWith('.json'))
+    .filter((name) => {
+      try {
+        return 'id' in (JSON.parse(readFileSync(join(journal, name), 'utf8')) as object)
+      } catch {
+        return false // Being written.
+      }
+    }).length
 }
