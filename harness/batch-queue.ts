@@ -325,11 +325,11 @@ export class BatchQueue {
 }
 
 /** A poll is at most this share of the time waited late: the run ends at most that much after its last batch. */
-const LATE_SHARE = 0.04
+const LATE_SHARE = 0.02
 
 /**
  * The wait before the next poll of a batch `waitedMs` old: from 1/32 of the longest wait, growing with the time
- * waited so that a poll comes at most 4 % late, and never longer than the longest wait.
+ * waited so that a poll comes at most 2 % late, and never longer than the longest wait.
  */
 export function pollDelay(waitedMs: number, pollMs: number): number {
   return Math.min(pollMs, Math.max(pollMs / 32, waitedMs * LATE_SHARE))
