@@ -3,7 +3,7 @@ import { basename } from 'node:path'
 import { batchable } from '../adapters/models/batch/batch-wire.ts'
 import type { ChatRequest } from '../adapters/models/model-adapter.ts'
 import { ProviderError } from '../adapters/models/model-adapter.ts'
-import type { BatchAsk, BatchReplyLine } from './batch-server.ts'
+import type { BatchAsk, BatchReplyLine, OneByOne } from './batch-server.ts'
 import type { Asker, ResolvedModel } from './model-session.ts'
 
 interface Waiter {
@@ -22,7 +22,7 @@ class BatchConnection {
     this.address = address
   }
 
-  send(ask: Omit<BatchAsk, 'id'>, signal: AbortSignal | undefined): Promise<BatchReplyLine> {
+  send(ask: Omit<BatchAsk, 'id'> | Omit<OneByOne, 'id'>, signal: AbortSignal | undefined): Promise<BatchReplyLine> {
     const id = this.nextId++
     return new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason)
@@ -73,12 +73,13 @@ class BatchConnection {
 }
 
 const connections = new Map<string, BatchConnection>()
-const said = new Set<string>()
+/** Notes this worker sent: the server says each once per run, before the first item it concerns is asked. */
+const sent = new Set<string>()
 
 /**
  * Asks through the run's batches: a one-shot request goes to the batch server and waits for its reply there; a
  * request a batch cannot carry (tools, raw completions) or one the batch answered with an error goes to `ordinary`,
- * and the run says once per suite why. `fileFor` is the reply cache's file of a request, whose name is its key.
+ * and the run says once per suite why (the server, so once for all workers). `fileFor` is the reply cache's file of a request, whose name is its key.
  */
 export function batchingAsker(
   address: string,
@@ -96,9 +97,9 @@ export function batchingAsker(
     const why = batchable(request)
     if (why !== undefined) {
       const note = `${model.label} ${request.item.suite}`
-      if (!said.has(note)) {
-        said.add(note)
-        console.warn(`testbench: TESTBENCH_BATCH=on: ${note}'s items are asked one by one: ${why}.`)
+      if (!sent.has(note)) {
+        sent.add(note)
+        await server.send({ label: model.label, suite: request.item.suite, why }, request.signal)
       }
       return ordinary(request)
     }

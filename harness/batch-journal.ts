@@ -9,11 +9,16 @@ export interface CarriedRequest {
   file: string
 }
 
-/** What the cache directory keeps of a batch from the moment it exists, so that a rerun collects it instead of paying again. */
+/**
+ * What the cache directory keeps of a batch from just before it is created, so that a rerun collects it instead of
+ * paying again: without `id`, the batch was being created when the run stopped, and is looked for by its tag.
+ */
 export interface JournalEntry {
   /** The model as in MODEL. */
   label: string
-  id: string
+  /** Ours, given before the batch exists; the provider keeps it where it can (batch-wire.ts). */
+  tag: string
+  id?: string
   createdAt: string
   requests: CarriedRequest[]
 }
@@ -27,11 +32,11 @@ export class BatchJournal {
   }
 
   async write(entry: JournalEntry): Promise<void> {
-    await writeAtomically(this.fileOf(entry.label, entry.id), JSON.stringify(entry))
+    await writeAtomically(this.fileOf(entry.label, entry.tag), JSON.stringify(entry))
   }
 
-  async remove(label: string, id: string): Promise<void> {
-    await rm(this.fileOf(label, id), { force: true })
+  async remove(label: string, tag: string): Promise<void> {
+    await rm(this.fileOf(label, tag), { force: true })
   }
 
   /**
@@ -48,6 +53,8 @@ export class BatchJournal {
       let entry: JournalEntry
       try {
         entry = JSON.parse(await readFile(file, 'utf8')) as JournalEntry
+        // Records written before batches had tags are named by their id.
+        entry.tag ??= entry.id ?? name.slice(prefix.length, -'.json'.length)
       } catch {
         continue // A file being written by another run, or not ours.
       }
@@ -58,8 +65,8 @@ export class BatchJournal {
     return entries
   }
 
-  private fileOf(label: string, id: string): string {
-    return join(this.directory, `${safeName(label)}--${safeName(id)}.json`)
+  private fileOf(label: string, tag: string): string {
+    return join(this.directory, `${safeName(label)}--${safeName(tag)}.json`)
   }
 }
 

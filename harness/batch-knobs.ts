@@ -11,16 +11,18 @@ export const BATCH = choiceKnob({
 })
 export const BATCH_WAIT = numberKnob({
   name: 'TESTBENCH_BATCH_WAIT',
-  default: 2,
+  default: 10,
   unit: 'seconds',
-  readme: 'how long a batch gathers requests after the last one came before it is submitted',
+  readme:
+    "how long a batch gathers requests after the last one came before it is submitted (the run's workers start within it)",
 })
 export const BATCH_POLL = numberKnob({
   name: 'TESTBENCH_BATCH_POLL',
   default: 60,
   above: true,
   unit: 'seconds',
-  readme: 'the longest wait between two polls of an open batch (polls start at 1/32 of it and double)',
+  readme:
+    'the longest wait between two polls of an open batch (polls start at 1/32 of it, then come every 2 % of the time waited)',
 })
 
 export const batchKnobs: KnobGroup = { title: 'batches', knobs: [BATCH, BATCH_WAIT, BATCH_POLL] }

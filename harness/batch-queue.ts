@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import type { ChatReply, ChatRequest } from '../adapters/models/model-adapter.ts'
 import { statusOf } from '../adapters/models/provider-errors.ts'
 import { errorLine, type BatchState, type BatchWire } from '../adapters/models/batch/batch-wire.ts'
@@ -20,6 +21,8 @@ export interface BatchQueueOptions {
 
 /** An open batch as the progress line shows it. */
 export interface OpenBatch {
+  /** The journal's name for it (batch-journal.ts). */
+  tag: string
   id: string
   submittedAt: number
   /** The requests it carries that this run waits for or has not stored yet. */
@@ -65,15 +68,47 @@ export class BatchQueue {
     this.options = options
   }
 
-  /** Collects the batches a stopped run left open. */
+  /**
+   * Collects the batches a stopped run left open; one it was creating when it stopped is looked for in the
+   * provider's list by its tag, and its requests are asked again only when it is not there.
+   */
   async resume(): Promise<void> {
     const entries = (await this.options.journal?.open(this.label)) ?? []
     for (const entry of entries) {
+      const createdAt = Date.parse(entry.createdAt) || Date.now()
+      const id = entry.id ?? (await this.lost(entry, createdAt))
+      if (id === undefined) continue
       this.options.say(
-        `${this.wire.name} batch ${entry.id} (from ${entry.createdAt}) carries ${entry.requests.length} requests not in the cache yet: collecting it instead of asking again`,
+        `${this.wire.name} batch ${id} (from ${entry.createdAt}) carries ${entry.requests.length} requests not in the cache yet: collecting it instead of asking again`,
       )
-      this.track(entry.id, Date.parse(entry.createdAt) || Date.now(), entry.requests)
+      this.track(
+        { tag: entry.tag, id, submittedAt: createdAt, size: entry.requests.length, state: undefined },
+        entry.requests,
+      )
     }
+  }
+
+  /** The id of the batch a stopped run was creating, recorded now; undefined (and the record gone) when it was not made. */
+  private async lost(entry: JournalEntry, createdAt: number): Promise<string | undefined> {
+    let id: string | undefined
+    try {
+      id = await this.call(() => this.wire.find(entry.tag, createdAt, entry.requests.length, this.taken()))
+    } catch (error) {
+      this.options.say(`${this.wire.name}: the batches cannot be listed (${errorLine(error)})`)
+    }
+    if (id === undefined) {
+      this.options.say(
+        `${this.wire.name}: the batch a stopped run was creating at ${entry.createdAt} (${entry.tag}) was not made: its ${entry.requests.length} requests are asked again`,
+      )
+      await this.options.journal?.remove(this.label, entry.tag)
+      return undefined
+    }
+    await this.options.journal?.write({ ...entry, id })
+    return id
+  }
+
+  private taken(): Set<string> {
+    return new Set(this.open.keys())
   }
 
   ask(key: string, file: string, request: ChatRequest): Promise<BatchAnswer> {
@@ -114,62 +149,81 @@ export class BatchQueue {
 
   private async submit(lines: Array<{ key: string; line: string }>): Promise<void> {
     for (const { key } of lines) this.carried.set(key, '')
-    let id: string
-    try {
-      id = await this.call(() => {
-        this.calls.submits++
-        return this.wire.submit(lines.map((each) => each.line))
-      })
-    } catch (error) {
-      for (const { key } of lines) this.carried.delete(key)
-      return this.refuse(
-        `${this.wire.name} refused a batch of ${lines.length} requests for ${this.label}: ${errorLine(error)}`,
-      )
-    }
     const requests: CarriedRequest[] = []
     for (const { key } of lines) {
       const waiting = this.waiting.get(key)
       if (waiting !== undefined) requests.push({ key, file: waiting.file })
     }
     const submittedAt = Date.now()
+    const entry: JournalEntry = {
+      label: this.label,
+      tag: `tb-${randomUUID()}`,
+      createdAt: new Date(submittedAt).toISOString(),
+      requests,
+    }
+    // Recorded before it exists: a run stopped while the provider creates it finds it by its tag.
+    const journal = await this.record(entry)
+    let id: string
     try {
-      await this.options.journal?.write({
-        label: this.label,
-        id,
-        createdAt: new Date(submittedAt).toISOString(),
-        requests,
+      let tries = 0
+      id = await this.call(async () => {
+        // A try after a lost connection may find the batch the last one made.
+        const made = tries++ > 0 ? await this.wire.find(entry.tag, submittedAt, lines.length, this.taken()) : undefined
+        if (made !== undefined) return made
+        this.calls.submits++
+        return this.wire.submit(
+          lines.map((each) => each.line),
+          entry.tag,
+        )
       })
     } catch (error) {
-      this.options.say(
-        `batch ${id} cannot be recorded in the cache dir (${errorLine(error)}): a stopped run would ask its requests again`,
+      for (const { key } of lines) this.carried.delete(key)
+      if (journal) await this.options.journal?.remove(this.label, entry.tag)
+      return this.refuse(
+        `${this.wire.name} refused a batch of ${lines.length} requests for ${this.label}: ${errorLine(error)}`,
       )
     }
+    if (journal) await this.record({ ...entry, id })
     this.options.say(`${this.wire.name} batch ${id} submitted: ${lines.length} requests for ${this.label}`)
-    this.track(id, submittedAt, requests)
+    this.track({ tag: entry.tag, id, submittedAt, size: requests.length, state: undefined }, requests)
   }
 
-  private track(id: string, submittedAt: number, requests: readonly CarriedRequest[]): void {
-    for (const { key } of requests) this.carried.set(key, id)
-    const batch: OpenBatch = { id, submittedAt, size: requests.length, state: undefined }
-    this.open.set(id, batch)
+  /** Writes a journal record; false (and said why) when the cache dir cannot take it. */
+  private async record(entry: JournalEntry): Promise<boolean> {
+    if (this.options.journal === undefined) return false
+    try {
+      await this.options.journal.write(entry)
+      return true
+    } catch (error) {
+      this.options.say(
+        `batch ${entry.id ?? entry.tag} cannot be recorded in the cache dir (${errorLine(error)}): a stopped run would ask its requests again`,
+      )
+      return false
+    }
+  }
+
+  private track(batch: OpenBatch, requests: readonly CarriedRequest[]): void {
+    for (const { key } of requests) this.carried.set(key, batch.id)
+    this.open.set(batch.id, batch)
     void this.watch(batch, requests)
   }
 
   private async watch(batch: OpenBatch, requests: readonly CarriedRequest[]): Promise<void> {
-    let delay = this.options.pollMs / 32
     let failures = 0
     while (!this.closed) {
-      await new Promise((resolve) => setTimeout(resolve, delay))
+      await new Promise((resolve) =>
+        setTimeout(resolve, pollDelay(Date.now() - batch.submittedAt, this.options.pollMs)),
+      )
       if (this.closed) return
-      delay = Math.min(this.options.pollMs, delay * 2)
       try {
         this.calls.polls++
         const state = await this.wire.poll(batch.id)
         failures = 0
-        const changed = batch.state?.status !== state.status || batch.state.done !== state.done
         batch.state = state
-        if (changed) this.options.say(progressLine(this.wire.name, batch))
-        if (state.phase === 'ended') return await this.collect(batch, requests)
+        if (state.phase === 'ended') {
+          this.options.say(progressLine(this.wire.name, batch))
+          return await this.collect(batch, requests)
+        }
       } catch (error) {
         failures++
         if (statusOf(error) !== undefined && !retryable(error))
@@ -226,7 +280,7 @@ export class BatchQueue {
         `${this.wire.name} batch ${batch.id} ended ${batch.state?.status ?? ''}: ${unanswered.length} unanswered (asked again in the next batch), ${errors} answered with an error (asked the ordinary way)`,
       )
     this.open.delete(batch.id)
-    await this.options.journal?.remove(this.label, batch.id)
+    await this.options.journal?.remove(this.label, batch.tag)
   }
 
   /** A batch given up: its requests are asked the ordinary way, or fail when the provider refused it. */
@@ -240,7 +294,7 @@ export class BatchQueue {
       this.carried.delete(key)
       this.settle(key, refused ? { error: why } : { ordinary: why })
     }
-    if (refused) void this.options.journal?.remove(this.label, batch.id)
+    if (refused) void this.options.journal?.remove(this.label, batch.tag)
   }
 
   /** The provider refused a batch: one message, and every request of this model fails with it. */
@@ -268,6 +322,17 @@ export class BatchQueue {
       }
     }
   }
+}
+
+/** A poll is at most this share of the time waited late: the run ends at most that much after its last batch. */
+const LATE_SHARE = 0.02
+
+/**
+ * The wait before the next poll of a batch `waitedMs` old: from 1/32 of the longest wait, growing with the time
+ * waited so that a poll comes at most 2 % late, and never longer than the longest wait.
+ */
+export function pollDelay(waitedMs: number, pollMs: number): number {
+  return Math.min(pollMs, Math.max(pollMs / 32, waitedMs * LATE_SHARE))
 }
 
 function retryable(error: unknown): boolean {

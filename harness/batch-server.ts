@@ -19,6 +19,14 @@ export interface BatchAsk {
   request: Omit<ChatRequest, 'signal'>
 }
 
+/** What a worker sends for a request no batch can carry: the server says why once per run, then answers `ordinary`. */
+export interface OneByOne {
+  id: number
+  label: string
+  suite: string
+  why: string
+}
+
 export type BatchReplyLine = { id: number } & BatchAnswer
 
 export interface BatchServer {
@@ -29,7 +37,15 @@ export interface BatchServer {
   close(): Promise<void>
 }
 
-const PROGRESS_EVERY_MS = 30_000
+/** The queues of the run's batch server, for the progress line (reporters/progress-reporter.ts) in the same process. */
+const runQueues = new Set<BatchQueue>()
+
+/** `OpenAI batch batch_abc: 12/64 in_progress, waited 1 min 20 s` for each open batch of the run. */
+export function runWideBatches(now = Date.now()): string[] {
+  return [...runQueues].flatMap((queue) =>
+    [...queue.open.values()].map((batch) => progressLine(queue.wire.name, batch, now)),
+  )
+}
 
 /**
  * The run's batches (TESTBENCH_BATCH=on), in the global setup's process: every worker sends its one-shot requests
@@ -61,17 +77,20 @@ export async function startBatchServer(
   }
   if (journal === undefined && queues.size > 0)
     say('TESTBENCH_BATCH=on with TESTBENCH_CACHE=off: a stopped run cannot collect its batches, and asks again')
-  const progress = setInterval(() => {
-    for (const queue of queues.values())
-      for (const batch of queue.open.values()) say(progressLine(queue.wire.name, batch))
-  }, PROGRESS_EVERY_MS)
-  progress.unref()
+  for (const queue of queues.values()) runQueues.add(queue)
 
   const base = tmpdir().length <= 60 ? tmpdir() : '/tmp'
   const dir = process.platform === 'win32' ? undefined : mkdtempSync(join(base, 'testbench-batches-'))
   const address =
     dir === undefined ? `\\\\.\\pipe\\testbench-batches-${process.pid}-${Date.now()}` : join(dir, 'batches.sock')
-  const server = createServer((socket) => serve(socket, queues))
+  const said = new Set<string>()
+  const oneByOne = (ask: OneByOne): void => {
+    const note = `${ask.label} ${ask.suite}`
+    if (said.has(note)) return
+    said.add(note)
+    say(`TESTBENCH_BATCH=on: ${note}'s items are asked one by one: ${ask.why}.`)
+  }
+  const server = createServer((socket) => serve(socket, queues, oneByOne))
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(address, resolve)
@@ -81,8 +100,10 @@ export async function startBatchServer(
     queues,
     close: () =>
       new Promise<void>((resolve) => {
-        clearInterval(progress)
-        for (const queue of queues.values()) queue.close()
+        for (const queue of queues.values()) {
+          queue.close()
+          runQueues.delete(queue)
+        }
         server.close(() => {
           if (dir !== undefined) rmSync(dir, { recursive: true, force: true })
           resolve()
@@ -91,15 +112,20 @@ export async function startBatchServer(
   }
 }
 
-function serve(socket: Socket, queues: ReadonlyMap<string, BatchQueue>): void {
+function serve(socket: Socket, queues: ReadonlyMap<string, BatchQueue>, oneByOne: (ask: OneByOne) => void): void {
   let buffered = ''
   socket.setEncoding('utf8')
   socket.on('error', () => socket.destroy())
   socket.on('data', (chunk: string) => {
     buffered += chunk
     for (let end = buffered.indexOf('\n'); end >= 0; end = buffered.indexOf('\n')) {
-      const ask = JSON.parse(buffered.slice(0, end)) as BatchAsk
+      const ask = JSON.parse(buffered.slice(0, end)) as BatchAsk | OneByOne
       buffered = buffered.slice(end + 1)
+      if ('why' in ask) {
+        oneByOne(ask)
+        socket.write(`${JSON.stringify({ id: ask.id, ordinary: ask.why })}\n`)
+        continue
+      }
       const queue = queues.get(ask.label)
       const answer: Promise<BatchAnswer> =
         queue === undefined

@@ -22,13 +22,26 @@ export function benchmarkTestOptions(include: string[], env: NodeJS.ProcessEnv =
     testTimeout: 0,
     maxConcurrency: itemsAtOnce(env),
     // Parts of one suite run at once, so that one part's last requests overlap the next part's first ones.
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    maxWorkers: workers(env),
     // Part files of a suite share one worker's modules: datasets, the warm Python fork server, connections.
     isolate: false,
   }
 }
 
 const ITEMS_IN_A_BATCH_AT_ONCE = 50_000
+
+/** More than every part file of the suites together (Vitest starts no more workers than files). */
+const PART_FILES_IN_A_BATCH_AT_ONCE = 256
+
+/**
+ * A worker runs its part files one after another, and a part waiting on a batch holds its worker until the batch
+ * ends: with TESTBENCH_BATCH every part file gets a worker, so that the whole run's requests go into the first batch
+ * instead of one batch per round of parts (each waiting up to 24 h).
+ */
+function workers(env: NodeJS.ProcessEnv): number {
+  if (BATCH.raw(env)?.toLowerCase() === 'on') return PART_FILES_IN_A_BATCH_AT_ONCE
+  return Math.max(2, availableParallelism() - 1)
+}
 
 /**
  * Items of one part file started at once. TESTBENCH_CONCURRENCY bounds the model requests in flight across

@@ -1,4 +1,5 @@
 import { runWidePaces } from '../harness/run-slots.ts'
+import { runWideBatches } from '../harness/batch-server.ts'
 import { paceText } from '../adapters/models/endpoint-pace.ts'
 import { dirname } from 'node:path'
 import type { Reporter, TestCase, TestModule, TestRunEndReason, TestSpecification } from 'vitest/node'
@@ -129,7 +130,7 @@ export class ProgressReporter implements Reporter {
       scoresSoFar(progress),
       now - progress.startedAt,
     )
-    this.write([line, ...paceNotes()].join(' · '))
+    this.write([line, ...paceNotes(), ...runWideBatches()].join(' · '))
   }
 }
 

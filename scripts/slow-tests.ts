@@ -101,4 +101,9 @@ export const SLOW_TESTS: readonly SlowTests[] = [
     glob: 'test/harness/batch-providers.test.ts',
     why: 'whole demo runs through Anthropic and Gemini batches, killed and resumed',
   },
+  { glob: 'test/harness/batch-lost-create.test.ts', why: 'demo runs killed while each provider creates its batch' },
+  {
+    glob: 'test/harness/batch-humaneval.test.ts',
+    why: "HumanEval through each provider's batches, killed and resumed",
+  },
 ]

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync } from 'node:fs'
+import { mkdtempSync, readdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, test } from 'vitest'
@@ -12,6 +12,7 @@ import {
 import type { LoopbackServer } from '../support/loopback-server.ts'
 import { killRun, runSuiteForRecords, startVitestRun } from '../support/run-vitest.ts'
 import { waitFor } from '../support/wait-for.ts'
+import { createdBatches } from '../support/batch-providers.ts'
 
 let server: LoopbackServer | undefined
 afterEach(async () => {
@@ -69,7 +70,7 @@ describe.each(PROVIDERS)('$name batches', (provider) => {
     }
     const journal = join(cache, 'batches')
     const first = startVitestRun(['--project', 'suites', 'suites/demo'], runEnv)
-    await waitFor(() => existsSync(journal) && readdirSync(journal).some((name) => name.endsWith('.json')), 30_000)
+    await waitFor(() => createdBatches(journal) > 0, 30_000)
     killRun(first)
     await first.done
     const second = await startVitestRun(['--project', 'suites', 'suites/demo'], runEnv).done

@@ -17,6 +17,8 @@ export interface BatchBehaviour {
   failPollEvery?: number
   /** Every batch is refused with this validation message. */
   refuse?: string
+  /** The answer to a create comes this much later (the batch exists at once): a run killed meanwhile never hears its id. */
+  holdCreateMs?: number
 }
 
 /** What the server was asked, counted: the figures a kill-and-resume test and bench:batch check. */
@@ -33,6 +35,8 @@ export interface BatchCounts {
 
 interface SimulatedBatch {
   id: string
+  /** What the creator tagged it with: OpenAI's metadata, Gemini's display name. */
+  tag: string
   keys: string[]
   prompts: string[]
   createdAt: number
@@ -57,11 +61,12 @@ export class BatchEngine {
     this.behaviour = behaviour
   }
 
-  create(id: string, requests: Array<{ key: string; prompt: string }>): SimulatedBatch {
+  create(id: string, requests: Array<{ key: string; prompt: string }>, tag = ''): SimulatedBatch {
     this.counts.creates++
     for (const { key } of requests) this.counts.carried.set(key, (this.counts.carried.get(key) ?? 0) + 1)
     const batch: SimulatedBatch = {
       id,
+      tag,
       keys: requests.map((request) => request.key),
       prompts: requests.map((request) => request.prompt),
       createdAt: Date.now(),
@@ -69,6 +74,17 @@ export class BatchEngine {
     }
     this.batches.set(id, batch)
     return batch
+  }
+
+  /** The batches newest first, as the providers list them. */
+  listed(): SimulatedBatch[] {
+    return [...this.batches.values()].reverse()
+  }
+
+  /** Answers a create once the behaviour's hold is over. */
+  async held(): Promise<void> {
+    const hold = this.behaviour.holdCreateMs
+    if (hold !== undefined) await new Promise((resolve) => setTimeout(resolve, hold))
   }
 
   /** Whether this poll fails (counted either way). */
@@ -139,6 +155,7 @@ export async function startOpenAIBatchServer(engine: BatchEngine): Promise<Loopb
       input_file_id: 'file-in',
       completion_window: '24h',
       created_at: Math.floor(batch.createdAt / 1000),
+      metadata: batch.tag === '' ? null : { source: 'llm-testbench', testbench_tag: batch.tag },
       status: progress.ended ? (progress.expired ? 'expired' : 'completed') : 'in_progress',
       request_counts: { total: batch.keys.length, completed: progress.answered, failed: 0 },
       ...(progress.ended ? { output_file_id: output, ...(failed.length > 0 ? { error_file_id: errors } : {}) } : {}),
@@ -153,8 +170,8 @@ export async function startOpenAIBatchServer(engine: BatchEngine): Promise<Loopb
       })
     if (path === '/v1/chat/completions') {
       engine.counts.ordinary++
-      const body = JSON.parse(request.body) as { messages: Array<{ content: string }> }
-      return streamChatCompletion(response, engine.behaviour.answer(body.messages[0]?.content ?? ''))
+      const body = JSON.parse(request.body) as { messages: Array<{ content: unknown }> }
+      return streamChatCompletion(response, engine.behaviour.answer(textOf(body.messages.at(-1)?.content)))
     }
     if (path === '/v1/files' && request.method === 'POST') {
       engine.counts.uploads++
@@ -174,16 +191,31 @@ export async function startOpenAIBatchServer(engine: BatchEngine): Promise<Loopb
         status: 'processed',
       })
     }
+    if (path === '/v1/batches' && request.method === 'GET') {
+      const data = engine.listed().map(batchObject)
+      return sendJson(response, 200, {
+        object: 'list',
+        data,
+        first_id: data[0]?.id ?? null,
+        last_id: data.at(-1)?.id ?? null,
+        has_more: false,
+      })
+    }
     if (path === '/v1/batches' && request.method === 'POST') {
-      const { input_file_id } = JSON.parse(request.body) as { input_file_id: string }
+      const { input_file_id, metadata } = JSON.parse(request.body) as {
+        input_file_id: string
+        metadata?: { testbench_tag?: string }
+      }
       if (engine.behaviour.refuse !== undefined)
         return sendJson(response, 400, { error: { message: engine.behaviour.refuse, type: 'invalid_request_error' } })
       const lines = (files.get(input_file_id) ?? '').split('\n').filter((line) => line.trim() !== '')
       const requests = lines.map((line) => {
-        const parsed = JSON.parse(line) as { custom_id: string; body: { messages: Array<{ content: string }> } }
-        return { key: parsed.custom_id, prompt: parsed.body.messages[0]?.content ?? '' }
+        const parsed = JSON.parse(line) as { custom_id: string; body: { messages: Array<{ content: unknown }> } }
+        return { key: parsed.custom_id, prompt: textOf(parsed.body.messages.at(-1)?.content) }
       })
-      return sendJson(response, 200, batchObject(engine.create(`batch_${++made}`, requests)))
+      const created = engine.create(`batch_${++made}`, requests, metadata?.testbench_tag)
+      await engine.held()
+      return sendJson(response, 200, batchObject(created))
     }
     const batch = /^\/v1\/batches\/([^/]+)$/.exec(path)
     if (batch !== null) {
@@ -278,7 +310,7 @@ export async function startAnthropicBatchServer(engine: BatchEngine): Promise<Lo
       results_url: progress.ended ? `${url}/v1/messages/batches/${batch.id}/results` : null,
     }
   }
-  const server = await startLoopbackServer((request: SeenRequest, response: ServerResponse) => {
+  const server = await startLoopbackServer(async (request: SeenRequest, response: ServerResponse) => {
     const path = request.path.split('?')[0] ?? ''
     if (path.startsWith('/v1/models/'))
       return sendJson(response, 200, {
@@ -291,6 +323,15 @@ export async function startAnthropicBatchServer(engine: BatchEngine): Promise<Lo
       engine.counts.ordinary++
       const body = JSON.parse(request.body) as { messages: Array<{ content: unknown }> }
       return sendStreamed(response, 'anthropic', path, engine.behaviour.answer(textOf(body.messages.at(-1)?.content)))
+    }
+    if (path === '/v1/messages/batches' && request.method === 'GET') {
+      const data = engine.listed().map(batchObject)
+      return sendJson(response, 200, {
+        data,
+        has_more: false,
+        first_id: data[0]?.id ?? null,
+        last_id: data.at(-1)?.id ?? null,
+      })
     }
     if (path === '/v1/messages/batches' && request.method === 'POST') {
       engine.counts.uploads++
@@ -306,7 +347,9 @@ export async function startAnthropicBatchServer(engine: BatchEngine): Promise<Lo
         key: each.custom_id,
         prompt: textOf(each.params.messages.at(-1)?.content),
       }))
-      return sendJson(response, 200, batchObject(engine.create(`msgbatch_${++made}`, carried)))
+      const created = engine.create(`msgbatch_${++made}`, carried)
+      await engine.held()
+      return sendJson(response, 200, batchObject(created))
     }
     const results = /^\/v1\/messages\/batches\/([^/]+)\/results$/.exec(path)
     if (results !== null) {
@@ -385,15 +428,17 @@ export async function startGeminiBatchServer(engine: BatchEngine): Promise<Loopb
       metadata: {
         '@type': 'type.googleapis.com/google.ai.generativelanguage.v1main.GenerateContentBatch',
         model: 'models/fake',
-        displayName: 'llm-testbench',
+        displayName: batch.tag,
         state,
         createTime: new Date(batch.createdAt).toISOString(),
         ...(responses === undefined ? {} : { output: { inlinedResponses: { inlinedResponses: responses } } }),
       },
     }
   }
-  return startLoopbackServer((request: SeenRequest, response: ServerResponse) => {
+  return startLoopbackServer(async (request: SeenRequest, response: ServerResponse) => {
     const path = request.path.split('?')[0] ?? ''
+    if (request.method === 'GET' && /^\/v1(beta)?\/batches$/.test(path))
+      return sendJson(response, 200, { operations: engine.listed().map(job) })
     if (request.method === 'GET' && /^\/v1(beta)?\/models\/[^/:]+$/.test(path))
       return sendJson(response, 200, { name: 'models/fake', version: '001', displayName: 'fake' })
     if (path.endsWith(':streamGenerateContent')) {
@@ -409,6 +454,7 @@ export async function startGeminiBatchServer(engine: BatchEngine): Promise<Loopb
         })
       const body = JSON.parse(request.body) as {
         batch: {
+          displayName?: string
           inputConfig: {
             requests: {
               requests: Array<{ request: { contents: Array<{ parts: unknown }> }; metadata: { key: string } }>
@@ -420,7 +466,9 @@ export async function startGeminiBatchServer(engine: BatchEngine): Promise<Loopb
         key: each.metadata.key,
         prompt: textOf(each.request.contents.at(-1)?.parts),
       }))
-      return sendJson(response, 200, job(engine.create(`batches/b${++made}`, carried)))
+      const created = engine.create(`batches/b${++made}`, carried, body.batch.displayName)
+      await engine.held()
+      return sendJson(response, 200, job(created))
     }
     const batch = /^\/v1(?:beta)?\/(batches\/[^/]+)$/.exec(path)
     if (batch !== null) {

@@ -5,13 +5,14 @@ import type { ChatReply, ChatRequest } from '../model-adapter.ts'
 import { AnthropicUsage } from '../anthropic-usage.ts'
 import { anthropicBody } from '../anthropic.ts'
 import { madeUpCallId } from '../made-up-call-id.ts'
-import type { BatchResult, BatchState, BatchWire } from './batch-wire.ts'
+import { CLOCK_SKEW_MS, LISTED_BATCHES, type BatchResult, type BatchState, type BatchWire } from './batch-wire.ts'
 
 /**
  * Anthropic's Message Batches: `POST /v1/messages/batches` with the requests inline (`custom_id` of 1–64
  * letters, digits, `-` or `_`: the cache key's 64 hex digits fit), at most 100,000 requests or 256 MB; polled
  * until `processing_status` is `ended`, then the results as JSONL from the batch's `results_url`, each
- * `succeeded`, `errored`, `canceled` or `expired`.
+ * `succeeded`, `errored`, `canceled` or `expired`. A batch keeps no tag of ours: a lost one is found in the list as
+ * the one created after the journal's record with as many requests, not yet collected.
  */
 export class AnthropicBatchWire implements BatchWire {
   readonly name = 'Anthropic'
@@ -33,6 +34,19 @@ export class AnthropicBatchWire implements BatchWire {
   async submit(lines: readonly string[]): Promise<string> {
     const requests = lines.map((line) => JSON.parse(line) as BatchCreateParams.Request)
     return (await this.client.messages.batches.create({ requests })).id
+  }
+
+  async find(_tag: string, since: number, size: number, taken: ReadonlySet<string>): Promise<string | undefined> {
+    let listed = 0
+    let found: string | undefined
+    // Newest first; of several that fit, the oldest is the one made right after the record.
+    for await (const batch of this.client.messages.batches.list({ limit: 100 })) {
+      if (Date.parse(batch.created_at) < since - CLOCK_SKEW_MS || ++listed > LISTED_BATCHES) break
+      const counts = batch.request_counts
+      const total = counts.processing + counts.succeeded + counts.errored + counts.canceled + counts.expired
+      if (total === size && !taken.has(batch.id)) found = batch.id
+    }
+    return found
   }
 
   async poll(id: string): Promise<BatchState> {

@@ -37,12 +37,26 @@ export interface BatchWire {
   readonly limits: BatchLimits
   /** The request as the batch carries it, serialized; its bytes count towards the limit. */
   line(key: string, request: ChatRequest): string
-  /** Submits the lines as one batch; resolves to its id as soon as it exists. */
-  submit(lines: readonly string[]): Promise<string>
+  /**
+   * Submits the lines as one batch tagged with `tag` (the journal's local id, where the provider keeps one: OpenAI's
+   * metadata, Gemini's display name); resolves to its id as soon as it exists.
+   */
+  submit(lines: readonly string[], tag: string): Promise<string>
+  /**
+   * The id of a batch `submit` made with `tag` no earlier than `since` (ms) and carrying `size` requests, from the
+   * provider's list of batches; undefined when there is none. `taken` are ids already collected, never returned.
+   */
+  find(tag: string, since: number, size: number, taken: ReadonlySet<string>): Promise<string | undefined>
   poll(id: string): Promise<BatchState>
   /** Every answer of an ended batch; requests it left unanswered are absent. */
   results(id: string): Promise<BatchResult[]>
 }
+
+/** Batches listed before `find` gives up: a run's own batches are among the newest. */
+export const LISTED_BATCHES = 1000
+
+/** How much earlier than the journal's clock a provider's clock may put a batch's creation. */
+export const CLOCK_SKEW_MS = 10 * 60_000
 
 /** The provider refused a whole batch (a bad request line, a model without batch support…). */
 export class BatchRefusedError extends ProviderError {}

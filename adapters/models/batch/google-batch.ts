@@ -1,7 +1,7 @@
 import { GoogleGenAI, JobState, type GenerateContentResponse, type InlinedRequest } from '@google/genai'
 import type { ChatReply, ChatRequest } from '../model-adapter.ts'
 import { GeminiReplyParts, geminiRequest } from '../google.ts'
-import type { BatchResult, BatchState, BatchWire } from './batch-wire.ts'
+import { CLOCK_SKEW_MS, LISTED_BATCHES, type BatchResult, type BatchState, type BatchWire } from './batch-wire.ts'
 
 const ENDED: readonly string[] = [
   JobState.JOB_STATE_SUCCEEDED,
@@ -14,7 +14,7 @@ const ENDED: readonly string[] = [
  * Gemini's batch mode: `models/{model}:batchGenerateContent` with the requests inline (under 20 MB in all; each
  * carries its cache key in `metadata`), polled with `batches.get` until the job ends; the inlined responses come
  * in the job, in the order of the requests, each with its metadata. The Developer API reports no counts while
- * a job runs: the progress line shows its state only.
+ * a job runs: the progress line shows its state only. The journal's tag is the job's display name.
  */
 export class GoogleBatchWire implements BatchWire {
   readonly name = 'Gemini'
@@ -36,11 +36,20 @@ export class GoogleBatchWire implements BatchWire {
     return JSON.stringify(inlined)
   }
 
-  async submit(lines: readonly string[]): Promise<string> {
+  async submit(lines: readonly string[], tag: string): Promise<string> {
     const src = lines.map((line) => JSON.parse(line) as InlinedRequest)
-    const job = await this.client.batches.create({ model: this.model, src, config: { displayName: 'llm-testbench' } })
+    const job = await this.client.batches.create({ model: this.model, src, config: { displayName: displayName(tag) } })
     if (!job.name) throw new Error('Gemini created a batch job without a name')
     return job.name
+  }
+
+  async find(tag: string, since: number, _size: number, taken: ReadonlySet<string>): Promise<string | undefined> {
+    let listed = 0
+    for await (const job of await this.client.batches.list({ config: { pageSize: 100 } })) {
+      if (Date.parse(job.createTime ?? '') < since - CLOCK_SKEW_MS || ++listed > LISTED_BATCHES) return undefined
+      if (job.displayName === displayName(tag) && job.name && !taken.has(job.name)) return job.name
+    }
+    return undefined
   }
 
   async poll(id: string): Promise<BatchState> {
@@ -69,6 +78,10 @@ export class GoogleBatchWire implements BatchWire {
     }
     return results
   }
+}
+
+function displayName(tag: string): string {
+  return `llm-testbench ${tag}`
 }
 
 /** A whole (not streamed) generateContent response as a reply. */

@@ -3,7 +3,7 @@ import type { ChatCompletion } from 'openai/resources/chat/completions'
 import type { ChatReply, ChatRequest } from '../model-adapter.ts'
 import { openaiUsage } from '../openai-usage.ts'
 import { openaiChatBody, type OpenAIEndpoint } from '../openai.ts'
-import type { BatchResult, BatchState, BatchWire } from './batch-wire.ts'
+import { CLOCK_SKEW_MS, LISTED_BATCHES, type BatchResult, type BatchState, type BatchWire } from './batch-wire.ts'
 
 /**
  * OpenAI's Batch API (and any compatible server's `/v1/batches`): the requests as a JSONL file uploaded with
@@ -32,7 +32,7 @@ export class OpenAIBatchWire implements BatchWire {
     return JSON.stringify({ custom_id: key, method: 'POST', url: '/v1/chat/completions', body })
   }
 
-  async submit(lines: readonly string[]): Promise<string> {
+  async submit(lines: readonly string[], tag: string): Promise<string> {
     const file = await this.client.files.create({
       file: await toFile(Buffer.from(`${lines.join('\n')}\n`), 'testbench-batch.jsonl'),
       purpose: 'batch',
@@ -41,9 +41,19 @@ export class OpenAIBatchWire implements BatchWire {
       input_file_id: file.id,
       endpoint: '/v1/chat/completions',
       completion_window: '24h',
-      metadata: { source: 'llm-testbench' },
+      metadata: { source: 'llm-testbench', testbench_tag: tag },
     })
     return batch.id
+  }
+
+  async find(tag: string, since: number, _size: number, taken: ReadonlySet<string>): Promise<string | undefined> {
+    let listed = 0
+    // Newest first: the list stops at the batches made before the journal's record.
+    for await (const batch of this.client.batches.list({ limit: 100 })) {
+      if (batch.created_at * 1000 < since - CLOCK_SKEW_MS || ++listed > LISTED_BATCHES) return undefined
+      if (batch.metadata?.testbench_tag === tag && !taken.has(batch.id)) return batch.id
+    }
+    return undefined
   }
 
   async poll(id: string): Promise<BatchState> {

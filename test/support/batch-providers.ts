@@ -1,0 +1,63 @@
+import { existsSync, readFileSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import {
+  BatchEngine,
+  startAnthropicBatchServer,
+  startGeminiBatchServer,
+  startOpenAIBatchServer,
+  type BatchBehaviour,
+} from './batch-loopback.ts'
+import type { LoopbackServer } from './loopback-server.ts'
+
+/** One provider's loopback batch server and the env that points a run at it. */
+export interface BatchProvider {
+  name: string
+  start: (engine: BatchEngine) => Promise<LoopbackServer>
+  env: (url: string) => Record<string, string>
+}
+
+export const BATCH_PROVIDERS: readonly BatchProvider[] = [
+  {
+    name: 'OpenAI',
+    start: startOpenAIBatchServer,
+    env: (url) => ({ MODEL: 'openai:fake', OPENAI_BASE_URL: `${url}/v1`, OPENAI_API_KEY: 'test' }),
+  },
+  {
+    name: 'Anthropic',
+    start: startAnthropicBatchServer,
+    env: (url) => ({ MODEL: 'anthropic:fake', ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: 'test' }),
+  },
+  {
+    name: 'Gemini',
+    start: startGeminiBatchServer,
+    env: (url) => ({ MODEL: 'google:fake', GOOGLE_GEMINI_BASE_URL: url, GEMINI_API_KEY: 'test' }),
+  },
+]
+
+/** A provider's batch server with `behaviour`, and the env of a batched run against it (quick waits and polls). */
+export async function batchServer(provider: BatchProvider, behaviour: BatchBehaviour) {
+  const engine = new BatchEngine(behaviour)
+  const server = await provider.start(engine)
+  const env: Record<string, string> = {
+    ...provider.env(server.url),
+    TESTBENCH_BATCH: 'on',
+    TESTBENCH_BATCH_WAIT: '0.3',
+    TESTBENCH_BATCH_POLL: '0.4',
+    TESTBENCH_RETRY_DELAY: '0.01',
+  }
+  return { engine, server, env }
+}
+
+/** Batches the journal holds with their id: created, and recorded. */
+export function createdBatches(journal: string): number {
+  if (!existsSync(journal)) return 0
+  return readdirSync(journal)
+    .filter((name) => name.endsWith('.json'))
+    .filter((name) => {
+      try {
+        return 'id' in (JSON.parse(readFileSync(join(journal, name), 'utf8')) as object)
+      } catch {
+        return false // Being written.
+      }
+    }).length
+}
