@@ -1,7 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer, type Socket } from 'node:net'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { batchWireFor } from '../adapters/models/batch/batch-wire-for.ts'
 import type { ChatRequest } from '../adapters/models/model-adapter.ts'
 import type { ModelSpec } from '../adapters/models/model-spec.ts'
@@ -9,6 +6,7 @@ import { BATCH_POLL, BATCH_WAIT } from './batch-knobs.ts'
 import { BatchJournal } from './batch-journal.ts'
 import { BatchQueue, progressLine, type BatchAnswer } from './batch-queue.ts'
 import { cacheDir, cacheMode } from './knobs.ts'
+import { runSocket } from './run-socket.ts'
 
 /** What a worker sends for one request: its id on the connection, the model, the cache key and file, the request. */
 export interface BatchAsk {
@@ -79,10 +77,7 @@ export async function startBatchServer(
     say('TESTBENCH_BATCH=on with TESTBENCH_CACHE=off: a stopped run cannot collect its batches, and asks again')
   for (const queue of queues.values()) runQueues.add(queue)
 
-  const base = tmpdir().length <= 60 ? tmpdir() : '/tmp'
-  const dir = process.platform === 'win32' ? undefined : mkdtempSync(join(base, 'testbench-batches-'))
-  const address =
-    dir === undefined ? `\\\\.\\pipe\\testbench-batches-${process.pid}-${Date.now()}` : join(dir, 'batches.sock')
+  const { address, remove } = runSocket('batches')
   const said = new Set<string>()
   const oneByOne = (ask: OneByOne): void => {
     const note = `${ask.label} ${ask.suite}`
@@ -105,7 +100,7 @@ export async function startBatchServer(
           runQueues.delete(queue)
         }
         server.close(() => {
-          if (dir !== undefined) rmSync(dir, { recursive: true, force: true })
+          remove()
           resolve()
         })
       }),

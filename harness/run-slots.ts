@@ -1,11 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs'
 import { createConnection, createServer, type Socket } from 'node:net'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { EndpointPace, type PaceReport, type PaceSignal } from '../adapters/models/endpoint-pace.ts'
 import { abortReason } from '../adapters/models/paced-slots.ts'
 import type { RunWideSlots } from '../adapters/models/endpoint-slots.ts'
 import { serveBudget, type BudgetMessage } from './run-budget.ts'
+import { runSocket } from './run-socket.ts'
 
 /**
  * Slots shared by every worker of a run: the part files of one suite run in several workers at
@@ -43,11 +41,7 @@ export function runWidePaces(): ReadonlyMap<string, EndpointPace> {
 
 export async function startSlotServer(): Promise<SlotServer> {
   const pools = new Map<string, Pool>()
-  // A Unix socket path must stay under about 100 bytes.
-  const base = tmpdir().length <= 60 ? tmpdir() : '/tmp'
-  const dir = process.platform === 'win32' ? undefined : mkdtempSync(join(base, 'testbench-slots-'))
-  const address =
-    dir === undefined ? `\\\\.\\pipe\\testbench-slots-${process.pid}-${Date.now()}` : join(dir, 'slots.sock')
+  const { address, remove } = runSocket('slots')
 
   const grant = (pool: Pool): void => {
     for (let next = pool.waiting[0]; next !== undefined && pool.pace.mayStart(pool.active); next = pool.waiting[0]) {
@@ -117,11 +111,6 @@ export async function startSlotServer(): Promise<SlotServer> {
       grant(pool)
     })
   })
-  // A run stopped by Ctrl-C or process.exit skips the global teardown: the socket's folder goes with the process.
-  const removeDir = (): void => {
-    if (dir !== undefined) rmSync(dir, { recursive: true, force: true })
-  }
-  process.once('exit', removeDir)
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(address, resolve)
@@ -132,8 +121,7 @@ export async function startSlotServer(): Promise<SlotServer> {
       new Promise<void>((resolve) => {
         for (const pool of pools.values()) clearTimeout(pool.wake)
         server.close(() => {
-          process.off('exit', removeDir)
-          removeDir()
+          remove()
           resolve()
         })
       }),
