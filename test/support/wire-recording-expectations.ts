@@ -40,7 +40,8 @@ export interface ExpectedReply {
  * `input_tokens` plus cache reads and writes from the last `message_delta`), a kind present where the provider
  * reported it; OpenAI-compatible reasoning from `reasoning_content`, `reasoning`, `reasoning_details` or
  * Mistral's `thinking` parts; usage from the last chunk that has it. Ids of Gemini's and Ollama's calls are
- * made up, so none is expected. Texts are given by digest, not quoted.
+ * made up, so none is expected. OpenRouter's own `usage.cost` (in credits, USD) is kept as `cost`. Texts are given
+ * by digest, not quoted.
  */
 export const EXPECTED_REPLIES: Record<string, ExpectedReply> = {
   'openai-text': {
@@ -109,12 +110,12 @@ export const EXPECTED_REPLIES: Record<string, ExpectedReply> = {
   'openrouter-claude-reasoning': {
     text: digest(9, 'e93dff0d1076b537'),
     reasoning: digest(51, 'b66dc085e37f7bac'),
-    tokens: { prompt: 43, completion: 36, reasoning: 13, cacheRead: 0 },
+    tokens: { prompt: 43, completion: 36, reasoning: 13, cacheRead: 0, cost: 0.000669 },
     finish: 'stop',
   },
   'openrouter-o3-reasoning': {
     text: digest(446, '863c7d8a882d2101'),
-    tokens: { prompt: 9, completion: 104, reasoning: 0, cacheRead: 0 },
+    tokens: { prompt: 9, completion: 104, reasoning: 0, cacheRead: 0, cost: 0.00085 },
     finish: 'stop',
   },
   'groq-gptoss-tool': {
@@ -317,7 +318,7 @@ export const EXPECTED_REPLIES: Record<string, ExpectedReply> = {
     text: digest(0, 'e3b0c44298fc1c14'),
     reasoning: digest(211, '970213029047eed8'),
     calls: [{ id: 'toolu_bdrk_01L9pX1Wp4FAEq9TT2Z6UAe7', name: 'reasoning_weather', arguments: { city: 'Berlin' } }],
-    tokens: { prompt: 626, completion: 106, reasoning: 54, cacheRead: 0, cacheWrite: 0 },
+    tokens: { prompt: 626, completion: 106, reasoning: 54, cacheRead: 0, cacheWrite: 0, cost: 0.001156 },
     finish: 'tool_calls',
   },
   'ollama-cloud-gptoss-tool': {
