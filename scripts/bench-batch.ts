@@ -3,11 +3,12 @@
 // polls, downloads), the harness's memory per waiting item (peak resident set of Vitest and its workers, from
 // /proc, against the same run of 9 items), and its wall time beyond the server's batch time. Linux only.
 import { spawn } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { BatchEngine, startOpenAIBatchServer } from '../test/support/batch-loopback.ts'
 import { refuseArguments } from './script-usage.ts'
+import { treeKiB } from './process-tree-memory.ts'
 
 const USAGE = `usage: npm run bench:batch
 1,143 made-up one-shot items (FaRel) through the loopback OpenAI batch server, whose batches take
@@ -24,31 +25,6 @@ const GOAL_BEYOND = 0.05
 if (process.platform !== 'linux') {
   console.error(`bench:batch reads memory from /proc and runs on Linux only (this is ${process.platform}).`)
   process.exit(1)
-}
-
-function residentKiB(pid: number): number {
-  try {
-    return Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0)
-  } catch {
-    return 0
-  }
-}
-
-function descendants(pid: number): number[] {
-  const children: number[] = []
-  try {
-    for (const task of readdirSync(`/proc/${pid}/task`)) {
-      const listed = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim()
-      if (listed !== '') children.push(...listed.split(' ').map(Number))
-    }
-  } catch {
-    return []
-  }
-  return children.flatMap((child) => [child, ...descendants(child)])
-}
-
-function treeKiB(pid: number): number {
-  return [pid, ...descendants(pid)].reduce((sum, each) => sum + residentKiB(each), 0)
 }
 
 interface Measure {

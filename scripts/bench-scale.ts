@@ -2,10 +2,11 @@
 // 1,000 and 10,000 quizzes, run after run interleaved; the memory is the peak resident set of the
 // whole process tree (Vitest and its workers), sampled from /proc, so this script runs on Linux only.
 import { spawn } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { refuseArguments } from './script-usage.ts'
+import { treeKiB } from './process-tree-memory.ts'
 
 const USAGE = `usage: npm run bench:scale
 What a run costs per item as runs grow: FaRel with MODEL=reference at about 1,000 and 10,000 quizzes
@@ -26,32 +27,6 @@ interface Measure {
   items: number
   wallMs: number
   peakKiB: number
-}
-
-function residentKiB(pid: number): number {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8')
-    return Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0)
-  } catch {
-    return 0
-  }
-}
-
-function descendants(pid: number): number[] {
-  const children: number[] = []
-  try {
-    for (const task of readdirSync(`/proc/${pid}/task`)) {
-      const listed = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim()
-      if (listed !== '') children.push(...listed.split(' ').map(Number))
-    }
-  } catch {
-    return []
-  }
-  return children.flatMap((child) => [child, ...descendants(child)])
-}
-
-function treeKiB(pid: number): number {
-  return [pid, ...descendants(pid)].reduce((sum, each) => sum + residentKiB(each), 0)
 }
 
 async function run(items: number): Promise<Measure> {
