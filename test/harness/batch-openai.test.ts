@@ -1,12 +1,9 @@
-import { mkdtempSync, readdirSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { readdirSync } from 'node:fs'
 import { afterEach, expect, test } from 'vitest'
 import { BatchEngine, startOpenAIBatchServer, sumAnswer, type BatchBehaviour } from '../support/batch-loopback.ts'
 import type { LoopbackServer } from '../support/loopback-server.ts'
-import { killRun, runSuiteForRecords, startVitestRun } from '../support/run-vitest.ts'
-import { waitFor } from '../support/wait-for.ts'
-import { createdBatches } from '../support/batch-providers.ts'
+import { runSuiteForRecords, startVitestRun } from '../support/run-vitest.ts'
+import { demoRunKilledMidBatch } from '../support/batch-providers.ts'
 
 let server: LoopbackServer | undefined
 afterEach(async () => {
@@ -68,17 +65,7 @@ test('a refused batch is one clear error, and no item is asked one by one', asyn
 
 test('a run killed while its batch runs, started again, collects the batch and pays for nothing twice', async () => {
   const { engine, env } = await openaiBatches({ batchMs: 4000 })
-  const cache = mkdtempSync(join(tmpdir(), 'batch-resume-cache-'))
-  const runEnv = {
-    ...env,
-    TESTBENCH_CACHE_DIR: cache,
-    TESTBENCH_REPORT_DIR: mkdtempSync(join(tmpdir(), 'batch-resume-reports-')),
-  }
-  const journal = join(cache, 'batches')
-  const first = startVitestRun(['--project', 'suites', 'suites/demo'], runEnv)
-  await waitFor(() => createdBatches(journal) > 0, 30_000)
-  killRun(first)
-  await first.done
+  const { runEnv, journal } = await demoRunKilledMidBatch(env)
   expect(engine.counts.creates).toBe(1)
 
   const second = await startVitestRun(['--project', 'suites', 'suites/demo'], runEnv).done

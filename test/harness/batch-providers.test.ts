@@ -1,18 +1,9 @@
-import { mkdtempSync, readdirSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { readdirSync } from 'node:fs'
 import { afterEach, describe, expect, test } from 'vitest'
-import {
-  BatchEngine,
-  startAnthropicBatchServer,
-  startGeminiBatchServer,
-  sumAnswer,
-  type BatchBehaviour,
-} from '../support/batch-loopback.ts'
+import { BatchEngine, sumAnswer, type BatchBehaviour } from '../support/batch-loopback.ts'
 import type { LoopbackServer } from '../support/loopback-server.ts'
-import { killRun, runSuiteForRecords, startVitestRun } from '../support/run-vitest.ts'
-import { waitFor } from '../support/wait-for.ts'
-import { createdBatches } from '../support/batch-providers.ts'
+import { runSuiteForRecords, startVitestRun } from '../support/run-vitest.ts'
+import { BATCH_PROVIDERS, demoRunKilledMidBatch } from '../support/batch-providers.ts'
 
 let server: LoopbackServer | undefined
 afterEach(async () => {
@@ -20,18 +11,7 @@ afterEach(async () => {
   server = undefined
 })
 
-const PROVIDERS = [
-  {
-    name: 'Anthropic',
-    start: startAnthropicBatchServer,
-    env: (url: string) => ({ MODEL: 'anthropic:fake', ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: 'test' }),
-  },
-  {
-    name: 'Gemini',
-    start: startGeminiBatchServer,
-    env: (url: string) => ({ MODEL: 'google:fake', GOOGLE_GEMINI_BASE_URL: url, GEMINI_API_KEY: 'test' }),
-  },
-]
+const PROVIDERS = BATCH_PROVIDERS.filter((provider) => provider.name !== 'OpenAI') // OpenAI: batch-openai.test.ts
 
 describe.each(PROVIDERS)('$name batches', (provider) => {
   async function batches(behaviour: Partial<BatchBehaviour>) {
@@ -62,17 +42,7 @@ describe.each(PROVIDERS)('$name batches', (provider) => {
 
   test('a run killed while its batch runs, started again, pays for nothing twice', async () => {
     const { engine, env } = await batches({ batchMs: 4000 })
-    const cache = mkdtempSync(join(tmpdir(), 'batch-resume-cache-'))
-    const runEnv = {
-      ...env,
-      TESTBENCH_CACHE_DIR: cache,
-      TESTBENCH_REPORT_DIR: mkdtempSync(join(tmpdir(), 'batch-resume-reports-')),
-    }
-    const journal = join(cache, 'batches')
-    const first = startVitestRun(['--project', 'suites', 'suites/demo'], runEnv)
-    await waitFor(() => createdBatches(journal) > 0, 30_000)
-    killRun(first)
-    await first.done
+    const { runEnv, journal } = await demoRunKilledMidBatch(env)
     const second = await startVitestRun(['--project', 'suites', 'suites/demo'], runEnv).done
     expect(second.code, second.output).toBe(0)
     expect(second.output).toMatch(/5 passed/)

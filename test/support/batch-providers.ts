@@ -1,4 +1,5 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import {
   BatchEngine,
@@ -8,6 +9,8 @@ import {
   type BatchBehaviour,
 } from './batch-loopback.ts'
 import type { LoopbackServer } from './loopback-server.ts'
+import { killRun, startVitestRun } from './run-vitest.ts'
+import { waitFor } from './wait-for.ts'
 
 /** One provider's loopback batch server and the env that points a run at it. */
 export interface BatchProvider {
@@ -60,4 +63,25 @@ export function createdBatches(journal: string): number {
         return false // Being written.
       }
     }).length
+}
+
+/**
+ * Starts `suites/demo` batched against `env`'s server and kills it once its batch is created and recorded: the
+ * env to run it again with (the same cache and reports), and the journal the rerun must collect from.
+ */
+export async function demoRunKilledMidBatch(
+  env: Record<string, string>,
+): Promise<{ runEnv: Record<string, string>; journal: string }> {
+  const cache = mkdtempSync(join(tmpdir(), 'batch-resume-cache-'))
+  const runEnv = {
+    ...env,
+    TESTBENCH_CACHE_DIR: cache,
+    TESTBENCH_REPORT_DIR: mkdtempSync(join(tmpdir(), 'batch-resume-reports-')),
+  }
+  const journal = join(cache, 'batches')
+  const first = startVitestRun(['--project', 'suites', 'suites/demo'], runEnv)
+  await waitFor(() => createdBatches(journal) > 0, 30_000)
+  killRun(first)
+  await first.done
+  return { runEnv, journal }
 }
