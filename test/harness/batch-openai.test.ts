@@ -84,3 +84,13 @@ test('a run killed while its batch runs, started again, collects the batch and p
   expect(third.code, third.output).toBe(0)
   expect(engine.counts.creates).toBe(1)
 }, 90_000)
+
+test("a run's progress line shows its open batch while the items wait on it", async () => {
+  const { env } = await openaiBatches({ batchMs: 13_000 })
+  const run = await runSuiteForRecords('demo', env)
+  expect(run.code, run.output).toBe(0)
+  // Printed by the reporter every 10 s, in the main process: the batch server's queues are on the process.
+  expect(run.output).toMatch(
+    /demo: 0\/5 items · 1\d s so far · The OpenAI-compatible server batch batch_\d+: \d\/5 in_progress, waited 1\d s/,
+  )
+}, 60_000)
