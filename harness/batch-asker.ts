@@ -1,5 +1,6 @@
 import { createConnection, type Socket } from 'node:net'
 import { basename } from 'node:path'
+import { expect } from 'vitest'
 import { batchable } from '../adapters/models/batch/batch-wire.ts'
 import type { ChatRequest } from '../adapters/models/model-adapter.ts'
 import { ProviderError } from '../adapters/models/model-adapter.ts'
@@ -96,10 +97,11 @@ export function batchingAsker(
   return async (request) => {
     const why = batchable(request)
     if (why !== undefined) {
-      const note = `${model.label} ${request.item.suite}`
+      // Once per file: the note also tells the batch server that the file has begun to ask.
+      const note = `${model.label} ${request.item.suite} ${testFile()}`
       if (!sent.has(note)) {
         sent.add(note)
-        await server.send({ label: model.label, suite: request.item.suite, why }, request.signal)
+        await server.send({ testFile: testFile(), label: model.label, suite: request.item.suite, why }, request.signal)
       }
       return ordinary(request)
     }
@@ -107,11 +109,16 @@ export function batchingAsker(
     const { signal, ...carried } = request
     const started = performance.now()
     const answer = await server.send(
-      { label: model.label, key: basename(file, '.json'), file, request: carried },
+      { testFile: testFile(), label: model.label, key: basename(file, '.json'), file, request: carried },
       signal,
     )
     if ('reply' in answer) return { ...answer.reply, latencyMs: performance.now() - started }
     if ('error' in answer) throw new ProviderError(answer.error)
     return ordinary(request)
   }
+}
+
+/** The test file this worker runs: the batch server waits for every file of the run to ask (harness/run-files.ts). */
+function testFile(): string {
+  return expect.getState().testPath ?? ''
 }

@@ -11,10 +11,10 @@ export const BATCH = choiceKnob({
 })
 export const BATCH_WAIT = numberKnob({
   name: 'TESTBENCH_BATCH_WAIT',
-  default: 10,
+  default: 3,
   unit: 'seconds',
   readme:
-    "how long a batch gathers requests after the last one came before it is submitted (the run's workers start within it)",
+    'how long a batch gathers requests after the last one came, once every test file of the run has started its items, before it is submitted',
 })
 export const BATCH_POLL = numberKnob({
   name: 'TESTBENCH_BATCH_POLL',

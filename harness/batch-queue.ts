@@ -4,13 +4,16 @@ import { statusOf } from '../adapters/models/provider-errors.ts'
 import { errorLine, type BatchState, type BatchWire } from '../adapters/models/batch/batch-wire.ts'
 import { writeAtomically } from '../adapters/models/reply-cache.ts'
 import type { BatchJournal, CarriedRequest, JournalEntry } from './batch-journal.ts'
+import type { RunFiles } from './run-files.ts'
 
 /** What a request waiting on a batch gets: the reply, a reason to ask it the ordinary way, or an error for the item. */
 export type BatchAnswer = { reply: ChatReply } | { ordinary: string } | { error: string }
 
 export interface BatchQueueOptions {
-  /** How long to gather after the last new request before submitting. */
+  /** How long to gather after the last new request, or change in the run's files, before submitting. */
   waitMs: number
+  /** The run's files: while one may still send its first request, the gather waits for it. */
+  files?: Pick<RunFiles, 'awaited' | 'onChange'>
   /** The longest wait between polls; polls start at 1/32 of it and double. */
   pollMs: number
   /** Where batches are recorded the moment they exist; undefined when the reply cache is off. */
@@ -40,6 +43,12 @@ interface Waiting {
 const CALL_TRIES = 6
 
 /**
+ * The longest a gather waits for the run's files with nothing happening: a file that runs and never asks a batch
+ * (its replies all cached, or its items asked one by one) holds it no longer.
+ */
+const HOLD_MS = 60_000
+
+/**
  * The batches of one model: gathers its requests, submits them within the provider's limits, records each batch
  * the moment it exists, polls the open ones with backoff, hands each reply to whoever waits for it and writes it
  * to the reply cache; a request the batch left unanswered goes into the next batch, one it answered with an error
@@ -59,6 +68,9 @@ export class BatchQueue {
   private pending: Array<{ key: string; line: string }> = []
   private pendingBytes = 0
   private timer: NodeJS.Timeout | undefined
+  /** When the gather last heard of a request or a change in the run's files. */
+  private heardAt = 0
+  private readonly stopListening: (() => void) | undefined
   private refused: string | undefined
   private closed = false
 
@@ -66,6 +78,9 @@ export class BatchQueue {
     this.label = label
     this.wire = wire
     this.options = options
+    this.stopListening = options.files?.onChange(() => {
+      if (this.pending.length > 0) this.gather()
+    })
   }
 
   /**
@@ -125,6 +140,7 @@ export class BatchQueue {
   close(): void {
     this.closed = true
     clearTimeout(this.timer)
+    this.stopListening?.()
     for (const key of this.waiting.keys()) this.settle(key, { ordinary: 'the run ended before its batch did' })
   }
 
@@ -135,8 +151,22 @@ export class BatchQueue {
       this.flush()
     this.pending.push({ key, line })
     this.pendingBytes += bytes
+    this.gather()
+  }
+
+  /** Submits what is pending `waitMs` after the last request or change in the run's files, once none is awaited. */
+  private gather(): void {
+    this.heardAt = Date.now()
     clearTimeout(this.timer)
-    this.timer = setTimeout(() => this.flush(), this.options.waitMs)
+    this.timer = setTimeout(() => this.gathered(), this.options.waitMs)
+  }
+
+  private gathered(): void {
+    const quiet = Date.now() - this.heardAt
+    // A file that asks, starts or ends calls gather() again.
+    if (this.options.files?.awaited() === true && quiet < HOLD_MS)
+      this.timer = setTimeout(() => this.gathered(), HOLD_MS - quiet)
+    else this.flush()
   }
 
   private flush(): void {

@@ -6,11 +6,16 @@ import { BATCH_POLL, BATCH_WAIT } from './batch-knobs.ts'
 import { BatchJournal } from './batch-journal.ts'
 import { BatchQueue, progressLine, type BatchAnswer } from './batch-queue.ts'
 import { cacheDir, cacheMode } from './knobs.ts'
+import { runFiles } from './run-files.ts'
 import { runSocket } from './run-socket.ts'
 
-/** What a worker sends for one request: its id on the connection, the model, the cache key and file, the request. */
+/**
+ * What a worker sends for one request: its id on the connection, the test file asking, the model, the cache key
+ * and file, the request.
+ */
 export interface BatchAsk {
   id: number
+  testFile: string
   label: string
   key: string
   file: string
@@ -20,6 +25,7 @@ export interface BatchAsk {
 /** What a worker sends for a request no batch can carry: the server says why once per run, then answers `ordinary`. */
 export interface OneByOne {
   id: number
+  testFile: string
   label: string
   suite: string
   why: string
@@ -70,6 +76,7 @@ export async function startBatchServer(
     }
     const queue = new BatchQueue(model.label, wire, {
       waitMs: BATCH_WAIT.read(env) * 1000,
+      files: runFiles(),
       pollMs: BATCH_POLL.read(env) * 1000,
       journal,
       say,
@@ -120,6 +127,7 @@ function serve(socket: Socket, queues: ReadonlyMap<string, BatchQueue>, oneByOne
     for (let end = buffered.indexOf('\n'); end >= 0; end = buffered.indexOf('\n')) {
       const ask = JSON.parse(buffered.slice(0, end)) as BatchAsk | OneByOne
       buffered = buffered.slice(end + 1)
+      runFiles().asked(ask.testFile)
       if ('why' in ask) {
         oneByOne(ask)
         socket.write(`${JSON.stringify({ id: ask.id, ordinary: ask.why })}\n`)

@@ -7,6 +7,7 @@ import { GateReporter } from './gate-reporter.ts'
 import { itemNamePattern, rawTestNamePattern } from './item-name-pattern.ts'
 import { declareOutcomeTags } from './outcome-tags.ts'
 import { ProgressReporter } from './progress-reporter.ts'
+import { RunFilesReporter } from './run-files-reporter.ts'
 import { ScoreReporter } from './score-reporter.ts'
 import { SandboxCheck } from './sandbox-check.ts'
 import { SuiteDatasets } from './suite-datasets.ts'
@@ -45,6 +46,7 @@ export interface TestbenchPluginOptions {
  *   runs programs starts (reporters/sandbox-check.ts), and the one that fetches and checks each suite's
  *   dataset once before any file starts (reporters/suite-datasets.ts);
  * - without a terminal, the progress reporter (done/total, score so far and time left per suite, every 5 % or 10 s);
+ * - the one that tells the run's batch server which test files are yet to start (reporters/run-files-reporter.ts);
  * - the gate reporter, when a gate config is found (TESTBENCH_GATE_CONFIG, else `testbench.gate.json`);
  *   a config with a mistake stops the run before any item is asked; on GitHub Actions it annotates
  *   by its verdict, in place of Vitest's `github-actions` reporter (which makes every wrong answer an error);
@@ -77,7 +79,13 @@ export function testbench(options: TestbenchPluginOptions = {}): Vite.Plugin {
       // Called once per project: add the reporters once.
       if (reporters.some((reporter) => reporter instanceof ScoreReporter)) return
       selectItemsAsTyped(vitest.config)
-      reporters.push(new ScoreReporter(), new SandboxCheck(), new SuiteDatasets(), new ProgressReporter())
+      reporters.push(
+        new ScoreReporter(),
+        new SandboxCheck(),
+        new SuiteDatasets(),
+        new ProgressReporter(),
+        new RunFilesReporter(),
+      )
       const gate = gateReporter(
         vitest.config.root,
         options.benchmarkProjects ?? (listed ? [project.config.name ?? ''] : undefined),
