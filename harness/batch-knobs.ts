@@ -22,7 +22,7 @@ export const BATCH_POLL = numberKnob({
   above: true,
   unit: 'seconds',
   readme:
-    'the longest wait between two polls of an open batch (polls start at 1/32 of it, then come every 2 % of the time waited)',
+    "the longest wait between two polls of an open batch (polls start at 1/32 of it, then come every 2 % of the time waited, and once at the time the provider's counts say the batch ends)",
 })
 
 export const batchKnobs: KnobGroup = { title: 'batches', knobs: [BATCH, BATCH_WAIT, BATCH_POLL] }

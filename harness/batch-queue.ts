@@ -240,10 +240,13 @@ export class BatchQueue {
 
   private async watch(batch: OpenBatch, requests: readonly CarriedRequest[]): Promise<void> {
     let failures = 0
+    let predicted = false
     while (!this.closed) {
-      await new Promise((resolve) =>
-        setTimeout(resolve, pollDelay(Date.now() - batch.submittedAt, this.options.pollMs)),
-      )
+      const waited = Date.now() - batch.submittedAt
+      // A poll at the predicted end that finds the batch still running is not followed by another at once.
+      const delay = pollDelay(waited, this.options.pollMs, predicted ? undefined : batch.state)
+      predicted = delay < pollDelay(waited, this.options.pollMs)
+      await new Promise((resolve) => setTimeout(resolve, delay))
       if (this.closed) return
       try {
         this.calls.polls++
@@ -359,10 +362,14 @@ const LATE_SHARE = 0.02
 
 /**
  * The wait before the next poll of a batch `waitedMs` old: from 1/32 of the longest wait, growing with the time
- * waited so that a poll comes at most 2 % late, and never longer than the longest wait.
+ * waited so that a poll comes at most 2 % late, and never longer than the longest wait; sooner when the provider's
+ * counts (`progress`) say the batch, at its pace so far, ends before then.
  */
-export function pollDelay(waitedMs: number, pollMs: number): number {
-  return Math.min(pollMs, Math.max(pollMs / 32, waitedMs * LATE_SHARE))
+export function pollDelay(waitedMs: number, pollMs: number, progress?: Pick<BatchState, 'done' | 'total'>): number {
+  const late = Math.min(pollMs, Math.max(pollMs / 32, waitedMs * LATE_SHARE))
+  if (progress === undefined || progress.done <= 0 || progress.done >= progress.total) return late
+  const left = (waitedMs * (progress.total - progress.done)) / progress.done
+  return Math.max(pollMs / 32, Math.min(late, left))
 }
 
 function retryable(error: unknown): boolean {
