@@ -1,0 +1,53 @@
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, expect, test } from 'vitest'
+import { batchWireFor } from '../../adapters/models/batch/batch-wire-for.ts'
+import { BatchJournal } from '../../harness/batch-journal.ts'
+import { BatchQueue } from '../../harness/batch-queue.ts'
+import { BatchEngine, startOpenAIBatchServer, sumAnswer } from '../support/batch-loopback.ts'
+import { chatRequest } from '../support/chat-request.ts'
+import type { LoopbackServer } from '../support/loopback-server.ts'
+import { waitFor } from '../support/wait-for.ts'
+
+let server: LoopbackServer | undefined
+const queues: BatchQueue[] = []
+afterEach(async () => {
+  for (const queue of queues.splice(0)) queue.close()
+  await server?.close()
+})
+
+test('a resumed batch that ends before its item asks answers the item when it does, and nothing is asked again', async () => {
+  const engine = new BatchEngine({ batchMs: 300, answer: sumAnswer })
+  server = await startOpenAIBatchServer(engine)
+  const wire = await batchWireFor(
+    { provider: 'openai', model: 'fake', label: 'openai:fake' },
+    { OPENAI_BASE_URL: `${server.url}/v1`, OPENAI_API_KEY: 'test' },
+  )
+  if ('unsupported' in wire) throw new Error(wire.unsupported)
+  const cache = mkdtempSync(join(tmpdir(), 'batch-early-'))
+  const journal = new BatchJournal(cache)
+  const queue = (): BatchQueue => {
+    const made = new BatchQueue('openai:fake', wire, { waitMs: 0, pollMs: 400, journal, say: () => {} })
+    queues.push(made)
+    return made
+  }
+  const recorded = () => (existsSync(journal.directory) ? readdirSync(journal.directory).length : 0)
+  const key = 'a'.repeat(64)
+  const file = join(cache, `${key}.json`)
+
+  // A run submits the batch and stops before it ends.
+  const stopped = queue()
+  void stopped.ask(key, file, chatRequest('What is 1 + 2?'))
+  await waitFor(() => recorded() > 0 && engine.counts.creates === 1, 10_000)
+  stopped.close()
+
+  // The rerun collects it before its item asks: the item looked in the reply cache a moment too early.
+  const rerun = queue()
+  await rerun.resume()
+  await waitFor(() => recorded() === 0, 10_000)
+  const answer = await rerun.ask(key, file, chatRequest('What is 1 + 2?'))
+  expect(answer).toEqual({ reply: expect.objectContaining({ text: expect.stringContaining('3'), batch: 'batch_2' }) })
+  expect(engine.counts.creates).toBe(1)
+  expect(engine.counts.ordinary).toBe(0)
+})
