@@ -2,12 +2,12 @@ import { existsSync, mkdtempSync, readdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, expect, test } from 'vitest'
-import { batchWireFor } from '../../adapters/models/batch/batch-wire-for.ts'
 import { BatchJournal } from '../../harness/batch-journal.ts'
 import { BatchQueue } from '../../harness/batch-queue.ts'
 import { BatchEngine, startOpenAIBatchServer, sumAnswer } from '../support/batch-loopback.ts'
 import { chatRequest } from '../support/chat-request.ts'
 import type { LoopbackServer } from '../support/loopback-server.ts'
+import { openaiBatchWire } from '../support/batch-providers.ts'
 import { waitFor } from '../support/wait-for.ts'
 
 let server: LoopbackServer | undefined
@@ -21,11 +21,7 @@ afterEach(async () => {
 async function resumable() {
   const engine = new BatchEngine({ batchMs: 300, answer: sumAnswer })
   server = await startOpenAIBatchServer(engine)
-  const wire = await batchWireFor(
-    { provider: 'openai', model: 'fake', label: 'openai:fake' },
-    { OPENAI_BASE_URL: `${server.url}/v1`, OPENAI_API_KEY: 'test' },
-  )
-  if ('unsupported' in wire) throw new Error(wire.unsupported)
+  const wire = await openaiBatchWire(server)
   const cache = mkdtempSync(join(tmpdir(), 'batch-resume-'))
   const journal = new BatchJournal(cache)
   const said: string[] = []
