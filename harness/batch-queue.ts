@@ -64,6 +64,8 @@ export class BatchQueue {
   private readonly waiting = new Map<string, Waiting>()
   /** Keys of requests an open batch carries, with the batch's id. */
   private readonly carried = new Map<string, string>()
+  /** Answers a resumed batch brought for requests no item had asked yet: each item gets its own when it asks. */
+  private readonly early = new Map<string, BatchAnswer>()
   /** Keys (with their lines) not yet submitted, in arrival order. */
   private pending: Array<{ key: string; line: string }> = []
   private pendingBytes = 0
@@ -128,6 +130,8 @@ export class BatchQueue {
 
   ask(key: string, file: string, request: ChatRequest): Promise<BatchAnswer> {
     if (this.refused !== undefined) return Promise.resolve({ error: this.refused })
+    const early = this.early.get(key)
+    if (early !== undefined) return Promise.resolve(early)
     return new Promise((resolve) => {
       const waiting = this.waiting.get(key)
       if (waiting !== undefined) return waiting.answer.push(resolve)
@@ -338,10 +342,15 @@ export class BatchQueue {
     for (const key of [...this.waiting.keys()]) if (!this.carried.get(key)) this.settle(key, { error: why })
   }
 
+  /**
+   * Hands `answer` to whoever waits for `key`. A resumed batch may end before its item asks (the item found no
+   * reply in the cache just before the batch wrote it there): the answer waits for that item, or it would pay again.
+   */
   private settle(key: string, answer: BatchAnswer): void {
     const waiting = this.waiting.get(key)
+    if (waiting === undefined) return void this.early.set(key, answer)
     this.waiting.delete(key)
-    for (const resolve of waiting?.answer ?? []) resolve(answer)
+    for (const resolve of waiting.answer) resolve(answer)
   }
 
   /** One call to the provider, tried again after a server error or a lost connection; a 4xx is thrown at once. */

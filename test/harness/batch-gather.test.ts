@@ -1,10 +1,10 @@
 import { afterEach, expect, test } from 'vitest'
-import { batchWireFor } from '../../adapters/models/batch/batch-wire-for.ts'
 import { BatchQueue } from '../../harness/batch-queue.ts'
 import { RunFiles } from '../../harness/run-files.ts'
 import { BatchEngine, startOpenAIBatchServer, sumAnswer } from '../support/batch-loopback.ts'
 import { chatRequest } from '../support/chat-request.ts'
 import type { LoopbackServer } from '../support/loopback-server.ts'
+import { openaiBatchWire } from '../support/batch-providers.ts'
 import { waitFor } from '../support/wait-for.ts'
 
 let server: LoopbackServer | undefined
@@ -18,11 +18,7 @@ afterEach(async () => {
 async function gatherWithFiles() {
   const engine = new BatchEngine({ batchMs: 200, answer: sumAnswer })
   server = await startOpenAIBatchServer(engine)
-  const wire = await batchWireFor(
-    { provider: 'openai', model: 'fake', label: 'openai:fake' },
-    { OPENAI_BASE_URL: `${server.url}/v1`, OPENAI_API_KEY: 'test' },
-  )
-  if ('unsupported' in wire) throw new Error(wire.unsupported)
+  const wire = await openaiBatchWire(server)
   const files = new RunFiles()
   const started = () =>
     new BatchQueue('openai:fake', wire, { waitMs: 200, files, pollMs: 400, journal: undefined, say: () => {} })

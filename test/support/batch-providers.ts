@@ -9,6 +9,8 @@ import {
   type BatchBehaviour,
 } from './batch-loopback.ts'
 import type { LoopbackServer } from './loopback-server.ts'
+import { batchWireFor } from '../../adapters/models/batch/batch-wire-for.ts'
+import type { BatchWire } from '../../adapters/models/batch/batch-wire.ts'
 import { killRun, startVitestRun } from './run-vitest.ts'
 import { waitFor } from './wait-for.ts'
 
@@ -49,6 +51,16 @@ export async function batchServer(provider: BatchProvider, behaviour: BatchBehav
     TESTBENCH_RETRY_DELAY: '0.01',
   }
   return { engine, server, env }
+}
+
+/** The batch wire a run of `openai:fake` uses against a loopback OpenAI batch server. */
+export async function openaiBatchWire(server: LoopbackServer): Promise<BatchWire> {
+  const wire = await batchWireFor(
+    { provider: 'openai', model: 'fake', label: 'openai:fake' },
+    { OPENAI_BASE_URL: `${server.url}/v1`, OPENAI_API_KEY: 'test' },
+  )
+  if ('unsupported' in wire) throw new Error(wire.unsupported)
+  return wire
 }
 
 /** Batches the journal holds with their id: created, and recorded. */
