@@ -228,6 +228,22 @@ describe('the pace of one endpoint', () => {
     expect(pace.heldForMs()).toBe(0)
   })
 
+  test('a reset said as a duration holds until the earliest any answer of the window put it, not a late reader’s', () => {
+    let clock = 0
+    const pace = new EndpointPace(64, () => clock)
+    for (let start = 0; start < 64; start++) pace.started()
+    // The window resets at 1000. An answer read at once puts it there; one read 300 ms late, at 1290.
+    clock = 200
+    pace.report({ throttled: false, rateLimit: { requests: { remaining: 30, limit: 100, resetMs: 800 } } }, 0, 0)
+    clock = 500
+    pace.report({ throttled: false, rateLimit: { requests: { remaining: 0, limit: 100, resetMs: 790 } } }, 0, 0)
+    expect(pace.heldForMs()).toBe(500)
+    // A request started after that reset is of the next window: its answer's reset stands on its own.
+    clock = 1200
+    pace.report({ throttled: false, rateLimit: { requests: { remaining: 0, limit: 100, resetMs: 800 } } }, 0, 1000)
+    expect(pace.heldForMs()).toBe(800)
+  })
+
   test('an allowance about to run out holds every request until its reset', () => {
     let clock = 1000
     const pace = new EndpointPace(8, () => clock)
