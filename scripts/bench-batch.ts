@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { BatchEngine, startOpenAIBatchServer } from '../test/support/batch-loopback.ts'
 import { refuseArguments } from './script-usage.ts'
-import { treeKiB } from './process-tree-memory.ts'
+import { treeKiB } from './process-tree.ts'
 
 const USAGE = `usage: npm run bench:batch
 1,143 made-up one-shot items (FaRel) through the loopback OpenAI batch server, whose batches take

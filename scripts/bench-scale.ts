@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { refuseArguments } from './script-usage.ts'
-import { treeKiB } from './process-tree-memory.ts'
+import { treeKiB } from './process-tree.ts'
 
 const USAGE = `usage: npm run bench:scale
 What a run costs per item as runs grow: FaRel with MODEL=reference at about 1,000 and 10,000 quizzes

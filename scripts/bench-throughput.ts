@@ -7,22 +7,27 @@
 // The server answers each quiz right (it draws the same quizzes), so the run does what a good model's run does.
 // The whole command's wall time (start-up, collection and reports included) is printed beside it, and the
 // machine's load (1-minute load average) after each run: on a loaded machine the bare loop falls short too.
+// And the CPU time each run spent in its window (its whole process tree, read from /proc on Linux; the server's apart),
+// with the cores that CPU keeps busy at the goal's pace: where that is near this machine's cores (less what the load
+// takes), no schedule here can meet the goal.
 // Then the rate-limited case (scripts/rate-limited-case.ts): the same quizzes against a server that enforces a limit.
 import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { loadavg, tmpdir } from 'node:os'
+import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { farelOptions } from '../suites/farel/options.ts'
 import { generateQuizzes } from '../suites/farel/quiz.ts'
 import { rateLimitedCase } from './rate-limited-case.ts'
+import { treeCpuMs } from './process-tree.ts'
 import { refuseArguments } from './script-usage.ts'
 
 const USAGE = `usage: npm run bench:throughput
 How close a model-bound suite comes to the model's limit: FaRel's 450 quizzes against a loopback server,
 next to a bare openai loop. Environment: BENCH_REPLY_MS (default 200), BENCH_CONCURRENCIES (default
-8,32,64), BENCH_ROUNDS (default 3), BENCH_CASES (default throughput,rate-limited).`
+8,32,64), BENCH_ROUNDS (default 3), BENCH_CASES (default throughput,rate-limited), BENCH_CPU_PROF (a folder:
+CPU profiles of every process of each run).`
 refuseArguments(USAGE)
 
 const ITEMS = 450
@@ -34,7 +39,10 @@ const CONCURRENCIES = (process.env.BENCH_CONCURRENCIES ?? '8,32,64').split(',').
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 /** BENCH_TRACE=1 prints, after each run, the requests in flight every 100 ms (where a run loses time). */
 const TRACE = process.env.BENCH_TRACE === '1'
+/** BENCH_CPU_PROF=<folder>: each run's processes write their CPU profiles there (Vitest passes --cpu-prof to its workers). */
+const PROFILE = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []
 const GOAL = 0.9
+const CORES = availableParallelism()
 const CASES = new Set((process.env.BENCH_CASES ?? 'throughput,rate-limited').split(','))
 /** The rate-limited case runs at the highest concurrency measured. */
 const RATE_LIMITED_CONCURRENCY = Math.max(...CONCURRENCIES)
@@ -49,12 +57,26 @@ interface Window {
   firstMs: number
   lastMs: number
   maxInFlight: number
+  /** CPU time in the window, in ms: the command's whole process tree, and this process (the server). */
+  clientCpuMs: number
+  serverCpuMs: number
+  /** The command's CPU time before the first request (start-up: Vitest, workers, modules), in ms. */
+  startupCpuMs: number
+}
+
+/** CPU time so far: the watched command's process tree (ms) and this process's own. */
+interface CpuMark {
+  client: number
+  server: NodeJS.CpuUsage
 }
 
 /** The server: `/v1/models`, and chat completions streamed after REPLY_MS; it times each run's window. */
 function startServer(): Promise<BenchServer> {
-  let window: Window = { trace: [], requests: 0, connections: 0, firstMs: 0, lastMs: 0, maxInFlight: 0 }
+  let window = emptyWindow()
   let inFlight = 0
+  let watched: number | undefined
+  let first: CpuMark | undefined
+  const mark = (): CpuMark => ({ client: watched === undefined ? 0 : treeCpuMs(watched), server: process.cpuUsage() })
   const sampler = TRACE
     ? setInterval(
         () =>
@@ -76,12 +98,21 @@ function startServer(): Promise<BenchServer> {
         })
       if (request.url !== '/v1/chat/completions')
         return sendJson(response, { error: { message: `no route ${request.url}` } }, 404)
-      if (window.requests++ === 0) window.firstMs = performance.now()
+      if (window.requests++ === 0) {
+        window.firstMs = performance.now()
+        first = mark()
+        window.startupCpuMs = first.client
+      }
       window.maxInFlight = Math.max(window.maxInFlight, ++inFlight)
       setTimeout(() => {
         streamAnswer(response, answerTo(body))
         inFlight--
         window.lastMs = performance.now()
+        if (window.requests < ITEMS || inFlight > 0 || first === undefined) return
+        const last = mark()
+        window.clientCpuMs = last.client - first.client
+        const server = process.cpuUsage(first.server)
+        window.serverCpuMs = (server.user + server.system) / 1000
       }, REPLY_MS)
     })
   })
@@ -91,15 +122,31 @@ function startServer(): Promise<BenchServer> {
     server.listen(0, '127.0.0.1', () =>
       resolve({
         url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+        watch: (pid) => (watched = pid),
         take: () => {
           const taken = window
-          window = { trace: [], requests: 0, connections: 0, firstMs: 0, lastMs: 0, maxInFlight: 0 }
+          window = emptyWindow()
+          first = undefined
           return taken
         },
         close: () => server.close(),
       }),
     ),
   )
+}
+
+function emptyWindow(): Window {
+  return {
+    trace: [],
+    requests: 0,
+    connections: 0,
+    firstMs: 0,
+    lastMs: 0,
+    maxInFlight: 0,
+    clientCpuMs: 0,
+    serverCpuMs: 0,
+    startupCpuMs: 0,
+  }
 }
 
 function sendJson(response: ServerResponse, body: unknown, status = 200): void {
@@ -127,15 +174,15 @@ function streamAnswer(response: ServerResponse, answer: number): void {
   response.end(`${events.map((event) => `data: ${JSON.stringify(event)}\n\n`).join('')}data: [DONE]\n\n`)
 }
 
-interface Measure {
-  connections: number
+type Measure = Pick<Window, 'connections' | 'maxInFlight' | 'clientCpuMs' | 'serverCpuMs' | 'startupCpuMs'> & {
   windowMs: number
   wallMs: number
-  maxInFlight: number
 }
 
 interface BenchServer {
   url: string
+  /** The command whose process tree's CPU time the next window counts. */
+  watch: (pid: number) => void
   take: () => Window
   close: () => void
 }
@@ -148,10 +195,11 @@ async function runCommand(
 ): Promise<Measure> {
   server.take()
   const started = performance.now()
-  const child = spawn(process.execPath, command, {
+  const child = spawn(process.execPath, [...PROFILE, ...command], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   })
+  if (child.pid !== undefined) server.watch(child.pid)
   let stderr = ''
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve))
@@ -165,6 +213,9 @@ async function runCommand(
     wallMs,
     maxInFlight: window.maxInFlight,
     connections: window.connections,
+    clientCpuMs: window.clientCpuMs,
+    serverCpuMs: window.serverCpuMs,
+    startupCpuMs: window.startupCpuMs,
   }
 }
 
@@ -193,6 +244,38 @@ function bareRun(server: BenchServer, concurrency: number): Promise<Measure> {
     {},
     server,
     `the bare loop at c = ${concurrency}`,
+  )
+}
+
+/**
+ * `CPU 3.10 s (6.9 ms a request) + server 0.21 s, 2.40 s before`: what the window cost the command's processes and
+ * the server, and what the command spent before its first request (start-up, outside the window).
+ */
+function cpuText({ clientCpuMs, serverCpuMs, startupCpuMs }: Measure): string {
+  const client = `CPU ${(clientCpuMs / 1000).toFixed(2)} s (${(clientCpuMs / ITEMS).toFixed(1)} ms a request)`
+  return `${client} + server ${(serverCpuMs / 1000).toFixed(2)} s, ${(startupCpuMs / 1000).toFixed(2)} s before`
+}
+
+/**
+ * The cores a run keeps busy at the goal's pace: its window's CPU time (client and server) over the longest window
+ * that meets the goal (0.9 of the floor). Where that is near or above this machine's cores, less what other work
+ * takes of them (the load), no schedule can meet the goal here:
+ * `c=64: CPU a request in the window: testbench 6.6 ms + server 0.4, … at the goal's pace that keeps 1.77 of … 2 cores busy`.
+ */
+function cpuNeedText(concurrency: number, bench: Measure[], bare: Measure[]): string {
+  const goalWindow = (Math.ceil(ITEMS / concurrency) * REPLY_MS) / GOAL
+  const perRequest = (runs: Measure[]) => ({
+    client: median(runs.map((each) => each.clientCpuMs)) / ITEMS,
+    server: median(runs.map((each) => each.serverCpuMs)) / ITEMS,
+  })
+  const cores = ({ client, server }: { client: number; server: number }) =>
+    (((client + server) * ITEMS) / goalWindow).toFixed(2)
+  const [ours, theirs] = [perRequest(bench), perRequest(bare)]
+  const each = ({ client, server }: { client: number; server: number }) =>
+    `${client.toFixed(1)} ms + server ${server.toFixed(1)}`
+  return (
+    `c=${String(concurrency).padStart(2)}: CPU a request in the window: testbench ${each(ours)}, bare loop ${each(theirs)};` +
+    ` at the goal's pace that keeps ${cores(ours)} of this machine's ${CORES} cores busy (bare loop ${cores(theirs)})`
   )
 }
 
@@ -225,7 +308,7 @@ async function throughputCase(): Promise<void> {
           const inFlight = `max ${measure.maxInFlight} in flight over ${measure.connections} connections`
           const load = `load ${loadavg()[0]?.toFixed(1) ?? '?'}`
           console.log(
-            `round ${round}  c=${String(concurrency).padStart(2)}  ${kind.padEnd(11)}  ${requests}, ${whole}, ${inFlight} (${load})`,
+            `round ${round}  c=${String(concurrency).padStart(2)}  ${kind.padEnd(11)}  ${requests}, ${whole}, ${inFlight}, ${cpuText(measure)} (${load})`,
           )
         }
       }
@@ -271,5 +354,7 @@ async function throughputCase(): Promise<void> {
         ` · bare openai loop ${bare.fraction.toFixed(2)} (${bareFloor}) · ` +
         `ratio ${(bench.fraction / bare.fraction).toFixed(2)} · goal ${goal}`,
     )
+    const runs = (kind: string) => results.get(`${kind}\u0000${concurrency}`) ?? []
+    console.log(cpuNeedText(concurrency, runs('testbench'), runs('bare openai')))
   }
 }

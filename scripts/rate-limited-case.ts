@@ -88,12 +88,28 @@ export async function rateLimitedCase(concurrency: number, replyMs: number): Pro
       console.log(
         `${style.padEnd(9)} ${(tookMs / 1000).toFixed(2)} s (${ratio.toFixed(2)}× the time allowed), ${providerErrors} provider_error,` +
           ` ${server.refused} refused with 429, ${server.sentWhileTold} sent while told to wait · goal ${met ? 'met' : 'NOT met'}` +
-          ` (load ${loadavg()[0]?.toFixed(1) ?? '?'})\n          ${waits}`,
+          ` (load ${loadavg()[0]?.toFixed(1) ?? '?'})\n          ${waits}\n          ${resumedText(server.arrivals, server.firstRequestAt ?? 0)}`,
       )
     } finally {
       await server.close()
     }
   }
+}
+
+/**
+ * How late each window's first request came after the window began (every window after the first is one the client
+ * waited for): `windows began 0.08–0.31 s late, median 0.12`. Resets said as durations and read late show here.
+ */
+function resumedText(arrivals: ReadonlyArray<{ at: number }>, first: number): string {
+  const firstIn = new Map<number, number>()
+  for (const { at } of arrivals) {
+    const window = Math.floor((at - first) / WINDOW_MS)
+    if (window > 0) firstIn.set(window, Math.min(firstIn.get(window) ?? Infinity, at - first - window * WINDOW_MS))
+  }
+  const lates = [...firstIn.values()].sort((a, b) => a - b)
+  if (lates.length === 0) return 'one window: none waited for'
+  const seconds = (ms: number | undefined) => ((ms ?? 0) / 1000).toFixed(2)
+  return `windows began ${seconds(lates[0])}–${seconds(lates.at(-1))} s late, median ${seconds(lates[Math.floor(lates.length / 2)])}`
 }
 
 /** Requests started in each window and tenth of a second: `0.0:64 0.2:12 | 1.0:64 …` (refused ones as `r`). */

@@ -5,6 +5,7 @@ import { AnthropicUsage } from './anthropic-usage.ts'
 import { ProviderError } from './model-adapter.ts'
 import { askWithRetries, retryPolicy, type Transport } from './ask-with-retries.ts'
 import type { Attempt } from './attempt.ts'
+import { attemptFetch, throughAttempt } from './attempt-fetch.ts'
 import { endpointSlots } from './endpoint-slots.ts'
 import { providerConcurrency, visionEnabled } from './knobs.ts'
 import { baseUrlOf, providerRow, requireApiKey } from './providers.ts'
@@ -56,7 +57,13 @@ export class AnthropicAdapter implements ModelAdapter {
     this.label = `anthropic:${model}`
     this.baseURL = baseUrlOf(ROW, env)
     this.canSee = visionEnabled(env)
-    this.client = new Anthropic({ apiKey, baseURL: this.baseURL, maxRetries: 0, timeout: 2 ** 31 - 1 })
+    this.client = new Anthropic({
+      apiKey,
+      baseURL: this.baseURL,
+      maxRetries: 0,
+      timeout: 2 ** 31 - 1,
+      fetch: attemptFetch,
+    })
     this.transport = {
       protocol: 'anthropic',
       name: 'Anthropic',
@@ -95,9 +102,12 @@ export class AnthropicAdapter implements ModelAdapter {
 
   private async attempt(request: ChatRequest, attempt: Attempt): Promise<ChatReply> {
     const started = performance.now()
-    const stream = await this.client
-      .withOptions({ fetch: attempt.fetch })
-      .messages.create({ ...anthropicBody(this.model, request, this.canSee), stream: true }, { signal: attempt.signal })
+    const stream = await throughAttempt(attempt.fetch, () =>
+      this.client.messages.create(
+        { ...anthropicBody(this.model, request, this.canSee), stream: true },
+        { signal: attempt.signal },
+      ),
+    )
     // The raw events, joined here: the SDK's own accumulator parses `input_json_delta` as it comes and
     // throws on arguments that are not JSON, which must reach the caller as written.
     const blocks = new Map<number, Block>()

@@ -45,6 +45,11 @@ export class EndpointPace {
   starts = 0
   /** What the latest answer left of the window's allowance, in requests, and when the window resets. */
   #allowance: { left: number; resetAt: number } | undefined
+  /**
+   * When the answers' window resets, the earliest any answer of it put it: a reset said as a duration (OpenAI's
+   * `0.8s`) counts from when the answer was read, and a busy process reads some answers late, never early.
+   */
+  #windowResetAt = -Infinity
   #answeredInARow = 0
   #lastCut = -Infinity
 
@@ -97,15 +102,18 @@ export class EndpointPace {
       if (signal.waitMs !== undefined) this.hold(now + signal.waitMs)
       return
     }
-    this.#heed(signal.rateLimit ?? {}, startedSince, now)
+    this.#heed(signal.rateLimit ?? {}, startedSince, now, startedAt)
     if (++this.#answeredInARow >= this.current && this.current < this.ceiling) {
       this.current++
       this.#answeredInARow = 0
     }
   }
 
-  /** The requests the answer's allowances leave (tokens as requests of the window's average size), less those started since. */
-  #heed({ requests, tokens }: RateLimitState, startedSince: number, now: number): void {
+  /**
+   * The requests the answer's allowances leave (tokens as requests of the window's average size), less those started
+   * since; the reset, the earliest said for the window its request started in (before the window's reset as known).
+   */
+  #heed({ requests, tokens }: RateLimitState, startedSince: number, now: number, startedAt: number): void {
     const lefts: Array<{ left: number; resetAt: number }> = []
     if (requests?.resetMs !== undefined) lefts.push({ left: requests.remaining, resetAt: now + requests.resetMs })
     if (tokens?.resetMs !== undefined && tokens.limit !== undefined) {
@@ -120,11 +128,13 @@ export class EndpointPace {
       undefined,
     )
     if (tightest === undefined) return
+    const resetAt = startedAt < this.#windowResetAt ? Math.min(this.#windowResetAt, tightest.resetAt) : tightest.resetAt
+    this.#windowResetAt = resetAt
     const left = tightest.left - startedSince
     if (left <= 0) {
       this.#allowance = undefined
-      this.hold(tightest.resetAt)
-    } else this.#allowance = { left, resetAt: tightest.resetAt }
+      this.hold(resetAt)
+    } else this.#allowance = { left, resetAt }
   }
 
   /** No request starts before `until` (the pace's clock); a later hold extends an earlier one. */

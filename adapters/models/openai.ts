@@ -13,6 +13,7 @@ import type {
 import { ProviderError } from './model-adapter.ts'
 import { askWithRetries, retryPolicy, type Transport } from './ask-with-retries.ts'
 import type { Attempt } from './attempt.ts'
+import { attemptFetch, throughAttempt } from './attempt-fetch.ts'
 import { endpointSlots } from './endpoint-slots.ts'
 import { providerConcurrency, thinkSetting, visionEnabled } from './knobs.ts'
 import { preflightFetch } from './preflight-fetch.ts'
@@ -87,6 +88,7 @@ export class OpenAIAdapter implements ModelAdapter {
       baseURL: endpoint.baseURL,
       maxRetries: 0,
       timeout: 2 ** 31 - 1,
+      fetch: attemptFetch,
     })
     this.transport = {
       protocol: 'openai',
@@ -141,13 +143,15 @@ export class OpenAIAdapter implements ModelAdapter {
 
   private async converse(request: ChatRequest, attempt: Attempt): Promise<ChatReply> {
     const started = performance.now()
-    const stream = await this.client.withOptions({ fetch: attempt.fetch }).chat.completions.create(
-      {
-        ...openaiChatBody(this.model, request, this.endpoint, this.canSee),
-        stream: true,
-        stream_options: { include_usage: true },
-      },
-      { signal: attempt.signal },
+    const stream = await throughAttempt(attempt.fetch, () =>
+      this.client.chat.completions.create(
+        {
+          ...openaiChatBody(this.model, request, this.endpoint, this.canSee),
+          stream: true,
+          stream_options: { include_usage: true },
+        },
+        { signal: attempt.signal },
+      ),
     )
     const parts = new OpenAIReplyParts()
     try {
@@ -170,16 +174,18 @@ export class OpenAIAdapter implements ModelAdapter {
   private async complete(request: ChatRequest, attempt: Attempt): Promise<ChatReply> {
     const started = performance.now()
     const { params } = request
-    const stream = await this.client.withOptions({ fetch: attempt.fetch }).completions.create(
-      {
-        model: this.model,
-        prompt: lastUserText(request),
-        stream: true,
-        stream_options: { include_usage: true },
-        ...samplingParams(params),
-        ...(params.maxTokens === undefined ? {} : { max_tokens: params.maxTokens }),
-      },
-      { signal: attempt.signal },
+    const stream = await throughAttempt(attempt.fetch, () =>
+      this.client.completions.create(
+        {
+          model: this.model,
+          prompt: lastUserText(request),
+          stream: true,
+          stream_options: { include_usage: true },
+          ...samplingParams(params),
+          ...(params.maxTokens === undefined ? {} : { max_tokens: params.maxTokens }),
+        },
+        { signal: attempt.signal },
+      ),
     )
     let text = ''
     let tokens: TokenUsage | undefined

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
 import type { WireProtocol } from '../../adapters/models/wire-check.ts'
 import { sendJson, startLoopbackServer, type LoopbackServer } from './loopback-server.ts'
 import { promptOf, streamedReply } from './wire-replies.ts'
@@ -24,7 +25,11 @@ export interface RateLimitedOptions {
 export interface RateLimitedServer extends LoopbackServer {
   answered: number
   refused: number
-  /** Requests that arrived while the server had told the client to wait (after a grace for requests already on their way). */
+  /**
+   * Requests that arrived while the server had told the client to wait, once the client had shown it read a refusal
+   * of that wait: it sent its next request on the refusal's connection, or closed it. Requests already on their way
+   * when the client read it (a client busy elsewhere reads late) are not counted, however late they land.
+   */
   sentWhileTold: number
   /** When the first request arrived and the last answer was sent (Date.now()). */
   firstRequestAt?: number
@@ -37,9 +42,6 @@ export interface RateLimitedServer extends LoopbackServer {
   /** Changes the limit from now on, as a provider may while a run goes. */
   setRequestsPerWindow(requests: number): void
 }
-
-/** Requests that left the client before it could have read a refusal, ms after that refusal. */
-const IN_FLIGHT_GRACE_MS = 100
 
 /**
  * A model server on 127.0.0.1 that enforces a rate limit as providers do: fixed windows of requests (and
@@ -55,8 +57,15 @@ export async function startRateLimitedServer(options: RateLimitedOptions): Promi
   let window = -1
   let requests = 0
   let tokens = 0
+  /** Until when the server has said to wait; each wait told after the last one ended is a new period. */
   let toldUntil = 0
-  let toldAt = 0
+  let period = 0
+  /** The period whose refusal the client has shown it read: from then on, every request in it is sent while told. */
+  let readPeriod = -1
+  /** The connections that carried a refusal, and the period of it. */
+  const refusedOn = new WeakMap<Socket, number>()
+  // A request on its way when the client read the refusal lands by the end of this turn of the event loop.
+  const clientRead = (told: number) => setImmediate(() => (readPeriod = Math.max(readPeriod, told)))
   const state = { answered: 0, refused: 0, sentWhileTold: 0, arrivals: [] } as Pick<
     RateLimitedServer,
     | 'answered'
@@ -73,7 +82,13 @@ export async function startRateLimitedServer(options: RateLimitedOptions): Promi
     const now = Date.now()
     started ??= now
     state.firstRequestAt ??= now
-    if (now < toldUntil && now > toldAt + IN_FLIGHT_GRACE_MS) state.sentWhileTold++
+    const socket = response.socket
+    const refusedHere = socket === null ? undefined : refusedOn.get(socket)
+    if (socket !== null && refusedHere !== undefined) {
+      refusedOn.delete(socket)
+      clientRead(refusedHere)
+    }
+    if (now < toldUntil && readPeriod === period) state.sentWhileTold++
     const current = Math.floor((now - started) / windowMs)
     if (current !== window) {
       window = current
@@ -85,8 +100,13 @@ export async function startRateLimitedServer(options: RateLimitedOptions): Promi
     if (requests >= requestsPerWindow || (tokensLeft !== undefined && tokensLeft < tokensPerRequest)) {
       state.refused++
       state.arrivals.push({ at: now, answered: false })
-      toldAt = now
+      if (now >= toldUntil) period++
       toldUntil = Math.max(toldUntil, now + resetMs)
+      const told = period
+      if (socket !== null) {
+        refusedOn.set(socket, told)
+        socket.once('close', () => clientRead(told))
+      }
       const headers = limitHeaders(style, requestsPerWindow, 0, options.tokensPerWindow, tokensLeft, resetMs, true)
       state.firstRefusal ??= headers
       return refuse(response, style, headers, resetMs)
