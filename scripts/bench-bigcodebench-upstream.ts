@@ -13,7 +13,8 @@
 // bigcodebench imports modules Debian does not package (gradio_client, e2b, httpx where missing, pqdm,
 // tree_sitter, tree_sitter_python, tempdir, transformers, datasets): none is called by a local evaluation of given samples, so the bench puts
 // stand-ins on its PYTHONPATH that raise if anything of them is called.
-// Knobs: BENCH_ROUNDS (default 5), BENCH_SAMPLE (default 20 tasks: BigCodeBench/0, then every 1140/N-th).
+// Knobs: BENCH_ROUNDS (default 5), BENCH_SAMPLE (default 20 tasks: BigCodeBench/0, then every 1140/N-th), or
+// BENCH_SAMPLE_TASKS (task numbers, e.g. 570,1139: the sample named instead).
 // Datasets from TESTBENCH_DATA_DIR, else ../shared/datasets.
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -36,7 +37,7 @@ import { refuseArguments } from './script-usage.ts'
 const USAGE = `usage: npm run bench:bigcodebench-upstream
 BigCodeBench-Complete on a fixed sample of tasks, through the suite and through bigcodebench's own evaluator.
 Environment: BENCH_BIGCODEBENCH_UPSTREAM (a bigcodebench checkout, required), BENCH_ROUNDS (default 5),
-BENCH_SAMPLE (default 20 tasks), BENCH_USER (default nobody, as root), TESTBENCH_DATA_DIR.`
+BENCH_SAMPLE (default 20 tasks) or BENCH_SAMPLE_TASKS (task numbers), BENCH_USER (default nobody, as root), TESTBENCH_DATA_DIR.`
 refuseArguments(USAGE)
 
 const root = fileURLToPath(new URL('..', import.meta.url))
@@ -76,7 +77,15 @@ const tasks = gunzipSync(readFileSync(datasetFile))
   .filter((line) => line.trim() !== '')
   .map((line) => JSON.parse(line) as Task)
 const step = Math.max(1, Math.floor(tasks.length / sampleSize))
-const sample = tasks.filter((_, index) => index % step === 0).slice(0, sampleSize)
+const named = process.env.BENCH_SAMPLE_TASKS?.split(',').map((number) => `BigCodeBench/${number.trim()}`)
+const sample =
+  named === undefined
+    ? tasks.filter((_, index) => index % step === 0).slice(0, sampleSize)
+    : tasks.filter((task) => named.includes(task.task_id))
+if (named !== undefined && sample.length !== named.length)
+  throw new Error(
+    `BENCH_SAMPLE_TASKS=${process.env.BENCH_SAMPLE_TASKS}: give task numbers from 0 to ${tasks.length - 1}.`,
+  )
 const numbers = sample.map((task) => Number(task.task_id.split('/')[1]))
 
 const dir = mkdtempSync(join(tmpdir(), 'testbench-bench-bigcodebench-'))

@@ -8,6 +8,10 @@
 //   6d43fb9 that TESTBENCH_HUMAN_EVAL_DIR names, with Debian's /usr/bin/python3 (needs python3-fire, python3-tqdm,
 //   python3-numpy); left out, with the reason, without it;
 // - floor: the same 164 check programs exec'd one after another in one interpreter, no sandbox;
+// - fork floor: the same, each program in a child forked from one interpreter that holds the modules the warm Python
+//   server preloads (adapters/sandbox/python-fork-server.py's PRELOADED), no sandbox: what a process per program
+//   costs by itself, which the execution phase cannot go below while each program runs apart from the judge;
+//   both floors print the CPU time they took (children included), beside their wall time;
 // - baseline (BENCH_BASELINE=<dir>, a checkout of another revision with its node_modules): the README's command
 //   run from there, as an ordinary user (first run and warm cache) and as root, so that a change is measured
 //   before and after in one interleaved run (a shared machine's load moves from minute to minute).
@@ -217,18 +221,46 @@ writeFileSync(
   floorPrograms,
   JSON.stringify(problems.map((p) => `${p.prompt}${p.canonical_solution}\n\n${p.test}\n\ncheck(${p.entry_point})\n`)),
 )
-const floorRunner = `import json, sys
+const cpuLine = `usage = [resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)]
+print('FLOOR-PASSED', sum(u.ru_utime + u.ru_stime for u in usage))
+`
+const floorRunner = `import json, resource, sys
 for index, source in enumerate(json.load(open(sys.argv[1]))):
     exec(compile(source, f'p{index}.py', 'exec'), {'__name__': '__main__'})
-print('FLOOR-PASSED')
-`
-async function floor(): Promise<number> {
-  const started = performance.now()
-  const run = await execa(debianPython, ['-c', floorRunner, floorPrograms], { reject: false })
-  const wallMs = performance.now() - started
-  if (!run.stdout.endsWith('FLOOR-PASSED'))
-    throw new Error(`The one-interpreter floor failed:\n${run.stderr.slice(-2000)}`)
-  return wallMs
+${cpuLine}`
+/** The modules the warm Python server imports before it forks, read from its source so that the two stay alike. */
+const preloaded = /^PRELOADED = (\(.*\))$/m.exec(
+  readFileSync(join(root, 'adapters', 'sandbox', 'python-fork-server.py'), 'utf8'),
+)?.[1]
+if (preloaded === undefined) throw new Error('adapters/sandbox/python-fork-server.py no longer has a PRELOADED line.')
+const forkFloorRunner = `import gc, json, os, resource, sys
+for module in ${preloaded}:
+    __import__(module)
+programs = json.load(open(sys.argv[1]))
+gc.collect()
+gc.freeze()
+for index, source in enumerate(programs):
+    pid = os.fork()
+    if pid == 0:
+        exec(compile(source, f'p{index}.py', 'exec'), {'__name__': '__main__'})
+        os._exit(0)
+    if os.waitpid(pid, 0)[1] != 0:
+        sys.exit(f'program {index} failed in its child')
+${cpuLine}`
+const floorCpu = new Map<string, number[]>()
+function floorContestant(name: string, runner: string): Contestant {
+  return {
+    name,
+    run: async () => {
+      const started = performance.now()
+      const run = await execa(debianPython, ['-c', runner, floorPrograms], { reject: false })
+      const wallMs = performance.now() - started
+      const [marker, cpuSeconds] = run.stdout.trim().split(' ')
+      if (marker !== 'FLOOR-PASSED') throw new Error(`${name} failed:\n${run.stderr.slice(-2000)}`)
+      floorCpu.set(name, [...(floorCpu.get(name) ?? []), Number(cpuSeconds) * 1000])
+      return wallMs
+    },
+  }
 }
 
 interface Contestant {
@@ -267,13 +299,15 @@ const contestants: Contestant[] = [
       ]),
   ...(baseline !== undefined && rootRuns ? [suiteContestant('baseline, root', undefined, baseline)] : []),
   ...(humanEvalMissing === undefined ? [{ name: 'human-eval evaluate_functional_correctness', run: humanEval }] : []),
-  { name: 'floor: one interpreter, no sandbox', run: floor },
+  floorContestant('floor: one interpreter, no sandbox', floorRunner),
+  floorContestant('fork floor: a child per program, no sandbox', forkFloorRunner),
 ]
 const USER_SUITE = contestants[0]?.name ?? ''
 const USER_SUITE_WARM = contestants[1]?.name ?? ''
 const ROOT_SUITE = 'suite, root'
 const HUMAN_EVAL = 'human-eval evaluate_functional_correctness'
 const FLOOR = 'floor: one interpreter, no sandbox'
+const FORK_FLOOR = 'fork floor: a child per program, no sandbox'
 
 const seconds = (ms: number): string => (ms / 1000).toFixed(2)
 const spread = (values: readonly number[]): string => spreadOf(values, 2, 6)
@@ -301,6 +335,7 @@ try {
   console.log()
   for (const { name } of contestants) console.log(`${name.padEnd(48)} ${spread(times.get(name) ?? [])}`)
   for (const [name, values] of phases) console.log(`${`  execution phase, ${name}`.padEnd(48)} ${spread(values)}`)
+  for (const [name, values] of floorCpu) console.log(`${`  CPU time, ${name}`.padEnd(48)} ${spread(values)}`)
   console.log()
   const ratio = (a: string, b: string, aValues = times.get(a), bValues = times.get(b)): void => {
     if (aValues === undefined || bValues === undefined) return
@@ -312,6 +347,9 @@ try {
   ratio(`execution phase, ${USER_SUITE}`, FLOOR, phases.get(USER_SUITE))
   ratio(`execution phase, ${USER_SUITE_WARM}`, FLOOR, phases.get(USER_SUITE_WARM))
   ratio(`execution phase, ${ROOT_SUITE}`, FLOOR, phases.get(ROOT_SUITE))
+  ratio(`execution phase, ${USER_SUITE}`, FORK_FLOOR, phases.get(USER_SUITE))
+  ratio(`execution phase, ${USER_SUITE_WARM}`, FORK_FLOOR, phases.get(USER_SUITE_WARM))
+  ratio(`${FORK_FLOOR}, CPU`, `${FLOOR}, CPU`, floorCpu.get(FORK_FLOOR), floorCpu.get(FLOOR))
   const baselineUser = contestants.find(({ name }) => name.startsWith('baseline, ordinary user'))?.name
   const baselineUserWarm = contestants.find(({ name }) => name.startsWith('baseline, ordinary user, warm cache'))?.name
   if (baselineUser !== undefined && baselineUserWarm !== undefined) {
