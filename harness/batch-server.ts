@@ -6,6 +6,7 @@ import { BATCH_POLL, BATCH_WAIT } from './batch-knobs.ts'
 import { BatchJournal } from './batch-journal.ts'
 import { BatchQueue, progressLine, type BatchAnswer } from './batch-queue.ts'
 import { cacheDir, cacheMode } from './knobs.ts'
+import { processWide } from './process-wide.ts'
 import { runFiles } from './run-files.ts'
 import { runSocket } from './run-socket.ts'
 
@@ -41,12 +42,8 @@ export interface BatchServer {
   close(): Promise<void>
 }
 
-/**
- * The queues of the run's batch server, for the progress line (reporters/progress-reporter.ts) in the same process:
- * on the process, not the module, as the global setup and the reporters each load their own copy of this module.
- */
-const RUN_QUEUES = Symbol.for('llm-testbench.run-batch-queues')
-const runQueues = ((globalThis as { [RUN_QUEUES]?: Set<BatchQueue> })[RUN_QUEUES] ??= new Set<BatchQueue>())
+/** The queues of the run's batch server, for the progress line (reporters/progress-reporter.ts) in the same process. */
+const runQueues = processWide('run-batch-queues', () => new Set<BatchQueue>())
 
 /** `OpenAI batch batch_abc: 12/64 in_progress, waited 1 min 20 s` for each open batch of the run. */
 export function runWideBatches(now = Date.now()): string[] {

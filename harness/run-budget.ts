@@ -1,5 +1,6 @@
 import { createConnection, type Socket } from 'node:net'
 import { localLedger, type Ledger, type LedgerState } from './cost-budget.ts'
+import { processWide } from './process-wide.ts'
 
 /**
  * The run's one ledger lives in the slot server's process (harness/run-slots.ts), so that the cost limit holds
@@ -7,16 +8,12 @@ import { localLedger, type Ledger, type LedgerState } from './cost-budget.ts'
  * and, when the request ends, says what it cost and closes. A connection that closes without saying (its
  * worker died) is charged its worst case: the provider may have billed it.
  */
-/**
- * The global setup that starts the slot server and the reporters that read its ledger are loaded by Vitest
- * apart, each with its own copy of this module: the ledger lives on the process, under a name both find.
- */
-const SERVED = Symbol.for('llm-testbench.run-ledger')
-const holder = globalThis as { [SERVED]?: ReturnType<typeof localLedger> }
+/** The ledger the slot server keeps, made by the first request; the reporters read it (harness/process-wide.ts). */
+const served = processWide('run-ledger', (): { ledger?: ReturnType<typeof localLedger> } => ({}))
 
 /** What the run's ledger says now, in the slot server's process; undefined when the run has no cost limit. */
 export function runLedgerState(): LedgerState | undefined {
-  return holder[SERVED]?.state()
+  return served.ledger?.state()
 }
 
 export type BudgetMessage = { reserve: number; limit: number } | { cost: number }
@@ -26,7 +23,7 @@ export function serveBudget(
   socket: Socket,
   first: { reserve: number; limit: number },
 ): (message: BudgetMessage) => void {
-  const ledger = (holder[SERVED] ??= localLedger(first.limit))
+  const ledger = (served.ledger ??= localLedger(first.limit))
   const worstCase = first.reserve
   let open = false
   void ledger.reserve(worstCase).then((reservation) => {

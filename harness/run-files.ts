@@ -1,9 +1,10 @@
+import { processWide } from './process-wide.ts'
+
 /**
  * The run's test files as Vitest runs them, for the batch server's gather (harness/batch-queue.ts): which files
  * have yet to send their first request, and whether a worker is free to start one that has not started. Told by a
  * reporter in the main process (reporters/run-files-reporter.ts) when a file starts and ends, and by the batch
- * server when a file's first request comes; the global setup that starts the batch server and the reporters each
- * load their own copy of this module, so the state lives on the process, under a name both find.
+ * server when a file's first request comes (harness/process-wide.ts: both see the same one).
  */
 export class RunFiles {
   /** Files that have neither sent a request nor ended. */
@@ -67,10 +68,7 @@ function filePath(file: string): string {
   return file.replaceAll('\\', '/')
 }
 
-const RUN_FILES = Symbol.for('llm-testbench.run-files')
-
 /** The process's one RunFiles. */
 export function runFiles(): RunFiles {
-  const holder = globalThis as { [RUN_FILES]?: RunFiles }
-  return (holder[RUN_FILES] ??= new RunFiles())
+  return processWide('run-files', () => new RunFiles())
 }

@@ -3,6 +3,7 @@ import { EndpointPace, type PaceReport, type PaceSignal } from '../adapters/mode
 import { abortReason } from '../adapters/models/paced-slots.ts'
 import type { RunWideSlots } from '../adapters/models/endpoint-slots.ts'
 import { serveBudget, type BudgetMessage } from './run-budget.ts'
+import { processWide } from './process-wide.ts'
 import { runSocket } from './run-socket.ts'
 
 /**
@@ -30,9 +31,7 @@ interface Pool {
   told: string
 }
 
-/** On the process, not the module: the global setup and the reporters each load their own copy of this module. */
-const PACES = Symbol.for('llm-testbench.run-paces')
-const paces = ((globalThis as { [PACES]?: Map<string, EndpointPace> })[PACES] ??= new Map<string, EndpointPace>())
+const paces = processWide('run-paces', () => new Map<string, EndpointPace>())
 
 /** The paces the run's slot server keeps, by key (`endpoint:<url>`…): for the progress line and the end of the run. */
 export function runWidePaces(): ReadonlyMap<string, EndpointPace> {
