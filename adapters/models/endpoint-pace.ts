@@ -22,14 +22,28 @@ export type PaceReport = (signal: PaceSignal) => void
 export const LOW_TOKEN_SHARE = 0.05
 
 /**
+ * What the answers said of the provider's current window of its rate limit: the requests it allows in all (the
+ * tightest allowance; tokens as requests of the window's average size), the most of them it counted (its limit less
+ * what it said was left) plus the requests started since that answer came, and when it resets.
+ */
+interface ProviderWindow {
+  allowance: number
+  counted: number
+  resetAt: number
+}
+
+/**
  * How many requests one endpoint may have in flight now, and until when none may start: concurrency that
  * follows the provider. A refusal (429, 503/529 overloaded) lowers the concurrency, once per burst (refusals
  * of requests that started before the last cut say nothing new): by one when it says how long to wait, by
  * half when it does not. Each run of `current` answers in a row raises
  * it by one, up to the ceiling (TESTBENCH_CONCURRENCY). A wait the provider asks for (Retry-After, a reset)
- * holds every request to the endpoint, and so does an allowance run out (`x-ratelimit-remaining-*`): an
- * answer says how many requests (and tokens) the window has left when its request arrived, so the requests
- * started after it are taken from that, and the starts left count down to a hold until the window's reset.
+ * holds every request to the endpoint, and so does an allowance run out (`x-ratelimit-remaining-*`).
+ *
+ * The window's requests left are its allowance less the larger of two counts: the provider's (seen from every client
+ * of the key, but only up to the answer's own request), and the pace's own starts since the window began. The
+ * pace's count does not depend on the order in which requests reach the provider, which is not the order they
+ * started in: one that started first may wait in a busy worker while later ones go out.
  */
 export class EndpointPace {
   current: number
@@ -41,15 +55,12 @@ export class EndpointPace {
   holds = 0
   heldMs = 0
   refusals = 0
-  /** Requests started so far: an answer's allowance is spent by those started after its own. */
+  /** Requests started so far. */
   starts = 0
-  /** What the latest answer left of the window's allowance, in requests, and when the window resets. */
-  #allowance: { left: number; resetAt: number } | undefined
-  /**
-   * When the answers' window resets, the earliest any answer of it put it: a reset said as a duration (OpenAI's
-   * `0.8s`) counts from when the answer was read, and a busy process reads some answers late, never early.
-   */
-  #windowResetAt = -Infinity
+  #window: ProviderWindow | undefined
+  /** When the current window began (the reset of the one before), and the requests started in it. */
+  #windowBegunAt = -Infinity
+  #startsInWindow = 0
   #answeredInARow = 0
   #lastCut = -Infinity
 
@@ -77,21 +88,24 @@ export class EndpointPace {
   /** A request starts: it takes one of the window's requests left, and the last one holds until the reset. */
   started(): void {
     this.starts++
-    const allowance = this.#allowance
-    if (allowance === undefined) return
-    if (allowance.resetAt <= this.#now()) this.#allowance = undefined
-    else if (--allowance.left <= 0) this.hold(allowance.resetAt)
+    this.#endWindowIfReset(this.#now())
+    this.#startsInWindow++
+    if (this.#window === undefined) return
+    this.#window.counted++
+    this.#holdIfSpent(this.#window)
   }
 
   /**
-   * What one attempt met; `startedSince` counts the attempts started after this one (its answer's allowance
-   * did not count them), `startedAt` when this one started.
+   * What one attempt met; `startedSince` counts the attempts started after this one, `startedAt` when this one
+   * started (Date.now(), as `heardAt`).
    */
   report(signal: PaceSignal, startedSince: number, startedAt: number): void {
     const now = Math.min(signal.heardAt ?? Infinity, this.#now())
     if (signal.throttled) {
       this.refusals++
       this.#answeredInARow = 0
+      // A refused request is not one of the window's: the provider did not count it.
+      if (startedAt >= this.#windowBegunAt && this.#startsInWindow > 0) this.#startsInWindow--
       if (startedAt > this.#lastCut) {
         // A refusal that says how long to wait is a window's allowance spent, which the hold answers: one step down.
         // One that does not (an overloaded server, a proxy) halves the concurrency.
@@ -110,31 +124,55 @@ export class EndpointPace {
   }
 
   /**
-   * The requests the answer's allowances leave (tokens as requests of the window's average size), less those started
-   * since; the reset, the earliest said for the window its request started in (before the window's reset as known).
+   * An answer's figures for the window its request started in; those of an earlier window, or of one already over,
+   * say nothing of the current one. Without the provider's limit, what it counted is taken as the pace's own starts
+   * up to the answer's request.
    */
   #heed({ requests, tokens }: RateLimitState, startedSince: number, now: number, startedAt: number): void {
-    const lefts: Array<{ left: number; resetAt: number }> = []
-    if (requests?.resetMs !== undefined) lefts.push({ left: requests.remaining, resetAt: now + requests.resetMs })
+    this.#endWindowIfReset(now)
+    if (startedAt < this.#windowBegunAt) return
+    const ownCount = Math.max(1, this.#startsInWindow - startedSince)
+    const counted = requests?.limit === undefined ? ownCount : requests.limit - requests.remaining
+    const figures: ProviderWindow[] = []
+    if (requests?.resetMs !== undefined)
+      figures.push({ allowance: counted + requests.remaining, counted, resetAt: now + requests.resetMs })
     if (tokens?.resetMs !== undefined && tokens.limit !== undefined) {
       const requestsUsed = requests?.limit === undefined ? 0 : requests.limit - requests.remaining
       const perRequest = requestsUsed > 0 ? (tokens.limit - tokens.remaining) / requestsUsed : undefined
+      const resetAt = now + tokens.resetMs
       if (perRequest !== undefined && perRequest > 0)
-        lefts.push({ left: Math.floor(tokens.remaining / perRequest), resetAt: now + tokens.resetMs })
-      else if (tokens.remaining < LOW_TOKEN_SHARE * tokens.limit) lefts.push({ left: 0, resetAt: now + tokens.resetMs })
+        figures.push({ allowance: counted + Math.floor(tokens.remaining / perRequest), counted, resetAt })
+      else if (tokens.remaining < LOW_TOKEN_SHARE * tokens.limit) figures.push({ allowance: counted, counted, resetAt })
     }
-    const tightest = lefts.reduce<{ left: number; resetAt: number } | undefined>(
-      (low, each) => (low === undefined || each.left < low.left ? each : low),
+    const tightest = figures.reduce<ProviderWindow | undefined>(
+      (low, each) => (low === undefined || each.allowance - each.counted < low.allowance - low.counted ? each : low),
       undefined,
     )
-    if (tightest === undefined) return
-    const resetAt = startedAt < this.#windowResetAt ? Math.min(this.#windowResetAt, tightest.resetAt) : tightest.resetAt
-    this.#windowResetAt = resetAt
-    const left = tightest.left - startedSince
-    if (left <= 0) {
-      this.#allowance = undefined
-      this.hold(resetAt)
-    } else this.#allowance = { left, resetAt }
+    if (tightest === undefined || tightest.resetAt <= now) return
+    const known = this.#window
+    if (known === undefined) {
+      // More starts than the window allows, yet answered: they spanned windows no answer spoke of.
+      if (this.#startsInWindow > tightest.allowance) this.#startsInWindow = tightest.counted + startedSince
+      this.#window = tightest
+    } else {
+      // A reset said as a duration (OpenAI's `0.8s`) counts from when the answer was read, late in a busy process.
+      known.resetAt = Math.min(known.resetAt, tightest.resetAt)
+      known.allowance = tightest.allowance
+      known.counted = Math.max(known.counted, tightest.counted)
+    }
+    this.#holdIfSpent(known ?? tightest)
+  }
+
+  /** Once the window has reset, the next one begins: no answer has spoken of it yet. */
+  #endWindowIfReset(now: number): void {
+    if (this.#window === undefined || this.#window.resetAt > now) return
+    this.#windowBegunAt = this.#window.resetAt
+    this.#startsInWindow = 0
+    this.#window = undefined
+  }
+
+  #holdIfSpent(window: ProviderWindow): void {
+    if (window.allowance - Math.max(window.counted, this.#startsInWindow) <= 0) this.hold(window.resetAt)
   }
 
   /** No request starts before `until` (the pace's clock); a later hold extends an earlier one. */

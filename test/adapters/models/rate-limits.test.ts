@@ -228,6 +228,40 @@ describe('the pace of one endpoint', () => {
     expect(pace.heldForMs()).toBe(0)
   })
 
+  test('the window is spent to its last request, whatever order the requests reached the provider in', () => {
+    // 64 start at once; the first 8 wait in a busy worker and reach the provider last. Each answer says what the
+    // provider had counted when its request came; a freed slot starts a new request while the window has room.
+    for (const arrival of [[...range(9, 64), ...range(1, 8)], [...range(1, 64)], [...range(33, 64), ...range(1, 32)]]) {
+      let clock = 0
+      const pace = new EndpointPace(64, () => clock)
+      for (let start = 0; start < 64; start++) pace.started()
+      clock = 200
+      arrival.forEach((startNumber, index) => {
+        const remaining = 76 - (index + 1)
+        pace.report(
+          { throttled: false, rateLimit: { requests: { remaining, limit: 76, resetMs: 800 } } },
+          pace.starts - startNumber,
+          0,
+        )
+        if (pace.mayStart(0)) pace.started()
+      })
+      expect(pace.starts).toBe(76)
+      expect(pace.heldForMs()).toBe(800)
+    }
+  })
+
+  test('starts before any answer spoke of a window do not spend the first window an answer speaks of', () => {
+    let clock = 0
+    const pace = new EndpointPace(8, () => clock)
+    // 300 requests answered without rate-limit headers, then one that says 70 of the window's 76 are left.
+    for (let start = 0; start < 300; start++) pace.started()
+    clock = 60_000
+    pace.report({ throttled: false, rateLimit: { requests: { remaining: 70, limit: 76, resetMs: 800 } } }, 2, 0)
+    expect(pace.mayStart(0)).toBe(true)
+    for (let start = 0; start < 68; start++) pace.started()
+    expect(pace.mayStart(0)).toBe(false)
+  })
+
   test('a reset said as a duration holds until the earliest any answer of the window put it, not a late reader’s', () => {
     let clock = 0
     const pace = new EndpointPace(64, () => clock)
@@ -247,7 +281,11 @@ describe('the pace of one endpoint', () => {
   test('an allowance about to run out holds every request until its reset', () => {
     let clock = 1000
     const pace = new EndpointPace(8, () => clock)
-    pace.report({ throttled: false, rateLimit: { requests: { remaining: 2, limit: 100, resetMs: 700 } } }, 3, clock)
+    for (let start = 0; start < 98; start++) pace.started()
+    pace.report({ throttled: false, rateLimit: { requests: { remaining: 2, limit: 100, resetMs: 700 } } }, 0, clock)
+    pace.started()
+    expect(pace.mayStart(0)).toBe(true)
+    pace.started()
     expect(pace.mayStart(0)).toBe(false)
     expect(pace.heldForMs()).toBe(700)
     clock = 1700
@@ -255,3 +293,7 @@ describe('the pace of one endpoint', () => {
     expect(pace.holds).toBe(1)
   })
 })
+
+function range(first: number, last: number): number[] {
+  return Array.from({ length: last - first + 1 }, (_, index) => first + index)
+}
