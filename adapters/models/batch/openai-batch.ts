@@ -1,7 +1,7 @@
 import OpenAI, { toFile } from 'openai'
 import type { ChatCompletion } from 'openai/resources/chat/completions'
 import type { ChatReply, ChatRequest } from '../model-adapter.ts'
-import { openaiUsage } from '../openai-usage.ts'
+import { OpenAIReplyParts } from '../openai-reply-parts.ts'
 import { openaiChatBody, type OpenAIEndpoint } from '../openai.ts'
 import { CLOCK_SKEW_MS, LISTED_BATCHES, type BatchResult, type BatchState, type BatchWire } from './batch-wire.ts'
 
@@ -101,22 +101,19 @@ export function openaiBatchResult(line: string): BatchResult {
   return { key, reply: openaiCompletionReply(response.body as ChatCompletion) }
 }
 
-/** A whole (not streamed) chat completion as a reply. */
+/**
+ * A whole (not streamed) chat completion as a reply, read as one chunk whose delta is the whole message: its content in
+ * every shape a stream may carry (typed parts, OpenAI's `refusal`), and reasoning under each server's name.
+ */
 export function openaiCompletionReply(completion: ChatCompletion): ChatReply {
   const choice = completion.choices[0]
-  const message: Record<string, unknown> = { ...choice?.message }
-  const text = typeof message.content === 'string' ? message.content : ''
-  // Reasoning servers name it differently: DeepSeek, vLLM and llama.cpp `reasoning_content`, OpenRouter `reasoning`.
-  const reasoning = ['reasoning_content', 'reasoning']
-    .map((field) => message[field])
-    .find((value) => typeof value === 'string')
-  const usage = completion.usage
-  const tokens = usage && openaiUsage(usage as unknown as Record<string, unknown>)
+  const parts = new OpenAIReplyParts()
+  parts.add({ choices: [{ delta: choice?.message ?? {} }], usage: completion.usage })
   return {
-    text,
+    text: parts.text,
     latencyMs: 0,
-    ...(tokens ? { tokens } : {}),
-    ...(typeof reasoning === 'string' && reasoning !== '' ? { reasoning } : {}),
+    ...(parts.tokens ? { tokens: parts.tokens } : {}),
+    ...(parts.reasoning !== '' ? { reasoning: parts.reasoning } : {}),
     ...(choice?.finish_reason ? { finishReason: choice.finish_reason } : {}),
   }
 }
