@@ -38,7 +38,8 @@ export function allowedMs(items: number, concurrency: number, replyMs: number, p
   let last = 0
   for (let item = 0; item < items; item++) {
     freeAt.sort((a, b) => a - b)
-    let start = freeAt[0] ?? 0
+    // A request counted in a window cannot start before that window begins.
+    let start = Math.max(freeAt[0] ?? 0, window * WINDOW_MS)
     const startWindow = Math.floor(start / WINDOW_MS)
     if (startWindow > window) [window, startedInWindow] = [startWindow, 0]
     if (startedInWindow >= perWindow) [window, startedInWindow, start] = [window + 1, 0, (window + 1) * WINDOW_MS]
