@@ -85,6 +85,13 @@ export class EndpointPace {
     return inFlight < this.current && this.heldForMs() === 0
   }
 
+  /** Requests the provider's current window still allows, as far as the answers tell (Infinity before any does). */
+  windowRoom(): number {
+    this.#endWindowIfReset(this.#now())
+    const window = this.#window
+    return window === undefined ? Infinity : window.allowance - Math.max(window.counted, this.#startsInWindow)
+  }
+
   /** A request starts: it takes one of the window's requests left, and the last one holds until the reset. */
   started(): void {
     this.starts++
@@ -172,7 +179,7 @@ export class EndpointPace {
   }
 
   #holdIfSpent(window: ProviderWindow): void {
-    if (window.allowance - Math.max(window.counted, this.#startsInWindow) <= 0) this.hold(window.resetAt)
+    if (this.windowRoom() <= 0) this.hold(window.resetAt)
   }
 
   /** No request starts before `until` (the pace's clock); a later hold extends an earlier one. */

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { openaiBatchResult } from '../../../../adapters/models/batch/openai-batch.ts'
+import type { ChatReply } from '../../../../adapters/models/model-adapter.ts'
 
 /** One line of an OpenAI batch output file, as its docs show it, around a chat completion's message and usage. */
 function outputLine(message: Record<string, unknown>, usage?: Record<string, unknown>): string {
@@ -19,10 +20,16 @@ function outputLine(message: Record<string, unknown>, usage?: Record<string, unk
   })
 }
 
+function replyOf(line: string): ChatReply {
+  const result = openaiBatchResult(line)
+  if (!('reply' in result)) throw new Error(`expected a reply, got ${JSON.stringify(result)}`)
+  return result.reply
+}
+
 describe('a line of an OpenAI-style batch output file', () => {
   test("a refusal in place of content is the reply's text", () => {
-    const { reply } = openaiBatchResult(outputLine({ content: null, refusal: 'I can not help with that.' }))
-    expect(reply?.text).toBe('I can not help with that.')
+    const reply = replyOf(outputLine({ content: null, refusal: 'I can not help with that.' }))
+    expect(reply.text).toBe('I can not help with that.')
   })
 
   test('content as typed parts (Mistral) gives the text and the thinking apart', () => {
@@ -30,9 +37,9 @@ describe('a line of an OpenAI-style batch output file', () => {
       { type: 'thinking', thinking: [{ type: 'text', text: 'Two and two.' }] },
       { type: 'text', text: '<ANSWER>4</ANSWER>' },
     ]
-    const { reply } = openaiBatchResult(outputLine({ content }))
-    expect(reply?.text).toBe('<ANSWER>4</ANSWER>')
-    expect(reply?.reasoning).toBe('Two and two.')
+    const reply = replyOf(outputLine({ content }))
+    expect(reply.text).toBe('<ANSWER>4</ANSWER>')
+    expect(reply.reasoning).toBe('Two and two.')
   })
 
   test('reasoning under its server’s name, and tokens by kind', () => {
@@ -43,9 +50,9 @@ describe('a line of an OpenAI-style batch output file', () => {
       prompt_tokens_details: { cached_tokens: 100 },
       completion_tokens_details: { reasoning_tokens: 250 },
     }
-    const { reply } = openaiBatchResult(outputLine({ content: '42', reasoning_content: 'Think.' }, usage))
+    const reply = replyOf(outputLine({ content: '42', reasoning_content: 'Think.' }, usage))
     expect(reply).toMatchObject({ text: '42', reasoning: 'Think.', finishReason: 'stop' })
-    expect(reply?.tokens).toMatchObject({ prompt: 120, completion: 300, reasoning: 250, cacheRead: 100 })
+    expect(reply.tokens).toMatchObject({ prompt: 120, completion: 300, reasoning: 250, cacheRead: 100 })
   })
 
   test('a request the batch could not answer is an error, never an empty reply', () => {
