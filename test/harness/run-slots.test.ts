@@ -3,11 +3,9 @@
  * with its own) never run more than the limit at once together, and use it fully while tasks wait.
  */
 import { createConnection, createServer, type Server, type Socket } from 'node:net'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterEach, describe, expect, test } from 'vitest'
 import { runWideLimiter, startSlotServer, type SlotServer } from '../../harness/run-slots.ts'
+import { runSocket } from '../../harness/run-socket.ts'
 
 let server: SlotServer | undefined
 afterEach(async () => {
@@ -19,7 +17,7 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** A worker's way to the slot server at `address` that counts its connections and can cut them, as a worker's death does. */
 async function countingRelay(address: string): Promise<{ address: string; opened: () => number; cut: () => void }> {
-  const dir = mkdtempSync(join(tmpdir(), 'testbench-relay-'))
+  const { address: relayAddress, remove } = runSocket('relay')
   const sockets = new Set<Socket>()
   let opened = 0
   const relay: Server = createServer((worker) => {
@@ -36,12 +34,11 @@ async function countingRelay(address: string): Promise<{ address: string; opened
     worker.pipe(server)
     server.pipe(worker)
   })
-  const relayAddress = join(dir, 'relay.sock')
   await new Promise<void>((resolve) => relay.listen(relayAddress, resolve))
   relays.push(async () => {
     for (const socket of sockets) socket.destroy()
     await new Promise((resolve) => relay.close(resolve))
-    rmSync(dir, { recursive: true, force: true })
+    remove()
   })
   return {
     address: relayAddress,
