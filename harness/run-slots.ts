@@ -10,8 +10,9 @@ import { runSocket } from './run-socket.ts'
  * Slots shared by every worker of a run: the part files of one suite run in several workers at
  * once, and `TESTBENCH_CONCURRENCY` must still bound the requests in flight to a provider across
  * all of them, not per worker. The run's main process keeps the count (a server on a local socket,
- * started by the global setup); a worker holds one connection per slot it waits for or uses, and a
- * slot is free again when that connection closes: when the task ends, is aborted, or its worker dies.
+ * started by the global setup). A worker keeps one connection to it, on which it asks for slots, each
+ * under an id of its own; a slot is free again when its worker gives it back (its task ended or was
+ * aborted and no other task of that worker waits) or when the connection closes (the worker died).
  */
 export interface SlotServer {
   /** Where workers connect: a Unix socket path, or a named pipe on Windows. */
@@ -20,15 +21,24 @@ export interface SlotServer {
 }
 
 interface Pool {
+  key: string
   active: number
-  waiting: Socket[]
-  granted: Set<Socket>
-  /** The pace's count of starts when each granted slot's current task started. */
-  startNumbers: Map<Socket, number>
+  waiting: ServedSlot[]
+  granted: Set<ServedSlot>
   pace: EndpointPace
   wake?: NodeJS.Timeout
   /** What the workers were last told: the pace's concurrency and hold. */
   told: string
+}
+
+/** A slot one worker asked for, under the id it gave it on its connection. */
+interface ServedSlot {
+  id: number
+  /** Sends a line to the slot's worker. */
+  send: (line: string) => void
+  pool: Pool
+  /** The pace's count of starts when the slot's current task started. */
+  startNumber: number
 }
 
 const paces = processWide('run-paces', () => new Map<string, EndpointPace>())
@@ -40,16 +50,19 @@ export function runWidePaces(): ReadonlyMap<string, EndpointPace> {
 
 export async function startSlotServer(): Promise<SlotServer> {
   const pools = new Map<string, Pool>()
+  const sockets = new Set<Socket>()
   const { address, remove } = runSocket('slots')
+  let closed = false
 
   const grant = (pool: Pool): void => {
+    if (closed) return
     for (let next = pool.waiting[0]; next !== undefined && pool.pace.mayStart(pool.active); next = pool.waiting[0]) {
       pool.waiting.shift()
       pool.active++
       pool.granted.add(next)
       pool.pace.started()
-      pool.startNumbers.set(next, pool.pace.starts)
-      next.write(`go\n`)
+      next.startNumber = pool.pace.starts
+      next.send(`{"go":${next.id}}\n`)
     }
     const held = pool.pace.heldForMs()
     if (pool.waiting.length > 0 && held > 0 && pool.wake === undefined)
@@ -60,14 +73,22 @@ export async function startSlotServer(): Promise<SlotServer> {
   }
   /** Every worker holding a slot hears the pace's concurrency and hold, so that none starts a request while it holds. */
   const tell = (pool: Pool): void => {
-    const state = `${JSON.stringify({ current: pool.pace.current, holdUntil: pool.pace.holdUntil })}\n`
+    const state = `${JSON.stringify({ key: pool.key, current: pool.pace.current, holdUntil: pool.pace.holdUntil })}\n`
     if (state === pool.told) return
     pool.told = state
-    for (const socket of pool.granted) socket.write(state)
+    for (const send of new Set([...pool.granted].map((slot) => slot.send))) send(state)
+  }
+  /** The slot's task ended or was aborted with no other waiting, or its worker died: the next waiting one may start. */
+  const release = (slot: ServedSlot): void => {
+    const { pool } = slot
+    if (pool.granted.delete(slot)) pool.active--
+    else pool.waiting = pool.waiting.filter((waiting) => waiting !== slot)
   }
   const server = createServer((socket) => {
+    sockets.add(socket)
+    const send = batchedLines(socket)
+    const slots = new Map<number, ServedSlot>()
     let request = ''
-    let pool: Pool | undefined
     let budget: ((message: BudgetMessage) => void) | undefined
     socket.setEncoding('utf8')
     socket.on('data', (chunk: string) => {
@@ -77,37 +98,50 @@ export async function startSlotServer(): Promise<SlotServer> {
         request = request.slice(line + 1)
         if ('reserve' in message) budget = serveBudget(socket, message)
         else if ('cost' in message) budget?.(message)
-        else if (pool === undefined && 'key' in message) {
+        else if ('key' in message) {
           const { key, limit } = message
-          pool = pools.get(key)
+          let pool = pools.get(key)
           if (pool === undefined) {
             const pace = new EndpointPace(limit)
-            pool = { active: 0, waiting: [], granted: new Set(), startNumbers: new Map(), pace, told: '' }
+            pool = { key, active: 0, waiting: [], granted: new Set(), pace, told: '' }
             pools.set(key, pool)
             paces.set(key, pace)
           }
-          pool.waiting.push(socket)
+          const slot: ServedSlot = { id: message.slot, send, pool, startNumber: pool.pace.starts }
+          slots.set(slot.id, slot)
+          pool.waiting.push(slot)
           grant(pool)
-        } else if (pool !== undefined && 'started' in message) {
-          // The worker passed its slot to its next task without asking: a start all the same.
-          pool.pace.started()
-          pool.startNumbers.set(socket, pool.pace.starts)
-          tell(pool)
-        } else if (pool !== undefined && 'report' in message) {
-          const startNumber = pool.startNumbers.get(socket) ?? pool.pace.starts
-          pool.pace.report(message.report, pool.pace.starts - startNumber, message.startedAt)
-          tell(pool)
-          grant(pool)
+        } else {
+          const slot = slots.get(message.slot)
+          if (slot === undefined) continue
+          const { pool } = slot
+          if ('started' in message) {
+            // The worker passed its slot to its next task without asking: a start all the same.
+            pool.pace.started()
+            slot.startNumber = pool.pace.starts
+            tell(pool)
+          } else if ('report' in message) {
+            pool.pace.report(message.report, pool.pace.starts - slot.startNumber, message.startedAt)
+            tell(pool)
+            grant(pool)
+          } else {
+            slots.delete(slot.id)
+            release(slot)
+            grant(pool)
+          }
         }
       }
     })
     socket.on('error', () => socket.destroy())
     socket.on('close', () => {
-      if (pool === undefined) return
-      pool.startNumbers.delete(socket)
-      if (pool.granted.delete(socket)) pool.active--
-      else pool.waiting = pool.waiting.filter((waiting) => waiting !== socket)
-      grant(pool)
+      sockets.delete(socket)
+      const freed = new Set<Pool>()
+      for (const slot of slots.values()) {
+        release(slot)
+        freed.add(slot.pool)
+      }
+      slots.clear()
+      for (const pool of freed) grant(pool)
     })
   })
   await new Promise<void>((resolve, reject) => {
@@ -118,25 +152,38 @@ export async function startSlotServer(): Promise<SlotServer> {
     address,
     close: () =>
       new Promise<void>((resolve) => {
+        closed = true
         for (const pool of pools.values()) clearTimeout(pool.wake)
         server.close(() => {
           remove()
           resolve()
         })
+        // Workers keep their connection for the whole run: the run is over.
+        for (const socket of sockets) socket.destroy()
       }),
   }
 }
 
-/** A worker asks for a slot under a key, then tells the pace what each of its attempts met. */
-type SlotMessage = { key: string; limit: number } | { started: true } | { report: PaceSignal; startedAt: number }
+/** A worker asks for a slot under a key and an id of its own, then tells the pace what each task on it met, and gives it back. */
+type SlotMessage =
+  | { slot: number; key: string; limit: number }
+  | { slot: number; started: true }
+  | { slot: number; report: PaceSignal; startedAt: number }
+  | { slot: number; free: true }
+
+/** What the server tells a worker of a key's pace. */
+interface PaceState {
+  key: string
+  current: number
+  holdUntil: number
+}
 
 /**
  * At most `limit` tasks under `key` run at once across every process that uses the server at `address`,
  * fewer while the key's pace says so (an endpoint the provider throttles). This process asks the server for
- * no more slots than it has tasks waiting (and never more than `limit`, so a part file of 10,000 items opens
- * at most `limit` connections); a slot it holds passes straight to its next waiting task without a round
- * trip to the server, whose process is also busy with the reporters, unless the pace holds every request
- * or is below the slots held, and goes back when no task here waits.
+ * no more slots than it has tasks waiting (and never more than `limit`); a slot it holds passes straight to its
+ * next waiting task without a round trip to the server, whose process is also busy with the reporters, unless
+ * the pace holds every request or is below the slots held, and goes back when no task here waits.
  */
 export function runWideLimiter(
   address: string,
@@ -163,22 +210,141 @@ export function runWideEndpointSlots(address: string): RunWideSlots {
   }
 }
 
+/** What uses a process's connection: the slots of one key. */
+interface SlotUser {
+  readonly key: string
+  granted(slot: number): void
+  hear(state: PaceState): void
+  /** The connection failed or closed: slots asked for will never come, slots held are no longer counted. */
+  lost(reason: string): void
+}
+
+/** This process's connection to each slot server, by address. */
+const connections = new Map<string, SlotConnection>()
+let lastSlotId = 0
+
+/**
+ * This process's one connection to the slot server at an address: the slots of every key travel on it, each under
+ * an id. A connection per slot cost each request a socket opened and closed at both ends.
+ */
+class SlotConnection {
+  readonly #address: string
+  readonly #socket: Socket
+  readonly #users = new Set<SlotUser>()
+  /** Who asked for each slot not yet granted. */
+  readonly #asked = new Map<number, SlotUser>()
+  /** Slots asked for or held: while there are any, the connection keeps the process alive. */
+  #inUse = 0
+  readonly #sendLine: (line: string) => void
+  #lost = false
+
+  static to(address: string): SlotConnection {
+    let connection = connections.get(address)
+    if (connection === undefined) {
+      connection = new SlotConnection(address)
+      connections.set(address, connection)
+    }
+    return connection
+  }
+
+  private constructor(address: string) {
+    this.#address = address
+    this.#socket = createConnection(address)
+    this.#sendLine = batchedLines(this.#socket)
+    this.#socket.unref()
+    this.#socket.setEncoding('utf8')
+    let lines = ''
+    this.#socket.on('data', (chunk: string) => {
+      lines += chunk
+      for (let end = lines.indexOf('\n'); end >= 0; end = lines.indexOf('\n')) {
+        const message = JSON.parse(lines.slice(0, end)) as { go: number } | PaceState
+        lines = lines.slice(end + 1)
+        if ('go' in message) {
+          const user = this.#asked.get(message.go)
+          this.#asked.delete(message.go)
+          user?.granted(message.go)
+        } else for (const user of this.#users) if (user.key === message.key) user.hear(message)
+      }
+    })
+    this.#socket.on('error', (error) => this.#lose(`is not reachable (${error.message})`))
+    this.#socket.once('close', () => this.#lose('closed'))
+  }
+
+  ask(user: SlotUser, limit: number): void {
+    const slot = ++lastSlotId
+    this.#users.add(user)
+    this.#asked.set(slot, user)
+    this.#use(1)
+    this.#send({ slot, key: user.key, limit })
+  }
+
+  started(slot: number): void {
+    this.#send({ slot, started: true })
+  }
+
+  report(slot: number, report: PaceSignal, startedAt: number): void {
+    this.#send({ slot, report, startedAt })
+  }
+
+  free(slot: number): void {
+    this.#send({ slot, free: true })
+    this.#use(-1)
+  }
+
+  #use(change: number): void {
+    this.#inUse += change
+    if (this.#inUse === 0) this.#socket.unref()
+    else if (this.#inUse === change) this.#socket.ref()
+  }
+
+  #send(message: SlotMessage): void {
+    if (!this.#lost) this.#sendLine(`${JSON.stringify(message)}\n`)
+  }
+
+  #lose(reason: string): void {
+    if (this.#lost) return
+    this.#lost = true
+    if (connections.get(this.#address) === this) connections.delete(this.#address)
+    this.#socket.destroy()
+    for (const user of this.#users) user.lost(reason)
+  }
+}
+
+/**
+ * Writes lines to a socket, those of one turn of the event loop in one write: a wave of replies landing together
+ * makes one write of their reports, not one each (a write to a local socket took about 0.3 ms in a loaded worker's
+ * CPU profile).
+ */
+function batchedLines(socket: Socket): (line: string) => void {
+  let pending = ''
+  return (line) => {
+    if (pending === '')
+      setImmediate(() => {
+        if (!socket.destroyed) socket.write(pending)
+        pending = ''
+      })
+    pending += line
+  }
+}
+
 interface Waiter {
-  resolve: (slot: Socket) => void
+  resolve: (slot: number) => void
   reject: (error: Error) => void
 }
 
-class ProcessSlots {
+class ProcessSlots implements SlotUser {
+  readonly key: string
   readonly #address: string
-  readonly #key: string
   readonly #limit: number
   readonly #waiting: Waiter[] = []
   /** Slots this process holds, and those of them no task uses. */
-  readonly #held = new Set<Socket>()
-  readonly #idle: Socket[] = []
+  readonly #held = new Set<number>()
+  readonly #idle: number[] = []
   /** Slots the server granted that no task has used yet: the server counted their first start. */
-  readonly #fresh = new Set<Socket>()
+  readonly #fresh = new Set<number>()
   #asked = 0
+  /** The connection the slots held and asked for are on; another once it is lost. */
+  #connection: SlotConnection | undefined
   /** The pace as the server last told it. */
   #current: number
   #holdUntil = 0
@@ -186,21 +352,26 @@ class ProcessSlots {
 
   constructor(address: string, key: string, limit: number) {
     this.#address = address
-    this.#key = key
+    this.key = key
     this.#limit = limit
     this.#current = limit
   }
 
-  take(signal: AbortSignal | undefined): Promise<Socket> {
+  take(signal: AbortSignal | undefined): Promise<number> {
     return new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(abortReason(signal))
+      let settled = false
+      const settle = (): void => {
+        settled = true
+        signal?.removeEventListener('abort', onAbort)
+      }
       const waiter: Waiter = {
         resolve: (slot) => {
-          signal?.removeEventListener('abort', onAbort)
+          settle()
           resolve(slot)
         },
         reject: (error) => {
-          signal?.removeEventListener('abort', onAbort)
+          settle()
           reject(error)
         },
       }
@@ -210,23 +381,54 @@ class ProcessSlots {
         reject(abortReason(signal))
         this.#pump()
       }
-      signal?.addEventListener('abort', onAbort, { once: true })
       this.#waiting.push(waiter)
       this.#pump()
+      // A task that got an idle slot at once never waited: its signal needs no listener (one on a composite signal costs).
+      if (!settled) signal?.addEventListener('abort', onAbort, { once: true })
     })
   }
 
-  give(slot: Socket): void {
+  give(slot: number): void {
     if (!this.#held.has(slot)) return this.#pump()
     this.#idle.push(slot)
     this.#pump()
   }
 
   /** Tells the server's pace what an attempt met; a wait asked for holds this process's slots at once. */
-  report(slot: Socket, signal: PaceSignal, startedAt: number): void {
+  report(slot: number, signal: PaceSignal, startedAt: number): void {
     if (signal.throttled && signal.waitMs !== undefined)
       this.#holdUntil = Math.max(this.#holdUntil, (signal.heardAt ?? Date.now()) + signal.waitMs)
-    if (this.#held.has(slot)) slot.write(`${JSON.stringify({ report: signal, startedAt })}\n`)
+    if (this.#held.has(slot)) this.#connection?.report(slot, signal, startedAt)
+  }
+
+  granted(slot: number): void {
+    this.#asked--
+    this.#held.add(slot)
+    this.#fresh.add(slot)
+    this.#idle.push(slot)
+    this.#pump()
+  }
+
+  hear(state: PaceState): void {
+    this.#current = state.current
+    this.#holdUntil = Math.max(this.#holdUntil, state.holdUntil)
+    this.#pump()
+  }
+
+  lost(reason: string): void {
+    this.#connection = undefined
+    this.#held.clear()
+    this.#fresh.clear()
+    this.#idle.length = 0
+    for (; this.#asked > 0; this.#asked--)
+      this.#waiting
+        .shift()
+        ?.reject(
+          new Error(
+            `The run's slot server at ${this.#address} (harness/global-setup.ts) ${reason} while ${this.key} waited for a slot. Run the suites through Vitest's "suites" project.`,
+          ),
+        )
+    this.#pump()
   }
 
   /** Hands idle slots to waiting tasks unless a hold is on, gives back what is not needed, asks for what is. */
@@ -236,7 +438,7 @@ class ProcessSlots {
       if (surplus === undefined) break
       this.#held.delete(surplus)
       this.#fresh.delete(surplus)
-      surplus.destroy()
+      this.#connection?.free(surplus)
     }
     const held = this.#holdUntil - Date.now()
     if (held > 0) {
@@ -250,16 +452,10 @@ class ProcessSlots {
     while (this.#idle.length > 0 && this.#waiting.length > 0) {
       const slot = this.#idle.pop()
       if (slot === undefined) break
-      if (!this.#fresh.delete(slot)) slot.write(`${JSON.stringify({ started: true })}\n`)
+      if (!this.#fresh.delete(slot)) this.#connection?.started(slot)
       this.#waiting.shift()?.resolve(slot)
     }
     this.#ask()
-  }
-
-  #hear(state: { current: number; holdUntil: number }): void {
-    this.#current = state.current
-    this.#holdUntil = Math.max(this.#holdUntil, state.holdUntil)
-    this.#pump()
   }
 
   /** Asks the server for a slot per waiting task not yet asked for, within the limit. */
@@ -269,50 +465,8 @@ class ProcessSlots {
       this.#held.size + this.#asked < Math.min(this.#limit, this.#current)
     ) {
       this.#asked++
-      let answered = false
-      let lines = ''
-      const connection = createConnection(this.#address)
-      connection.setEncoding('utf8')
-      connection.once('connect', () => connection.write(`${JSON.stringify({ key: this.#key, limit: this.#limit })}\n`))
-      connection.on('data', (chunk: string) => {
-        lines += chunk
-        for (let end = lines.indexOf('\n'); end >= 0; end = lines.indexOf('\n')) {
-          const line = lines.slice(0, end)
-          lines = lines.slice(end + 1)
-          if (line !== 'go') this.#hear(JSON.parse(line) as { current: number; holdUntil: number })
-          else if (!answered) {
-            answered = true
-            this.#asked--
-            this.#held.add(connection)
-            this.#fresh.add(connection)
-            this.#idle.push(connection)
-            this.#pump()
-          }
-        }
-      })
-      const fail = (reason: string) => {
-        if (answered) {
-          this.#fresh.delete(connection)
-          if (this.#held.delete(connection)) {
-            const index = this.#idle.indexOf(connection)
-            if (index >= 0) this.#idle.splice(index, 1)
-          }
-          return
-        }
-        answered = true
-        this.#asked--
-        connection.destroy()
-        this.#waiting
-          .shift()
-          ?.reject(
-            new Error(
-              `The run's slot server at ${this.#address} (harness/global-setup.ts) ${reason} while ${this.#key} waited for a slot. Run the suites through Vitest's "suites" project.`,
-            ),
-          )
-        this.#ask()
-      }
-      connection.on('error', (error) => fail(`is not reachable (${error.message})`))
-      connection.once('close', () => fail('closed'))
+      this.#connection ??= SlotConnection.to(this.#address)
+      this.#connection.ask(this, this.#limit)
     }
   }
 }

@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync } from 'node:fs'
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { writeFileAtomicallySync } from '../harness/atomic-file.ts'
 import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason, Vitest } from 'vitest/node'
@@ -51,6 +51,10 @@ export class ScoreReporter implements Reporter {
   private prices: Prices | undefined
   /** When each report's JSON was last brought up to date during the run (performance.now). */
   private readonly snapshotAt = new Map<string, number>()
+  /** Each report's JSONL, open for appending while the run lasts: not opened and closed again for every item. */
+  private readonly jsonl = new Map<string, number>()
+  /** Each suite and model's report path in this run (`basePath`), made once. */
+  private readonly bases = new Map<string, string>()
 
   constructor(options: ScoreReporterOptions = {}) {
     this.directory = options.directory ?? reportDir()
@@ -74,6 +78,8 @@ export class ScoreReporter implements Reporter {
     this.stamp = runStamp()
     this.partial.clear()
     this.snapshotAt.clear()
+    this.closeJsonl()
+    this.bases.clear()
   }
 
   onTestCaseResult(testCase: TestCase): void {
@@ -86,7 +92,12 @@ export class ScoreReporter implements Reporter {
       mkdirSync(join(this.directory, record.suite), { recursive: true })
       this.partial.set(base, [record])
     } else finished.push(record)
-    appendFileSync(`${base}.jsonl`, `${JSON.stringify(record)}\n`)
+    let jsonl = this.jsonl.get(base)
+    if (jsonl === undefined) {
+      jsonl = openSync(`${base}.jsonl`, 'a')
+      this.jsonl.set(base, jsonl)
+    }
+    writeSync(jsonl, `${JSON.stringify(record)}\n`)
     // The JSONL has every finished item; the JSON report is brought up to date now and then (and at exit),
     // by the clock rather than every so many items, which would cost a run of n items n² / 25 records written.
     const now = performance.now()
@@ -100,6 +111,7 @@ export class ScoreReporter implements Reporter {
     _errors: ReadonlyArray<SerializedError>,
     reason: TestRunEndReason,
   ): void {
+    this.closeJsonl()
     // Modules in path order, so that one run and merged shards list the items alike.
     const modules = [...testModules].sort((a, b) => a.moduleId.localeCompare(b.moduleId))
     const records = collectRecords(modules)
@@ -170,6 +182,11 @@ export class ScoreReporter implements Reporter {
     this.partial.clear()
   }
 
+  private closeJsonl(): void {
+    for (const jsonl of this.jsonl.values()) closeSync(jsonl)
+    this.jsonl.clear()
+  }
+
   /** Brings the JSON reports up to the last finished item, marked incomplete. */
   private writeUnfinishedReports(): void {
     for (const [base, records] of this.partial) this.writeReport(base, records, false)
@@ -211,12 +228,18 @@ export class ScoreReporter implements Reporter {
   }
 
   private basePath(record: ItemRecord): string {
-    const shard = this.shard ? `__shard-${this.shard.index}-of-${this.shard.count}` : ''
-    return join(
-      this.directory,
-      record.suite,
-      `${this.stamp}__${record.model.replace(/[^A-Za-z0-9._-]+/g, '_')}${shard}`,
-    )
+    const key = `${record.suite}\u0000${record.model}`
+    let base = this.bases.get(key)
+    if (base === undefined) {
+      const shard = this.shard ? `__shard-${this.shard.index}-of-${this.shard.count}` : ''
+      base = join(
+        this.directory,
+        record.suite,
+        `${this.stamp}__${record.model.replace(/[^A-Za-z0-9._-]+/g, '_')}${shard}`,
+      )
+      this.bases.set(key, base)
+    }
+    return base
   }
 }
 

@@ -2,8 +2,10 @@
  * The run's slot server bounds tasks across workers: several limiters (as in several workers, each
  * with its own) never run more than the limit at once together, and use it fully while tasks wait.
  */
+import { createConnection, createServer, type Server, type Socket } from 'node:net'
 import { afterEach, describe, expect, test } from 'vitest'
 import { runWideLimiter, startSlotServer, type SlotServer } from '../../harness/run-slots.ts'
+import { runSocket } from '../../harness/run-socket.ts'
 
 let server: SlotServer | undefined
 afterEach(async () => {
@@ -12,6 +14,59 @@ afterEach(async () => {
 })
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** A worker's way to the slot server at `address` that counts its connections and can cut them, as a worker's death does. */
+async function countingRelay(address: string): Promise<{ address: string; opened: () => number; cut: () => void }> {
+  const { address: relayAddress, remove } = runSocket('relay')
+  const sockets = new Set<Socket>()
+  let opened = 0
+  const relay: Server = createServer((worker) => {
+    opened++
+    const server = createConnection(address)
+    for (const socket of [worker, server]) {
+      sockets.add(socket)
+      socket.on('error', () => undefined)
+      socket.on('close', () => {
+        worker.destroy()
+        server.destroy()
+      })
+    }
+    worker.pipe(server)
+    server.pipe(worker)
+  })
+  await new Promise<void>((resolve) => relay.listen(relayAddress, resolve))
+  relays.push(async () => {
+    for (const socket of sockets) socket.destroy()
+    await new Promise((resolve) => relay.close(resolve))
+    remove()
+  })
+  return {
+    address: relayAddress,
+    opened: () => opened,
+    cut: () => {
+      for (const socket of sockets) socket.destroy()
+    },
+  }
+}
+const relays: Array<() => Promise<void>> = []
+afterEach(async () => {
+  for (const close of relays.splice(0)) await close()
+})
+
+/** A task that runs until told to end. */
+function heldTask(): { task: () => Promise<void>; started: Promise<void>; end: () => void } {
+  let started!: () => void
+  let end!: () => void
+  const ended = new Promise<void>((resolve) => (end = resolve))
+  return {
+    task: () => {
+      started()
+      return ended
+    },
+    started: new Promise<void>((resolve) => (started = resolve)),
+    end: () => end(),
+  }
+}
 
 describe('run-wide slots', () => {
   test('three workers with 40 tasks each at limit 5: never more than 5 at once, 5 most of the time, every task done', async () => {
@@ -77,5 +132,41 @@ describe('run-wide slots', () => {
     const limited = runWideLimiter(closed.address, 'provider:openai', 2)
     await expect(limited(async () => (ran = true))).rejects.toThrow(/slot server at .* is not reachable/)
     expect(ran).toBe(false)
+  })
+
+  test('a worker asks for all its slots, of every key, on one connection, and its death frees all it held', async () => {
+    server = await startSlotServer()
+    const relay = await countingRelay(server.address)
+    const openai = runWideLimiter(relay.address, 'provider:openai', 4)
+    const anthropic = runWideLimiter(relay.address, 'provider:anthropic', 2)
+    const quick = () => pause(1)
+    await Promise.all([
+      ...Array.from({ length: 40 }, () => openai(quick)),
+      ...Array.from({ length: 10 }, () => anthropic(quick)),
+    ])
+    const dying = Array.from({ length: 6 }, heldTask)
+    const running = dying.map((held, index) => (index < 4 ? openai(held.task) : anthropic(held.task)))
+    await Promise.all(dying.map((held) => held.started))
+    expect(relay.opened()).toBe(1)
+
+    // Another worker waits for the slots the first one holds, until that worker dies.
+    let othersRunning = 0
+    let othersMost = 0
+    const other = runWideLimiter(server.address, 'provider:openai', 4)
+    const others = Array.from({ length: 8 }, () =>
+      other(async () => {
+        othersRunning++
+        othersMost = Math.max(othersMost, othersRunning)
+        await pause(5)
+        othersRunning--
+      }),
+    )
+    await pause(50)
+    expect(othersMost).toBe(0)
+    relay.cut()
+    await Promise.all(others)
+    expect(othersMost).toBe(4)
+    for (const held of dying) held.end()
+    await Promise.all(running)
   })
 })
