@@ -1,5 +1,5 @@
 import { createConnection, createServer, type Socket } from 'node:net'
-import { EndpointPace, type PaceReport, type PaceSignal } from '../adapters/models/endpoint-pace.ts'
+import { EndpointPace, roomSaid, type PaceReport, type PaceSignal } from '../adapters/models/endpoint-pace.ts'
 import { abortReason } from '../adapters/models/paced-slots.ts'
 import type { RunWideSlots } from '../adapters/models/endpoint-slots.ts'
 import { serveBudget, type BudgetMessage } from './run-budget.ts'
@@ -64,6 +64,7 @@ export async function startSlotServer(): Promise<SlotServer> {
       next.startNumber = pool.pace.starts
       next.send(`{"go":${next.id}}\n`)
     }
+    tell(pool)
     const held = pool.pace.heldForMs()
     if (pool.waiting.length > 0 && held > 0 && pool.wake === undefined)
       pool.wake = setTimeout(() => {
@@ -71,9 +72,15 @@ export async function startSlotServer(): Promise<SlotServer> {
         grant(pool)
       }, held)
   }
-  /** Every worker holding a slot hears the pace's concurrency and hold, so that none starts a request while it holds. */
+  /**
+   * Every worker holding a slot hears the pace's concurrency and hold, so that none starts a request while it holds,
+   * and whether it may pass a slot to its next task before the server hears of it: only while the provider's window
+   * has room for a start on every slot in flight.
+   */
   const tell = (pool: Pool): void => {
-    const state = `${JSON.stringify({ key: pool.key, current: pool.pace.current, holdUntil: pool.pace.holdUntil })}\n`
+    const { current, holdUntil } = pool.pace
+    const passOn = pool.pace.windowRoom() >= pool.active
+    const state = `${JSON.stringify({ key: pool.key, current, holdUntil, passOn } satisfies PaceState)}\n`
     if (state === pool.told) return
     pool.told = state
     for (const send of new Set([...pool.granted].map((slot) => slot.send))) send(state)
@@ -176,6 +183,7 @@ interface PaceState {
   key: string
   current: number
   holdUntil: number
+  passOn: boolean
 }
 
 /**
@@ -183,7 +191,8 @@ interface PaceState {
  * fewer while the key's pace says so (an endpoint the provider throttles). This process asks the server for
  * no more slots than it has tasks waiting (and never more than `limit`); a slot it holds passes straight to its
  * next waiting task without a round trip to the server, whose process is also busy with the reporters, unless
- * the pace holds every request or is below the slots held, and goes back when no task here waits.
+ * the pace holds every request, is below the slots held, or the provider's window has too little room left for
+ * starts the server has not counted; it goes back when no task here waits.
  */
 export function runWideLimiter(
   address: string,
@@ -348,6 +357,9 @@ class ProcessSlots implements SlotUser {
   /** The pace as the server last told it. */
   #current: number
   #holdUntil = 0
+  #passOn = true
+  /** Slots whose last answer said the provider's window had less room than requests may be in flight. */
+  readonly #nearWindowEnd = new Set<number>()
   #wake: NodeJS.Timeout | undefined
 
   constructor(address: string, key: string, limit: number) {
@@ -398,6 +410,7 @@ class ProcessSlots implements SlotUser {
   report(slot: number, signal: PaceSignal, startedAt: number): void {
     if (signal.throttled && signal.waitMs !== undefined)
       this.#holdUntil = Math.max(this.#holdUntil, (signal.heardAt ?? Date.now()) + signal.waitMs)
+    if (!signal.throttled && roomSaid(signal.rateLimit) < this.#current) this.#nearWindowEnd.add(slot)
     if (this.#held.has(slot)) this.#connection?.report(slot, signal, startedAt)
   }
 
@@ -412,6 +425,7 @@ class ProcessSlots implements SlotUser {
   hear(state: PaceState): void {
     this.#current = state.current
     this.#holdUntil = Math.max(this.#holdUntil, state.holdUntil)
+    this.#passOn = state.passOn
     this.#pump()
   }
 
@@ -419,6 +433,7 @@ class ProcessSlots implements SlotUser {
     this.#connection = undefined
     this.#held.clear()
     this.#fresh.clear()
+    this.#nearWindowEnd.clear()
     this.#idle.length = 0
     for (; this.#asked > 0; this.#asked--)
       this.#waiting
@@ -438,7 +453,16 @@ class ProcessSlots implements SlotUser {
       if (surplus === undefined) break
       this.#held.delete(surplus)
       this.#fresh.delete(surplus)
+      this.#nearWindowEnd.delete(surplus)
       this.#connection?.free(surplus)
+    }
+    // Near the end of the provider's window, every start goes through the server, which counts it before it goes.
+    const mustGoBack = (slot: number) => !this.#fresh.has(slot) && (!this.#passOn || this.#nearWindowEnd.has(slot))
+    for (const used of this.#idle.filter(mustGoBack)) {
+      this.#idle.splice(this.#idle.indexOf(used), 1)
+      this.#held.delete(used)
+      this.#nearWindowEnd.delete(used)
+      this.#connection?.free(used)
     }
     const held = this.#holdUntil - Date.now()
     if (held > 0) {

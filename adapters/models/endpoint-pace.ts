@@ -140,21 +140,7 @@ export class EndpointPace {
     if (startedAt < this.#windowBegunAt) return
     const ownCount = Math.max(1, this.#startsInWindow - startedSince)
     const counted = requests?.limit === undefined ? ownCount : requests.limit - requests.remaining
-    const figures: ProviderWindow[] = []
-    if (requests?.resetMs !== undefined)
-      figures.push({ allowance: counted + requests.remaining, counted, resetAt: now + requests.resetMs })
-    if (tokens?.resetMs !== undefined && tokens.limit !== undefined) {
-      const requestsUsed = requests?.limit === undefined ? 0 : requests.limit - requests.remaining
-      const perRequest = requestsUsed > 0 ? (tokens.limit - tokens.remaining) / requestsUsed : undefined
-      const resetAt = now + tokens.resetMs
-      if (perRequest !== undefined && perRequest > 0)
-        figures.push({ allowance: counted + Math.floor(tokens.remaining / perRequest), counted, resetAt })
-      else if (tokens.remaining < LOW_TOKEN_SHARE * tokens.limit) figures.push({ allowance: counted, counted, resetAt })
-    }
-    const tightest = figures.reduce<ProviderWindow | undefined>(
-      (low, each) => (low === undefined || each.allowance - each.counted < low.allowance - low.counted ? each : low),
-      undefined,
-    )
+    const tightest = tightestWindowSaid({ requests, tokens }, counted, now)
     if (tightest === undefined || tightest.resetAt <= now) return
     const known = this.#window
     if (known === undefined) {
@@ -190,6 +176,38 @@ export class EndpointPace {
     this.heldMs += until - Math.max(now, this.holdUntil)
     this.holdUntil = until
   }
+}
+
+/**
+ * The tightest window an answer's headers say (tokens as requests of the window's average size), given what the
+ * provider counted in it and when the answer came; undefined when they say nothing of a window.
+ */
+function tightestWindowSaid(
+  { requests, tokens }: RateLimitState,
+  counted: number,
+  now: number,
+): ProviderWindow | undefined {
+  const figures: ProviderWindow[] = []
+  if (requests?.resetMs !== undefined)
+    figures.push({ allowance: counted + requests.remaining, counted, resetAt: now + requests.resetMs })
+  if (tokens?.resetMs !== undefined && tokens.limit !== undefined) {
+    const requestsUsed = requests?.limit === undefined ? 0 : requests.limit - requests.remaining
+    const perRequest = requestsUsed > 0 ? (tokens.limit - tokens.remaining) / requestsUsed : undefined
+    const resetAt = now + tokens.resetMs
+    if (perRequest !== undefined && perRequest > 0)
+      figures.push({ allowance: counted + Math.floor(tokens.remaining / perRequest), counted, resetAt })
+    else if (tokens.remaining < LOW_TOKEN_SHARE * tokens.limit) figures.push({ allowance: counted, counted, resetAt })
+  }
+  return figures.reduce<ProviderWindow | undefined>(
+    (low, each) => (low === undefined || each.allowance - each.counted < low.allowance - low.counted ? each : low),
+    undefined,
+  )
+}
+
+/** The requests an answer's headers say its window had left when its request came (Infinity when they say nothing). */
+export function roomSaid(rateLimit: RateLimitState | undefined): number {
+  const window = rateLimit === undefined ? undefined : tightestWindowSaid(rateLimit, 0, 0)
+  return window === undefined ? Infinity : window.allowance
 }
 
 /** `concurrency 3 of 8 (rate limited)`, or undefined at the ceiling with no hold. */

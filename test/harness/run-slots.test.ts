@@ -4,6 +4,7 @@
  */
 import { createConnection, createServer, type Server, type Socket } from 'node:net'
 import { afterEach, describe, expect, test } from 'vitest'
+import type { PaceReport } from '../../adapters/models/endpoint-pace.ts'
 import { runWideLimiter, startSlotServer, type SlotServer } from '../../harness/run-slots.ts'
 import { runSocket } from '../../harness/run-socket.ts'
 
@@ -168,5 +169,28 @@ describe('run-wide slots', () => {
     expect(othersMost).toBe(4)
     for (const held of dying) held.end()
     await Promise.all(running)
+  })
+  test("a window's last requests start through the server: never more than the provider allows, from any worker", async () => {
+    server = await startSlotServer()
+    const address = server.address
+    // The provider lets 10 requests in per window, counting each when it comes; tasks end at once.
+    let arrived = 0
+    const workers = [1, 2].map(() => runWideLimiter(address, 'endpoint:window', 8))
+    const stop = new AbortController()
+    const task = async (report: PaceReport): Promise<void> => {
+      arrived++
+      const remaining = Math.max(0, 10 - arrived)
+      await pause(5)
+      report({
+        throttled: false,
+        heardAt: Date.now(),
+        rateLimit: { requests: { remaining, limit: 10, resetMs: 60_000 } },
+      })
+    }
+    const runs = Array.from({ length: 40 }, (_, index) => workers[index % 2]!(task, stop.signal).catch(() => undefined))
+    await pause(500)
+    stop.abort()
+    await Promise.all(runs)
+    expect(arrived).toBe(10)
   })
 })
