@@ -295,15 +295,17 @@ export class BatchQueue {
     let errors = 0
     for (const result of results) {
       if (this.carried.get(result.key) !== batch.id) continue
-      this.carried.delete(result.key)
       if ('error' in result) {
         errors++
+        this.carried.delete(result.key)
         this.settle(result.key, { ordinary: `the batch answered it with an error (${result.error})` })
         continue
       }
       const reply: ChatReply = { ...result.reply, latencyMs: Date.now() - batch.submittedAt, batch: batch.id }
       const file = files.get(result.key)
+      // Still carried while the reply is stored: an item that asks meanwhile waits for this answer, not a new batch.
       if (file !== undefined && this.options.journal !== undefined) await storeReply(file, reply)
+      this.carried.delete(result.key)
       this.settle(result.key, { reply })
     }
     const unanswered = requests.filter((request) => this.carried.get(request.key) === batch.id)

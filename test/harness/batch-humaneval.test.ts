@@ -92,7 +92,7 @@ describe.each(BATCH_PROVIDERS)('$name: HumanEval through batches', (provider) =>
     // Counted at the server: one batch carried every item once; nothing was asked one by one.
     const [batch] = [...engine.batches.keys()]
     expect(records.map((record) => record.batch)).toEqual(Array(ITEMS.length).fill(batch))
-    expect(engine.counts.creates).toBe(1)
+    expect(engine.counts.creates, `${firstDone.output}\n---- rerun:\n${second.output}`).toBe(1)
     expect([...engine.counts.carried.values()]).toEqual(Array(ITEMS.length).fill(1))
     expect(engine.counts.ordinary).toBe(0)
     expect(second.output).toMatch(/collecting it instead of asking again/)

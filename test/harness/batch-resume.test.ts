@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, expect, test } from 'vitest'
 import { BatchJournal } from '../../harness/batch-journal.ts'
-import { BatchQueue } from '../../harness/batch-queue.ts'
+import { BatchQueue, type BatchAnswer } from '../../harness/batch-queue.ts'
+import type { BatchWire } from '../../adapters/models/batch/batch-wire.ts'
 import { BatchEngine, startOpenAIBatchServer, sumAnswer } from '../support/batch-loopback.ts'
 import { chatRequest } from '../support/chat-request.ts'
 import type { LoopbackServer } from '../support/loopback-server.ts'
@@ -18,10 +19,10 @@ afterEach(async () => {
 })
 
 /** Queues of one model on one cache dir against the loopback OpenAI batch server, as a run and its rerun have. */
-async function resumable() {
+async function resumable(wrap: (wire: BatchWire) => BatchWire = (wire) => wire) {
   const engine = new BatchEngine({ batchMs: 300, answer: sumAnswer })
   server = await startOpenAIBatchServer(engine)
-  const wire = await openaiBatchWire(server)
+  const wire = wrap(await openaiBatchWire(server))
   const cache = mkdtempSync(join(tmpdir(), 'batch-resume-'))
   const journal = new BatchJournal(cache)
   const said: string[] = []
@@ -57,6 +58,42 @@ test('a resumed batch that ends before its item asks answers the item when it do
   expect(answer).toEqual({ reply: expect.objectContaining({ text: expect.stringContaining('3'), batch: 'batch_2' }) })
   expect(engine.counts.creates).toBe(1)
   expect(engine.counts.ordinary).toBe(0)
+})
+
+test('an item that asks while its resumed batch is being collected gets that answer, and nothing is asked again', async () => {
+  let onResults = (): void => {}
+  // The provider's results, then the item's ask in the next turn of the event loop: while the replies are stored.
+  const racing = (wire: BatchWire): BatchWire =>
+    new Proxy(wire, {
+      get(target, property) {
+        if (property === 'results')
+          return async (id: string) => {
+            const results = await target.results(id)
+            setImmediate(() => onResults())
+            return results
+          }
+        const value: unknown = Reflect.get(target, property)
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value
+      },
+    })
+  const { engine, queue, recorded, key, file } = await resumable(racing)
+
+  const stopped = queue()
+  void stopped.ask(key, file, chatRequest('What is 1 + 2?'))
+  await waitFor(() => recorded() > 0 && engine.counts.creates === 1, 10_000)
+  stopped.close()
+
+  const rerun = queue()
+  const asked = new Promise<BatchAnswer>((resolve) => {
+    onResults = () => resolve(rerun.ask(key, file, chatRequest('What is 1 + 2?')))
+  })
+  await rerun.resume()
+  expect(await asked).toEqual({
+    reply: expect.objectContaining({ text: expect.stringContaining('3'), batch: 'batch_2' }),
+  })
+  // The gather submits at once (waitMs 0): a request enqueued again would have made a second batch by now.
+  await new Promise((resolve) => setTimeout(resolve, 500))
+  expect(engine.counts.creates).toBe(1)
 })
 
 test('a batch whose create never reached the provider: the rerun asks its requests again, in a batch of its own', async () => {
