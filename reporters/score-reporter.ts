@@ -53,8 +53,6 @@ export class ScoreReporter implements Reporter {
   private readonly snapshotAt = new Map<string, number>()
   /** Each report's JSONL, open for appending while the run lasts: not opened and closed again for every item. */
   private readonly jsonl = new Map<string, number>()
-  /** Each suite and model's report path in this run (`basePath`), made once. */
-  private readonly bases = new Map<string, string>()
 
   constructor(options: ScoreReporterOptions = {}) {
     this.directory = options.directory ?? reportDir()
@@ -79,7 +77,6 @@ export class ScoreReporter implements Reporter {
     this.partial.clear()
     this.snapshotAt.clear()
     this.closeJsonl()
-    this.bases.clear()
   }
 
   onTestCaseResult(testCase: TestCase): void {
@@ -228,18 +225,12 @@ export class ScoreReporter implements Reporter {
   }
 
   private basePath(record: ItemRecord): string {
-    const key = `${record.suite}\u0000${record.model}`
-    let base = this.bases.get(key)
-    if (base === undefined) {
-      const shard = this.shard ? `__shard-${this.shard.index}-of-${this.shard.count}` : ''
-      base = join(
-        this.directory,
-        record.suite,
-        `${this.stamp}__${record.model.replace(/[^A-Za-z0-9._-]+/g, '_')}${shard}`,
-      )
-      this.bases.set(key, base)
-    }
-    return base
+    const shard = this.shard ? `__shard-${this.shard.index}-of-${this.shard.count}` : ''
+    return join(
+      this.directory,
+      record.suite,
+      `${this.stamp}__${record.model.replace(/[^A-Za-z0-9._-]+/g, '_')}${shard}`,
+    )
   }
 }
 
