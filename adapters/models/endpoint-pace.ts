@@ -135,12 +135,13 @@ export class EndpointPace {
    * say nothing of the current one. Without the provider's limit, what it counted is taken as the pace's own starts
    * up to the answer's request.
    */
-  #heed({ requests, tokens }: RateLimitState, startedSince: number, now: number, startedAt: number): void {
+  #heed(rateLimit: RateLimitState, startedSince: number, now: number, startedAt: number): void {
     this.#endWindowIfReset(now)
     if (startedAt < this.#windowBegunAt) return
     const ownCount = Math.max(1, this.#startsInWindow - startedSince)
+    const { requests } = rateLimit
     const counted = requests?.limit === undefined ? ownCount : requests.limit - requests.remaining
-    const tightest = tightestWindowSaid({ requests, tokens }, counted, now)
+    const tightest = tightestWindowSaid(rateLimit, counted, now)
     if (tightest === undefined || tightest.resetAt <= now) return
     const known = this.#window
     if (known === undefined) {
