@@ -1,0 +1,212 @@
+import type { JsonValue, SendBack, TokenUsage, ToolCall } from './model-adapter.ts'
+import { madeUpCallId } from './made-up-call-id.ts'
+import { responsesUsage } from './openai-responses-usage.ts'
+
+/** An error the Responses API sent after its 200: an `error` event, or `response.failed`'s `response.error`. */
+export interface ResponsesFailure {
+  code: string | undefined
+  message: string
+}
+
+/**
+ * A streamed Response read event by event, as OpenAI's API reference ("Streaming events") documents them: text from
+ * `response.output_text.delta` (and `response.refusal.delta`, what the model said in place of an answer), reasoning
+ * from `response.reasoning_summary_text.delta` and raw `response.reasoning_text.delta` (gpt-oss, DeepSeek, LM Studio,
+ * OpenRouter), function calls by their item with argument fragments from `response.function_call_arguments.delta`
+ * and the whole arguments of `.done` or of the finished item, and usage and the finish from the terminal event
+ * (`response.completed`, `response.incomplete`; `response.failed` is a failure). Each output item finished
+ * (`response.output_item.done`, where `encrypted_content` is whole) is kept for the next turn. Event types it does
+ * not use (hosted tools, annotations, logprobs) are skipped. Texts of separate items or summary parts are joined
+ * with a blank line.
+ */
+export class ResponsesReplyParts {
+  text = ''
+  reasoning = ''
+  tokens: TokenUsage | undefined
+  /** `completed`, or the reason a response stopped short (`max_output_tokens`, `content_filter`). */
+  finishReason: string | undefined
+  failure: ResponsesFailure | undefined
+  private readonly calls = new Map<string, { outputIndex: number; id: string; name: string; arguments: string }>()
+  private readonly items = new Map<number, Record<string, JsonValue>>()
+  private textPart: string | undefined
+  private reasoningPart: string | undefined
+
+  add(event: Record<string, unknown>): void {
+    switch (event.type) {
+      case 'response.output_text.delta':
+      case 'response.refusal.delta':
+        this.text = joined(this.text, this.textPart, `${String(event.item_id)}`, (part) => (this.textPart = part))
+        this.text += stringOf(event.delta)
+        return
+      case 'response.reasoning_summary_text.delta':
+      case 'response.reasoning_text.delta': {
+        const index = event.summary_index ?? event.content_index ?? 0
+        const part = `${String(event.item_id)}/${String(event.type)}/${String(index)}`
+        this.reasoning = joined(this.reasoning, this.reasoningPart, part, (each) => (this.reasoningPart = each))
+        this.reasoning += stringOf(event.delta)
+        return
+      }
+      case 'response.output_item.added':
+        this.addCall(record(event.item), numberOf(event.output_index))
+        return
+      case 'response.function_call_arguments.delta': {
+        const call = this.calls.get(stringOf(event.item_id))
+        if (call !== undefined) call.arguments += stringOf(event.delta)
+        return
+      }
+      case 'response.function_call_arguments.done': {
+        const call = this.calls.get(stringOf(event.item_id))
+        if (call !== undefined && typeof event.arguments === 'string') call.arguments = event.arguments
+        return
+      }
+      case 'response.output_item.done': {
+        const item = record(event.item)
+        const outputIndex = numberOf(event.output_index)
+        this.addCall(item, outputIndex)
+        this.items.set(outputIndex, item as Record<string, JsonValue>)
+        return
+      }
+      case 'response.completed':
+      case 'response.incomplete':
+      case 'response.failed':
+        this.finish(record(event.response))
+        return
+      case 'error':
+        this.failure = { code: stringOr(event.code), message: stringOf(event.message) }
+        return
+    }
+  }
+
+  /** A whole Response object (a server that answered a streamed request with `stream: false`'s body, a batch's line). */
+  addWhole(response: Record<string, unknown>): void {
+    const output = Array.isArray(response.output) ? response.output : []
+    for (const [outputIndex, each] of output.entries()) {
+      const item = record(each)
+      if (item.type === 'message')
+        for (const part of Array.isArray(item.content) ? item.content : []) {
+          const content = record(part)
+          const said = content.type === 'refusal' ? content.refusal : content.text
+          this.add({ type: 'response.output_text.delta', item_id: item.id ?? outputIndex, delta: said })
+        }
+      if (item.type === 'reasoning')
+        for (const [index, part] of [
+          ...(Array.isArray(item.summary) ? item.summary : []),
+          ...(Array.isArray(item.content) ? item.content : []),
+        ].entries())
+          this.add({
+            type: 'response.reasoning_summary_text.delta',
+            item_id: item.id ?? outputIndex,
+            summary_index: index,
+            delta: record(part).text,
+          })
+      this.add({ type: 'response.output_item.done', output_index: outputIndex, item })
+    }
+    this.finish(response)
+  }
+
+  toolCalls(): ToolCall[] {
+    return [...this.calls.values()]
+      .sort((a, b) => a.outputIndex - b.outputIndex)
+      .map((call, index) => ({
+        id: call.id || madeUpCallId(this.text, index, call.name, call.arguments),
+        name: call.name,
+        arguments: call.arguments,
+      }))
+  }
+
+  /**
+   * The output items the next turn's input carries back, in order (see openai-responses-input.ts): reasoning items
+   * with their id, summary and `encrypted_content`, the assistant's messages and its function calls. A reasoning
+   * item with nothing after it is left out: the API refuses one "provided without its required following item".
+   */
+  sendBack(): SendBack | undefined {
+    const kept: JsonValue[] = []
+    for (const [, item] of [...this.items.entries()].sort(([a], [b]) => a - b)) {
+      const back = itemBack(item)
+      if (back !== undefined) kept.push(back)
+    }
+    while (kept.length > 0 && record(kept.at(-1)).type === 'reasoning') kept.pop()
+    return kept.some((item) => record(item).type === 'reasoning') ? { output: kept } : undefined
+  }
+
+  private addCall(item: Record<string, unknown>, outputIndex: number): void {
+    if (item.type !== 'function_call') return
+    const key = stringOf(item.id) || `output ${outputIndex}`
+    const call = this.calls.get(key) ?? { outputIndex, id: '', name: '', arguments: '' }
+    this.calls.set(key, call)
+    if (call.id === '') call.id = stringOf(item.call_id)
+    if (call.name === '') call.name = stringOf(item.name)
+    // The added item's arguments are empty; the finished item's are whole.
+    if (typeof item.arguments === 'string' && item.arguments !== '') call.arguments = item.arguments
+  }
+
+  private finish(response: Record<string, unknown>): void {
+    if (typeof response.usage === 'object' && response.usage !== null)
+      this.tokens = responsesUsage(response.usage as Record<string, unknown>)
+    const error = record(response.error)
+    if (response.status === 'failed' || Object.keys(error).length > 0) {
+      this.failure ??= { code: stringOr(error.code), message: stringOf(error.message) || 'the response failed' }
+      return
+    }
+    if (response.status === 'completed') this.finishReason = 'completed'
+    else if (response.status === 'incomplete')
+      this.finishReason = stringOr(record(response.incomplete_details).reason) ?? 'incomplete'
+  }
+}
+
+/** An output item in the shape the next request's input takes it; hosted tools' items are not the client's to send. */
+function itemBack(item: Record<string, JsonValue>): JsonValue | undefined {
+  switch (item.type) {
+    case 'reasoning':
+      return {
+        type: 'reasoning',
+        ...(typeof item.id === 'string' ? { id: item.id } : {}),
+        summary: Array.isArray(item.summary) ? item.summary : [],
+        ...(typeof item.encrypted_content === 'string' ? { encrypted_content: item.encrypted_content } : {}),
+      }
+    case 'message':
+      return {
+        type: 'message',
+        role: 'assistant',
+        content: (Array.isArray(item.content) ? item.content : []).map((part): JsonValue => {
+          const content = record(part)
+          return content.type === 'refusal'
+            ? { type: 'refusal', refusal: stringOf(content.refusal) }
+            : { type: 'output_text', text: stringOf(content.text) }
+        }),
+        ...(typeof item.phase === 'string' ? { phase: item.phase } : {}),
+      }
+    case 'function_call':
+      return {
+        type: 'function_call',
+        call_id: stringOf(item.call_id),
+        name: stringOf(item.name),
+        arguments: stringOf(item.arguments),
+      }
+    default:
+      return undefined
+  }
+}
+
+/** The text so far, with a blank line before a new part's first delta. */
+function joined(text: string, last: string | undefined, part: string, remember: (part: string) => void): string {
+  if (last === part) return text
+  remember(part)
+  return text === '' ? text : `${text}\n\n`
+}
+
+function record(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {}
+}
+
+function stringOf(value: unknown): string {
+  return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : ''
+}
+
+function stringOr(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined
+}
+
+function numberOf(value: unknown): number {
+  return typeof value === 'number' ? value : 0
+}
