@@ -38,7 +38,13 @@ async function adapterFor(
   env: Record<string, string> = {},
 ): Promise<ModelAdapter> {
   const { MODEL: _model, ...rest } = clientEnv(protocol, url, model)
-  const prefix = { openai: 'openai', ollama: 'ollama', anthropic: 'anthropic', gemini: 'google' }[protocol]
+  const prefix = {
+    openai: 'openai',
+    'openai-responses': 'openai',
+    ollama: 'ollama',
+    anthropic: 'anthropic',
+    gemini: 'google',
+  }[protocol]
   return createAdapter(parseModel(`${prefix}:${model}`), { ...rest, TESTBENCH_RETRIES: '0', ...env })
 }
 
