@@ -41,3 +41,13 @@ export function reasoningModelName(model: string): boolean {
   if (/-chat(-|$)/.test(name)) return false
   return /^o\d+(-|$)/.test(name) || /^gpt-([5-9]|\d{2,})(\.\d+)?(-|$)/.test(name)
 }
+
+/**
+ * OpenAI's models that do not reason (gpt-4o, gpt-4.1, gpt-3.5, chatgpt-4o, gpt-5-chat): they refuse
+ * `include: ["reasoning.encrypted_content"]`, which every other name is asked for (an Azure deployment, xAI's grok,
+ * a local server's model may reason under any name).
+ */
+export function reasonlessModelName(model: string): boolean {
+  const name = model.replace(/^.*\//, '').toLowerCase()
+  return /^(gpt-4|gpt-3\.5|chatgpt-)/.test(name) || (/^gpt-/.test(name) && /-chat(-|$)/.test(name))
+}

@@ -16,36 +16,52 @@ export interface ResponsesFailure {
  * and the whole arguments of `.done` or of the finished item, and usage and the finish from the terminal event
  * (`response.completed`, `response.incomplete`; `response.failed` is a failure). Each output item finished
  * (`response.output_item.done`, where `encrypted_content` is whole) is kept for the next turn. Event types it does
- * not use (hosted tools, annotations, logprobs) are skipped. Texts of separate items or summary parts are joined
- * with a blank line.
+ * not use (hosted tools, annotations, logprobs) are skipped. A part's `.done` event (`output_text`, `refusal`,
+ * `reasoning_summary_text`, `reasoning_text`) holds its whole text, which replaces the deltas; texts of separate
+ * items or parts are joined with a blank line.
  */
 export class ResponsesReplyParts {
-  text = ''
-  reasoning = ''
   tokens: TokenUsage | undefined
   /** `completed`, or the reason a response stopped short (`max_output_tokens`, `content_filter`). */
   finishReason: string | undefined
   failure: ResponsesFailure | undefined
   private readonly calls = new Map<string, { outputIndex: number; id: string; name: string; arguments: string }>()
   private readonly items = new Map<number, Record<string, JsonValue>>()
-  private textPart: string | undefined
-  private reasoningPart: string | undefined
+  /** Texts by part (`item/content_index`), in the order they began; a part's `.done` text replaces its deltas. */
+  private readonly textParts = new Map<string, string>()
+  private readonly reasoningParts = new Map<string, string>()
+
+  get text(): string {
+    return joinParts(this.textParts)
+  }
+
+  get reasoning(): string {
+    return joinParts(this.reasoningParts)
+  }
 
   add(event: Record<string, unknown>): void {
+    const part = `${stringOf(event.item_id)}/${stringOf(event.content_index ?? 0)}`
     switch (event.type) {
       case 'response.output_text.delta':
       case 'response.refusal.delta':
-        this.text = joined(this.text, this.textPart, `${String(event.item_id)}`, (part) => (this.textPart = part))
-        this.text += stringOf(event.delta)
+        this.textParts.set(part, (this.textParts.get(part) ?? '') + stringOf(event.delta))
+        return
+      case 'response.output_text.done':
+        this.textParts.set(part, stringOf(event.text))
+        return
+      case 'response.refusal.done':
+        this.textParts.set(part, stringOf(event.refusal))
         return
       case 'response.reasoning_summary_text.delta':
       case 'response.reasoning_text.delta': {
-        const index = event.summary_index ?? event.content_index ?? 0
-        const part = `${String(event.item_id)}/${String(event.type)}/${String(index)}`
-        this.reasoning = joined(this.reasoning, this.reasoningPart, part, (each) => (this.reasoningPart = each))
-        this.reasoning += stringOf(event.delta)
+        const key = reasoningPart(event)
+        this.reasoningParts.set(key, (this.reasoningParts.get(key) ?? '') + stringOf(event.delta))
         return
       }
+      case 'response.reasoning_summary_text.done':
+      case 'response.reasoning_text.done':
+        this.reasoningParts.set(reasoningPart(event), stringOf(event.text))
+        return
       case 'response.output_item.added':
         this.addCall(record(event.item), numberOf(event.output_index))
         return
@@ -82,23 +98,18 @@ export class ResponsesReplyParts {
     const output = Array.isArray(response.output) ? response.output : []
     for (const [outputIndex, each] of output.entries()) {
       const item = record(each)
+      const id = stringOf(item.id) || `output ${outputIndex}`
       if (item.type === 'message')
-        for (const part of Array.isArray(item.content) ? item.content : []) {
+        for (const [index, part] of listOf(item.content).entries()) {
           const content = record(part)
-          const said = content.type === 'refusal' ? content.refusal : content.text
-          this.add({ type: 'response.output_text.delta', item_id: item.id ?? outputIndex, delta: said })
+          this.textParts.set(`${id}/${index}`, stringOf(content.type === 'refusal' ? content.refusal : content.text))
         }
-      if (item.type === 'reasoning')
-        for (const [index, part] of [
-          ...(Array.isArray(item.summary) ? item.summary : []),
-          ...(Array.isArray(item.content) ? item.content : []),
-        ].entries())
-          this.add({
-            type: 'response.reasoning_summary_text.delta',
-            item_id: item.id ?? outputIndex,
-            summary_index: index,
-            delta: record(part).text,
-          })
+      if (item.type === 'reasoning') {
+        for (const [index, part] of listOf(item.summary).entries())
+          this.reasoningParts.set(`${id}/summary/${index}`, stringOf(record(part).text))
+        for (const [index, part] of listOf(item.content).entries())
+          this.reasoningParts.set(`${id}/text/${index}`, stringOf(record(part).text))
+      }
       this.add({ type: 'response.output_item.done', output_index: outputIndex, item })
     }
     this.finish(response)
@@ -188,11 +199,19 @@ function itemBack(item: Record<string, JsonValue>): JsonValue | undefined {
   }
 }
 
-/** The text so far, with a blank line before a new part's first delta. */
-function joined(text: string, last: string | undefined, part: string, remember: (part: string) => void): string {
-  if (last === part) return text
-  remember(part)
-  return text === '' ? text : `${text}\n\n`
+/** A reasoning part: a summary part (`summary_index`) or a part of the raw reasoning text (`content_index`) of its item. */
+function reasoningPart(event: Record<string, unknown>): string {
+  const summary = String(event.type).startsWith('response.reasoning_summary')
+  const index = summary ? event.summary_index : event.content_index
+  return `${stringOf(event.item_id)}/${summary ? 'summary' : 'text'}/${stringOf(index ?? 0)}`
+}
+
+function joinParts(parts: ReadonlyMap<string, string>): string {
+  return [...parts.values()].filter((text) => text !== '').join('\n\n')
+}
+
+function listOf(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : []
 }
 
 function record(value: unknown): Record<string, unknown> {

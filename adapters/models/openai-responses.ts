@@ -3,7 +3,7 @@ import type { ResponseCreateParamsNonStreaming, ResponseIncludable } from 'opena
 import type { ChatReply, ChatRequest } from './model-adapter.ts'
 import type { Attempt } from './attempt.ts'
 import { throughAttempt } from './attempt-fetch.ts'
-import { reasoningModelName } from './openai-api-choice.ts'
+import { reasoningModelName, reasonlessModelName } from './openai-api-choice.ts'
 import { responsesInput, responsesTools } from './openai-responses-input.ts'
 import { ResponsesReplyParts, type ResponsesFailure } from './openai-responses-events.ts'
 import { StreamedError } from './streamed-error.ts'
@@ -11,8 +11,8 @@ import { responsesThinkFields } from './think-fields.ts'
 
 /**
  * The body of a Responses API request (`POST /v1/responses`), streamed or not (the Batch API carries it as is):
- * stateless (`store: false`, every turn's input carrying the earlier ones), with a reasoning model's reasoning asked
- * back encrypted so that it can go back with the next turn; the token limit as `max_output_tokens`; TESTBENCH_THINK
+ * stateless (`store: false`, every turn's input carrying the earlier ones), with the reasoning asked back encrypted
+ * so that it can go back with the next turn (but from the OpenAI models that do not reason, which refuse it); the token limit as `max_output_tokens`; TESTBENCH_THINK
  * as `reasoning`. The API has no `seed` nor `stop`, and reasoning models refuse `temperature` and `top_p`: those
  * are not sent.
  */
@@ -22,8 +22,7 @@ export function openaiResponsesBody(
   canSee: boolean,
 ): ResponseCreateParamsNonStreaming {
   const { params, tools = [] } = request
-  const reasons = reasoningModelName(model) || (params.think !== undefined && params.think !== 'off')
-  const include: ResponseIncludable[] = reasons ? ['reasoning.encrypted_content'] : []
+  const include: ResponseIncludable[] = reasonlessModelName(model) ? [] : ['reasoning.encrypted_content']
   const sampling = reasoningModelName(model)
     ? {}
     : {
