@@ -118,7 +118,7 @@ function expectSentBack(
  * the function_call it led to), each call by its `call_id` (never the item's `fc_…` id), then a function_call_output
  * per call naming that `call_id`. Where the recorded client's next request is known (`sent_back`), its reasoning
  * items' encrypted_content and summary, its messages' text and phase, and its calls' names and arguments must be
- * what is sent.
+ * what is sent (the calls the conversation carries on: a suite that runs one call a turn sends that one back).
  */
 function expectResponsesSentBack(
   wireCase: WireCase,
@@ -171,7 +171,12 @@ function expectResponsesSentBack(
   expect(
     sentCalls.map((item) => [item.name, item.arguments]),
     'the calls as the recorded client sent them back',
-  ).toEqual(recorded.filter((item) => item.type === 'function_call').map((item) => [item.name, item.arguments]))
+  ).toEqual(
+    recorded
+      .filter((item) => item.type === 'function_call')
+      .slice(0, calls.length)
+      .map((item) => [item.name, item.arguments]),
+  )
   if (wireCase.sent_back?.store !== undefined) expect(sent.store).toBe(wireCase.sent_back.store)
   if (wireCase.sent_back?.include !== undefined) expect(sent.include).toEqual(wireCase.sent_back.include)
 }
