@@ -16,8 +16,11 @@ export interface ReplyShape {
   pieces?: number
   /** Tool calls after the text, each in the protocol's streamed form (OpenAI's fragments of two calls interleave). */
   toolCalls?: readonly WireToolCall[]
-  /** Thinking with its signature, before the text: Anthropic's signed thinking block, Gemini's thought part and thoughtSignature. */
-  thinking?: { text: string; signature: string }
+  /**
+   * Thinking with its signature, before the text: Anthropic's signed thinking block, Gemini's thought part and
+   * thoughtSignature, the Responses API's reasoning item (its summary, `encrypted_content` and `id`, `rs_1` unless given).
+   */
+  thinking?: { text: string; signature: string; id?: string }
 }
 
 /** A tool call as a test scripts it; `id` and `signature` are sent only where the protocol has them. */
@@ -168,7 +171,8 @@ function openaiResponses(
   const output: unknown[] = []
   const frames = [event('response.created', { response: { ...response, status: 'in_progress' } })]
   if (thinking !== undefined) {
-    const item = { id: 'rs_1', type: 'reasoning', summary: [{ type: 'summary_text', text: thinking.text }] }
+    const id = thinking.id ?? 'rs_1'
+    const item = { id, type: 'reasoning', summary: [{ type: 'summary_text', text: thinking.text }] }
     const index = output.length
     frames.push(
       event('response.output_item.added', {
@@ -176,13 +180,13 @@ function openaiResponses(
         item: { ...item, summary: [], encrypted_content: thinking.signature.slice(0, 3) },
       }),
       event('response.reasoning_summary_part.added', {
-        item_id: 'rs_1',
+        item_id: id,
         output_index: index,
         summary_index: 0,
         part: { type: 'summary_text', text: '' },
       }),
       event('response.reasoning_summary_text.delta', {
-        item_id: 'rs_1',
+        item_id: id,
         output_index: index,
         summary_index: 0,
         delta: thinking.text,
@@ -197,18 +201,21 @@ function openaiResponses(
   const text = parts.join('')
   const message = { id: 'msg_1', type: 'message', role: 'assistant', status: 'completed' }
   const textIndex = output.length
-  frames.push(
-    event('response.output_item.added', { output_index: textIndex, item: { ...message, content: [] } }),
-    ...parts.map((delta) =>
-      event('response.output_text.delta', { item_id: 'msg_1', output_index: textIndex, content_index: 0, delta }),
-    ),
-    event('response.output_text.done', { item_id: 'msg_1', output_index: textIndex, content_index: 0, text }),
-    event('response.output_item.done', {
-      output_index: textIndex,
-      item: { ...message, content: [{ type: 'output_text', text, annotations: [] }] },
-    }),
-  )
-  output.push({ ...message, content: [{ type: 'output_text', text, annotations: [] }] })
+  // A reply that only calls has no message item.
+  if (text !== '' || calls.length === 0) {
+    frames.push(
+      event('response.output_item.added', { output_index: textIndex, item: { ...message, content: [] } }),
+      ...parts.map((delta) =>
+        event('response.output_text.delta', { item_id: 'msg_1', output_index: textIndex, content_index: 0, delta }),
+      ),
+      event('response.output_text.done', { item_id: 'msg_1', output_index: textIndex, content_index: 0, text }),
+      event('response.output_item.done', {
+        output_index: textIndex,
+        item: { ...message, content: [{ type: 'output_text', text, annotations: [] }] },
+      }),
+    )
+    output.push({ ...message, content: [{ type: 'output_text', text, annotations: [] }] })
+  }
   const firstCallFrame = frames.length
   for (const [at, call] of calls.entries()) {
     const index = output.length
