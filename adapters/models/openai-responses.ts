@@ -12,9 +12,9 @@ import { responsesThinkFields } from './think-fields.ts'
 /**
  * The body of a Responses API request (`POST /v1/responses`), streamed or not (the Batch API carries it as is):
  * stateless (`store: false`, every turn's input carrying the earlier ones), with the reasoning asked back encrypted
- * so that it can go back with the next turn (but from the OpenAI models that do not reason, which refuse it); the token limit as `max_output_tokens`; TESTBENCH_THINK
- * as `reasoning`. The API has no `seed` nor `stop`, and reasoning models refuse `temperature` and `top_p`: those
- * are not sent.
+ * so that it can go back with the next turn (but from the OpenAI models that do not reason, which refuse it); the
+ * token limit as `max_output_tokens`; TESTBENCH_THINK as `reasoning`. The API has no `seed` nor `stop`, and
+ * reasoning models refuse `temperature` and `top_p`: those are not sent.
  */
 export function openaiResponsesBody(
   model: string,
