@@ -1,4 +1,4 @@
-import { describe, expect, onTestFinished, test } from 'vitest'
+import { describe, expect, onTestFinished, test, vi } from 'vitest'
 import { createAdapter } from '../../../adapters/models/create-adapter.ts'
 import { KnobValueError } from '../../../adapters/knob.ts'
 import { modelKnobs, OPENAI_API } from '../../../adapters/models/knobs.ts'
@@ -167,6 +167,43 @@ describe('a request through the Responses API', () => {
         },
       ],
     })
+  })
+})
+
+describe('TESTBENCH_THINK through the Responses API', () => {
+  test('off by the documented families as reasoning.effort, with a summary asked for; the caveat said once', async () => {
+    const models = ['gpt-5.1', 'gpt-5-mini', 'o3', 'gpt-4o']
+    const server = await startLoopbackServer((request, response) => {
+      if (request.method === 'GET')
+        return sendJson(response, 200, { object: 'list', data: models.map((id) => ({ id, object: 'model' })) })
+      return streamOf([created, textEvent('ok'), completed])(response)
+    })
+    onTestFinished(() => server.close())
+    const warned = vi.spyOn(console, 'warn').mockImplementation(() => undefined)
+    onTestFinished(() => warned.mockRestore())
+    const offFor = async (model: string) => {
+      warned.mockClear()
+      const adapter = await createAdapter(
+        parseModel(`openai:${model}`),
+        env(server.url, { TESTBENCH_THINK: 'off', TESTBENCH_OPENAI_API: 'responses' }),
+      )
+      await adapter.preflight()
+      await adapter.chat(chatRequest('Hi.', { params: { think: 'off' } }))
+      return {
+        reasoning: bodies(server.seen).at(-1)?.reasoning,
+        warned: warned.mock.calls.map((call) => String(call[0])),
+      }
+    }
+    expect(await offFor('gpt-5.1')).toEqual({ reasoning: { effort: 'none' }, warned: [] })
+    expect(await offFor('gpt-5-mini')).toEqual({
+      reasoning: { effort: 'minimal', summary: 'auto' },
+      warned: ['testbench: gpt-5-mini cannot switch reasoning off: it is asked for its least (minimal).'],
+    })
+    expect(await offFor('o3')).toEqual({
+      reasoning: { effort: 'low', summary: 'auto' },
+      warned: ['testbench: o3 cannot switch reasoning off: it is asked for its least (low).'],
+    })
+    expect(await offFor('gpt-4o')).toEqual({ reasoning: undefined, warned: [] })
   })
 })
 
