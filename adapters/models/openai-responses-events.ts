@@ -127,7 +127,7 @@ export class ResponsesReplyParts {
 
   /**
    * The output items the next turn's input carries back, in order (see openai-responses-input.ts): reasoning items
-   * with their id, summary and `encrypted_content`, the assistant's messages and its function calls. A reasoning
+   * with their id, summary and `encrypted_content`, the assistant's messages (with their `phase`) and its calls. A reasoning
    * item with nothing after it is left out: the API refuses one "provided without its required following item".
    */
   sendBack(): SendBack | undefined {
@@ -137,7 +137,10 @@ export class ResponsesReplyParts {
       if (back !== undefined) kept.push(back)
     }
     while (kept.length > 0 && record(kept.at(-1)).type === 'reasoning') kept.pop()
-    return kept.some((item) => record(item).type === 'reasoning') ? { output: kept } : undefined
+    // Without reasoning items or a message's `phase` (codex's commentary and final answer, to be resent as they
+    // came), the turn's text and calls say all there is.
+    const needed = kept.some((item) => record(item).type === 'reasoning' || record(item).phase !== undefined)
+    return needed ? { output: kept } : undefined
   }
 
   private addCall(item: Record<string, unknown>, outputIndex: number): void {

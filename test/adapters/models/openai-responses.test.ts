@@ -2,6 +2,7 @@ import { describe, expect, onTestFinished, test, vi } from 'vitest'
 import { createAdapter } from '../../../adapters/models/create-adapter.ts'
 import { KnobValueError } from '../../../adapters/knob.ts'
 import { modelKnobs, OPENAI_API } from '../../../adapters/models/knobs.ts'
+import { knobGroupProblems } from '../../../reporters/all-knobs.ts'
 import { ProviderError, type ChatRequest } from '../../../adapters/models/model-adapter.ts'
 import { parseModel } from '../../../adapters/models/model-spec.ts'
 import { openaiApiFor } from '../../../adapters/models/openai-api-choice.ts'
@@ -76,6 +77,10 @@ describe('TESTBENCH_OPENAI_API', () => {
       'TESTBENCH_OPENAI_API=completions is not accepted: use auto, responses or chat, or unset it for auto.',
     )
     expect(modelKnobs.knobs).toContain(OPENAI_API)
+    // Read with every other knob before any item runs.
+    expect(knobGroupProblems({ TESTBENCH_OPENAI_API: 'completions' })).toEqual([
+      'TESTBENCH_OPENAI_API=completions is not accepted: use auto, responses or chat, or unset it for auto.',
+    ])
   })
 
   test('the API goes into the cache key, and a chat reply keeps the key it had before the knob existed', () => {
@@ -301,6 +306,42 @@ describe('how a Responses stream ends', () => {
     expect(reply).toMatchObject({ text: '', finishReason: 'max_output_tokens' })
     expect(reply.tokens).toEqual({ prompt: 3, completion: 16, reasoning: 16 })
     expect(asked(server)).toBe(1)
+  })
+
+  test("codex's two messages (commentary, then final answer) are the reply's text, and go back with their phase", async () => {
+    const message = (id: string, phase: string, text: string) => ({
+      type: 'response.output_item.done',
+      output_index: id === 'msg_1' ? 0 : 1,
+      item: { id, type: 'message', role: 'assistant', phase, content: [{ type: 'output_text', text }] },
+    })
+    const server = await scriptedServer([
+      streamOf([
+        created,
+        textEvent('Looking.'),
+        message('msg_1', 'commentary', 'Looking.'),
+        { type: 'response.output_text.delta', item_id: 'msg_2', content_index: 0, delta: 'Done.' },
+        message('msg_2', 'final_answer', 'Done.'),
+        completed,
+      ]),
+    ])
+    const adapter = await adapterAt(server)
+    const reply = await adapter.chat(chatRequest('Hi.'))
+    expect(reply.text).toBe('Looking.\n\nDone.')
+    await adapter.chat(
+      chatRequest('Hi.', {
+        messages: [
+          { role: 'user', content: 'Hi.' },
+          { role: 'assistant', content: reply.text, ...(reply.sendBack ? { sendBack: reply.sendBack } : {}) },
+          { role: 'user', content: 'Go on.' },
+        ],
+      }),
+    )
+    expect(bodies(server.seen).at(-1)?.input).toEqual([
+      { role: 'user', content: 'Hi.' },
+      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Looking.' }], phase: 'commentary' },
+      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Done.' }], phase: 'final_answer' },
+      { role: 'user', content: 'Go on.' },
+    ])
   })
 
   test("a refusal is what the model said: the reply's text", async () => {
