@@ -30,6 +30,8 @@ export class ResponsesReplyParts {
   /** Texts by part (`item/content_index`), in the order they began; a part's `.done` text replaces its deltas. */
   private readonly textParts = new Map<string, string>()
   private readonly reasoningParts = new Map<string, string>()
+  /** Items (by id and by `#output_index`) whose text or reasoning came in events: their finished item adds nothing. */
+  private readonly streamed = new Set<string>()
 
   get text(): string {
     return joinParts(this.textParts)
@@ -41,6 +43,10 @@ export class ResponsesReplyParts {
 
   add(event: Record<string, unknown>): void {
     const part = `${stringOf(event.item_id)}/${stringOf(event.content_index ?? 0)}`
+    if (/^response\.(output_text|refusal|reasoning_summary_text|reasoning_text)\./.test(stringOf(event.type))) {
+      this.streamed.add(stringOf(event.item_id))
+      if (typeof event.output_index === 'number') this.streamed.add(`#${event.output_index}`)
+    }
     switch (event.type) {
       case 'response.output_text.delta':
       case 'response.refusal.delta':
@@ -79,6 +85,7 @@ export class ResponsesReplyParts {
         const item = record(event.item)
         const outputIndex = numberOf(event.output_index)
         this.addCall(item, outputIndex)
+        this.addTexts(item, outputIndex)
         this.items.set(outputIndex, item as Record<string, JsonValue>)
         return
       }
@@ -95,23 +102,8 @@ export class ResponsesReplyParts {
 
   /** A whole Response object (a server that answered a streamed request with `stream: false`'s body, a batch's line). */
   addWhole(response: Record<string, unknown>): void {
-    const output = Array.isArray(response.output) ? response.output : []
-    for (const [outputIndex, each] of output.entries()) {
-      const item = record(each)
-      const id = stringOf(item.id) || `output ${outputIndex}`
-      if (item.type === 'message')
-        for (const [index, part] of listOf(item.content).entries()) {
-          const content = record(part)
-          this.textParts.set(`${id}/${index}`, stringOf(content.type === 'refusal' ? content.refusal : content.text))
-        }
-      if (item.type === 'reasoning') {
-        for (const [index, part] of listOf(item.summary).entries())
-          this.reasoningParts.set(`${id}/summary/${index}`, stringOf(record(part).text))
-        for (const [index, part] of listOf(item.content).entries())
-          this.reasoningParts.set(`${id}/text/${index}`, stringOf(record(part).text))
-      }
+    for (const [outputIndex, item] of listOf(response.output).entries())
       this.add({ type: 'response.output_item.done', output_index: outputIndex, item })
-    }
     this.finish(response)
   }
 
@@ -152,6 +144,25 @@ export class ResponsesReplyParts {
     if (call.name === '') call.name = stringOf(item.name)
     // The added item's arguments are empty; the finished item's are whole.
     if (typeof item.arguments === 'string' && item.arguments !== '') call.arguments = item.arguments
+  }
+
+  /** The texts of a finished item whose parts no delta or `.done` event brought (a server that sends items whole). */
+  private addTexts(item: Record<string, unknown>, outputIndex: number): void {
+    const id = stringOf(item.id) || `output ${outputIndex}`
+    if (this.streamed.has(id) || this.streamed.has(`#${outputIndex}`)) return
+    const absent = (parts: Map<string, string>, key: string, text: unknown): void => {
+      if (!parts.has(key) && typeof text === 'string') parts.set(key, text)
+    }
+    if (item.type === 'message')
+      for (const [index, part] of listOf(item.content).entries()) {
+        const content = record(part)
+        absent(this.textParts, `${id}/${index}`, content.type === 'refusal' ? content.refusal : content.text)
+      }
+    if (item.type !== 'reasoning') return
+    for (const [index, part] of listOf(item.summary).entries())
+      absent(this.reasoningParts, `${id}/summary/${index}`, record(part).text)
+    for (const [index, part] of listOf(item.content).entries())
+      absent(this.reasoningParts, `${id}/text/${index}`, record(part).text)
   }
 
   private finish(response: Record<string, unknown>): void {

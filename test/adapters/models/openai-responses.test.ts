@@ -344,6 +344,22 @@ describe('how a Responses stream ends', () => {
     ])
   })
 
+  test('items sent whole (no deltas) are read from output_item.done, and never twice where deltas came', async () => {
+    const whole = {
+      type: 'response.output_item.done',
+      output_index: 0,
+      item: { id: 'msg_9', type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Whole.' }] },
+    }
+    const server = await scriptedServer([
+      streamOf([created, whole, completed]),
+      // Deltas without an item_id (a server that leaves it out), then the same item finished.
+      streamOf([created, { type: 'response.output_text.delta', output_index: 0, delta: 'Whole.' }, whole, completed]),
+    ])
+    const adapter = await adapterAt(server)
+    expect((await adapter.chat(chatRequest('One.'))).text).toBe('Whole.')
+    expect((await adapter.chat(chatRequest('Two.'))).text).toBe('Whole.')
+  })
+
   test("a refusal is what the model said: the reply's text", async () => {
     const server = await scriptedServer([
       streamOf([
