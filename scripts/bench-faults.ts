@@ -129,7 +129,7 @@ function callsFor(prompt: string): WireToolCall[] {
  * one (text, and with `withCalls` every call whole: its name and arguments as scripted, no call more or less).
  */
 async function faultTable(withCalls: boolean): Promise<boolean> {
-  const protocols: WireProtocol[] = ['openai', 'ollama', 'anthropic', 'gemini']
+  const protocols: WireProtocol[] = ['openai', 'openai-responses', 'ollama', 'anthropic', 'gemini']
   const requests = 100
   const answer = (prompt: string): string => `an answer to ${prompt} that arrives in several frames`
   const whole = (reply: ChatReply, prompt: string): boolean =>

@@ -82,6 +82,10 @@ export const SLOW_TESTS: readonly SlowTests[] = [
     why: "the recorded provider responses through suites/demo and PE-Bench's tool mode, some fourteen runs",
   },
   {
+    glob: 'test/adapters/models/openai-responses-runs.test.ts',
+    why: "HumanEval and PE-Bench's tool mode through the Responses API, each run twice",
+  },
+  {
     glob: 'test/adapters/models/tool-call-faults.test.ts',
     why: 'tool-call streams through every wire protocol with every fault kind',
   },

@@ -69,6 +69,14 @@ export const FAIL_ON_RATE_LIMIT = booleanKnob({
     'a 429 ends the request with a provider_error at once instead of waiting at the pace the provider allows (free tiers, agent-driven runs)',
 })
 
+export const OPENAI_API = choiceKnob({
+  name: 'TESTBENCH_OPENAI_API',
+  choices: ['auto', 'responses', 'chat'],
+  default: 'auto',
+  readme:
+    'which API `openai:` models are asked through: `auto` picks the Responses API for the models OpenAI serves only there (codex, `-pro`) and its reasoning models (o-series, gpt-5), Chat Completions for every other name; `responses` or `chat` forces one for any server. Part of the cache key and of every report',
+})
+
 export const modelKnobs: KnobGroup = {
   title: 'models',
   knobs: [
@@ -82,6 +90,7 @@ export const modelKnobs: KnobGroup = {
     VISION,
     CONCURRENCY,
     FAIL_ON_RATE_LIMIT,
+    OPENAI_API,
   ],
 }
 

@@ -21,7 +21,9 @@ import { openaiMessages, openaiTools } from './openai-messages.ts'
 import { OpenAIReplyParts } from './openai-reply-parts.ts'
 import { openaiUsage } from './openai-usage.ts'
 import { StreamedError } from './streamed-error.ts'
-import { openaiThinkFields, type OpenAIThinkStyle } from './think-fields.ts'
+import { openaiThinkFields, responsesThinkFields, type OpenAIThinkStyle } from './think-fields.ts'
+import { openaiApiFor, type OpenAIApi } from './openai-api-choice.ts'
+import { askResponses, openaiResponsesBody } from './openai-responses.ts'
 import { lastUserText } from './completion-prompt.ts'
 import { isConnectionFailure, statusOf, unreachable } from './provider-errors.ts'
 import { apiKeyOf, baseUrlOf, missingKey, providerRow, type ProviderRow } from './providers.ts'
@@ -62,18 +64,25 @@ export function openaiEndpoint(env: NodeJS.ProcessEnv = process.env): OpenAIEndp
   }
 }
 
-/** Chat completions over any OpenAI-compatible endpoint, streamed so long generations do not hit idle timeouts. */
+/**
+ * Chat Completions or the Responses API (TESTBENCH_OPENAI_API, for `openai:` models; OpenRouter's are asked through
+ * Chat Completions) over any OpenAI-compatible endpoint, streamed so long generations do not hit idle timeouts.
+ */
 export class OpenAIAdapter implements ModelAdapter {
   readonly provider: string
   readonly model: string
   readonly label: string
   readonly endpoint: OpenAIEndpoint
+  /** Which API the model's conversations go through; raw completions (`mode: 'completion'`) always use `/v1/completions`. */
+  readonly api: OpenAIApi
   /** TESTBENCH_VISION: whether images are sent. */
   readonly canSee: boolean
   /** TESTBENCH_THINK, for the one warning of what the model cannot honour. */
   private readonly think: ThinkSetting | undefined
   private readonly client: OpenAI
   private readonly transport: Transport
+  /** The same endpoint and slots, its streams checked as the Responses API ends them. */
+  private readonly responsesTransport: Transport
 
   constructor(model: string, endpoint: OpenAIEndpoint = openaiEndpoint(), env: NodeJS.ProcessEnv = process.env) {
     if (endpoint.apiKey === undefined) throw missingKey(endpoint.row)
@@ -81,6 +90,7 @@ export class OpenAIAdapter implements ModelAdapter {
     this.model = model
     this.label = `${endpoint.provider}:${model}`
     this.endpoint = endpoint
+    this.api = endpoint.provider === 'openai' ? openaiApiFor(model, env) : 'chat'
     this.canSee = visionEnabled(env)
     this.think = thinkSetting(env)
     this.client = new OpenAI({
@@ -98,6 +108,7 @@ export class OpenAIAdapter implements ModelAdapter {
       slots: endpointSlots(endpoint.baseURL, providerConcurrency(endpoint.provider, env)),
       policy: retryPolicy(env),
     }
+    this.responsesTransport = { ...this.transport, protocol: 'openai-responses' }
   }
 
   async preflight(): Promise<ModelDetails> {
@@ -105,7 +116,9 @@ export class OpenAIAdapter implements ModelAdapter {
     const caveat =
       this.think === undefined
         ? undefined
-        : openaiThinkFields(this.think, this.endpoint.thinkStyle ?? 'chat_template_kwargs', this.model).caveat
+        : this.api === 'responses'
+          ? responsesThinkFields(this.think, this.model).caveat
+          : openaiThinkFields(this.think, this.endpoint.thinkStyle ?? 'chat_template_kwargs', this.model).caveat
     if (caveat !== undefined) console.warn(`testbench: ${caveat}`)
     try {
       const ids: string[] = []
@@ -132,10 +145,16 @@ export class OpenAIAdapter implements ModelAdapter {
   }
 
   private abilities(): ModelDetails {
-    return { vision: this.canSee ? 'yes' : 'no' }
+    return { vision: this.canSee ? 'yes' : 'no', api: this.api }
   }
 
   async chat(request: ChatRequest): Promise<ChatReply> {
+    if (request.mode !== 'completion' && this.api === 'responses') {
+      const body = openaiResponsesBody(this.model, request, this.canSee)
+      return askWithRetries(this.responsesTransport, request.item.itemId, request.signal, (attempt) =>
+        askResponses(this.client, body, attempt),
+      )
+    }
     return askWithRetries(this.transport, request.item.itemId, request.signal, (attempt) =>
       request.mode === 'completion' ? this.complete(request, attempt) : this.converse(request, attempt),
     )

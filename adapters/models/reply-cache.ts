@@ -82,6 +82,8 @@ function keyFields(model: CachedModel, request: ChatRequest): unknown {
     provider: model.provider,
     model: model.model,
     digest: model.details.digest ?? null,
+    // The API an `openai:` model was asked through, when not Chat Completions: the keys of replies stored before stay the same.
+    ...(model.details.api === undefined || model.details.api === 'chat' ? {} : { api: model.details.api }),
     mode: request.mode ?? 'chat',
     params: request.params,
     messages: request.messages,

@@ -41,6 +41,24 @@ export function openaiThinkFields(
 }
 
 /**
+ * TESTBENCH_THINK in the Responses API's `reasoning`: the effort, and a summary asked for (`auto`: the most detailed
+ * the model gives) so that the reasoning is recorded; `off` as the least each model family takes, as for chat.
+ */
+export function responsesThinkFields(
+  think: ThinkSetting,
+  model: string,
+): ThinkFields<{ reasoning?: { effort: string; summary?: 'auto' } }> {
+  if (think !== 'off') return { fields: { reasoning: { effort: effortOf(think), summary: 'auto' } } }
+  const { fields, caveat } = officialOff(model)
+  const effort = fields.reasoning_effort
+  if (typeof effort !== 'string') return { fields: {} }
+  return {
+    fields: { reasoning: effort === 'none' ? { effort } : { effort, summary: 'auto' } },
+    ...(caveat === undefined ? {} : { caveat }),
+  }
+}
+
+/**
  * The official API's "no reasoning", by the documented model families: `none` from gpt-5.1 on; gpt-5 goes no
  * lower than `minimal` and the o-series than `low` (each refuses `none` with a 400); a model that does not
  * reason (gpt-4o, gpt-4.1) refuses `reasoning_effort` altogether, so it is sent nothing.

@@ -5,7 +5,7 @@
  * openai ends quietly without `[DONE]`), so the harness does not rely on them for this.
  */
 
-export type WireProtocol = 'openai' | 'ollama' | 'anthropic' | 'gemini'
+export type WireProtocol = 'openai' | 'openai-responses' | 'ollama' | 'anthropic' | 'gemini'
 
 export interface WireVerdict {
   /** What makes the reply incomplete, in words; undefined when it is whole. */
@@ -22,6 +22,7 @@ export interface WireCheck {
 /** What each protocol sends last, in the words of the error message. */
 export const TERMINATORS: Record<WireProtocol, string> = {
   openai: 'a finish_reason or data: [DONE]',
+  'openai-responses': 'response.completed, response.incomplete or response.failed',
   ollama: 'a line with "done": true',
   anthropic: 'the message_stop event',
   gemini: 'a candidate with a finishReason',
@@ -35,6 +36,7 @@ const frameReaders: Record<WireProtocol, FrameReader> = {
     const reason = objectAt(parseJson(payload), 'choices', 0)?.finish_reason
     return typeof reason === 'string' ? { finishReason: reason } : {}
   },
+  'openai-responses': (payload) => responsesEnd(parseJson(payload)),
   ollama: (payload) => {
     const line = parseJson(payload)
     if (line.done !== true) return {}
@@ -61,10 +63,14 @@ export function wireCheck(protocol: WireProtocol): WireCheck {
   let ended = false
   let finishReason: string | undefined
   let malformed: string | undefined
+  /** A body with no SSE frame at all: a Responses endpoint that answered a streamed request with the whole Response object. */
+  let unframed = ''
+  let framed = false
   /** A line a server sent in place of the rest of an SSE stream: llama.cpp servers' `error: {...}`. */
   let serverError: string | undefined
 
   const frame = (payload: string): void => {
+    framed = true
     if (ended || malformed !== undefined) return
     try {
       const seen = read(payload)
@@ -90,7 +96,9 @@ export function wireCheck(protocol: WireProtocol): WireCheck {
 
   return {
     feed(bytes) {
-      buffer += decoder.decode(bytes, { stream: true })
+      const text = decoder.decode(bytes, { stream: true })
+      if (protocol === 'openai-responses' && !framed) unframed += text
+      buffer += text
       const lines = buffer.split('\n')
       buffer = lines.pop() ?? ''
       for (const each of lines) line(each)
@@ -99,6 +107,10 @@ export function wireCheck(protocol: WireProtocol): WireCheck {
       buffer += decoder.decode()
       if (buffer !== '') line(buffer)
       if (!lineFramed && data.length > 0) frame(data.join('\n'))
+      if (protocol === 'openai-responses' && !framed) {
+        const whole = wholeResponse(unframed)
+        if (whole !== undefined) return whole
+      }
       const verdict = finishReason === undefined ? {} : { finishReason }
       if (malformed !== undefined) return { ...verdict, missing: malformed }
       if (serverError !== undefined) return { missing: `the server sent an error in place of the rest: ${serverError}` }
@@ -107,6 +119,33 @@ export function wireCheck(protocol: WireProtocol): WireCheck {
       return whole ? verdict : { ...verdict, missing: `the reply ended early, without ${TERMINATORS[protocol]}` }
     },
   }
+}
+
+/**
+ * The Responses API's terminal events, each carrying the whole Response: `response.completed`, `response.incomplete`
+ * (its `incomplete_details.reason`, `max_output_tokens` or `content_filter`, is how the reply ended) and
+ * `response.failed` (an error the adapter reports). Data-only streams (OpenRouter's) are read by the payload's `type`.
+ */
+function responsesEnd(event: Record<string, unknown>): { end?: boolean; finishReason?: string } {
+  if (event.type === 'response.completed') return { end: true, finishReason: 'completed' }
+  if (event.type === 'response.failed') return { end: true, finishReason: 'failed' }
+  if (event.type !== 'response.incomplete') return {}
+  const reason = objectAt(objectAt(event, 'response') ?? {}, 'incomplete_details')?.reason
+  return { end: true, finishReason: typeof reason === 'string' ? reason : 'incomplete' }
+}
+
+/** A non-streamed Response object (`object: "response"`) is whole as it is; its status says how it ended. */
+function wholeResponse(text: string): WireVerdict | undefined {
+  let body: Record<string, unknown>
+  try {
+    body = parseJson(text)
+  } catch {
+    return undefined
+  }
+  if (body.object !== 'response') return undefined
+  if (body.status === 'completed') return { finishReason: 'completed' }
+  const reason = objectAt(body, 'incomplete_details')?.reason
+  return { finishReason: typeof reason === 'string' ? reason : String(body.status) }
 }
 
 /** The message of an error line's JSON, or its text. */

@@ -66,13 +66,14 @@ function wasCut(config: AgentConfig, finishReason: string, hadToolCalls: boolean
 
 /**
  * A provider's finish reason in OpenAI's words, as litellm hands it to mini-swe-agent (Anthropic's
- * `max_tokens` and Gemini's `MAX_TOKENS` are `length`, `tool_use` is `tool_calls`, `end_turn` is `stop`).
+ * `max_tokens` and Gemini's `MAX_TOKENS` are `length`, `tool_use` is `tool_calls`, `end_turn` is `stop`; the Responses
+ * API's `max_output_tokens` is `length` and its `completed` is `stop`).
  */
 export function openaiFinishReason(finishReason: string | undefined): string | undefined {
   if (finishReason === undefined) return undefined
   const reason = finishReason.toLowerCase()
-  if (reason === 'max_tokens' || reason === 'length') return 'length'
+  if (reason === 'max_tokens' || reason === 'length' || reason === 'max_output_tokens') return 'length'
   if (reason === 'tool_use' || reason === 'tool_calls') return 'tool_calls'
-  if (reason === 'end_turn' || reason === 'stop_sequence' || reason === 'stop') return 'stop'
+  if (reason === 'end_turn' || reason === 'stop_sequence' || reason === 'stop' || reason === 'completed') return 'stop'
   return reason
 }

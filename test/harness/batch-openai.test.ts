@@ -41,6 +41,25 @@ test('the demo suite through one OpenAI batch: polls that fail, a request answer
   expect(run.output).toMatch(/batch batch_\d+: 5\/5 completed/)
 }, 60_000)
 
+test('a codex model batches on /v1/responses (TESTBENCH_OPENAI_API unset): Response objects read as replies', async () => {
+  const { engine, env } = await openaiBatches({ errorEvery: 5 })
+  const run = await runSuiteForRecords('demo', { ...env, MODEL: 'openai:gpt-5.3-codex' })
+  expect(run.code, run.output).toBe(0)
+  expect(run.records.map((record) => record.outcome)).toEqual(Array(5).fill('passed'))
+  const created = server?.seen.filter((seen) => seen.method === 'POST' && seen.path === '/v1/batches') ?? []
+  expect(created.map((seen) => (JSON.parse(seen.body) as { endpoint: string }).endpoint)).toEqual(['/v1/responses'])
+  // The request the batch answered with an error is asked the ordinary way, through the same API.
+  expect(engine.counts.ordinary).toBe(1)
+  expect(server?.seen.filter((seen) => seen.path === '/v1/chat/completions')).toEqual([])
+  const batched = run.records.filter((record) => record.batch !== undefined)
+  expect(batched).toHaveLength(4)
+  for (const record of batched) {
+    expect(record.tokens).toEqual({ prompt: 20, completion: 6, reasoning: 4, cacheRead: 0 })
+    expect(record.finishReason).toBe('completed')
+  }
+  expect(run.records.every((record) => record.modelDetails?.api === 'responses')).toBe(true)
+}, 60_000)
+
 test('a batch that expires half done: its unanswered requests go into the next batch', async () => {
   const { engine, env } = await openaiBatches({ expireFirstHalfway: true })
   const run = await runSuiteForRecords('demo', env)

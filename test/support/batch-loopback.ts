@@ -128,11 +128,14 @@ const USAGE = { prompt_tokens: 20, completion_tokens: 6, total_tokens: 26 }
 
 /**
  * OpenAI's Batch API on 127.0.0.1, as the SDK speaks it: `/v1/files` (multipart upload, purpose `batch`),
- * `/v1/batches` create and retrieve, `/v1/files/{id}/content` (output and error files); plus `/v1/models` and a
- * streamed `/v1/chat/completions` for what is asked the ordinary way.
+ * `/v1/batches` create and retrieve, `/v1/files/{id}/content` (output and error files), for batches on
+ * `/v1/chat/completions` (chat completions in the output lines) or `/v1/responses` (Response objects); plus
+ * `/v1/models` and a streamed `/v1/chat/completions` and `/v1/responses` for what is asked the ordinary way.
  */
 export async function startOpenAIBatchServer(engine: BatchEngine): Promise<LoopbackServer> {
   const files = new Map<string, string>()
+  /** Each batch's endpoint, as its create named it. */
+  const endpoints = new Map<string, string>()
   let made = 0
   const batchObject = (batch: SimulatedBatch) => {
     const progress = engine.progress(batch)
@@ -144,14 +147,23 @@ export async function startOpenAIBatchServer(engine: BatchEngine): Promise<Loopb
     if (progress.ended) {
       files.set(
         output,
-        ok.map((result) => `${JSON.stringify(outputLine(result.key, 'text' in result ? result.text : ''))}\n`).join(''),
+        ok
+          .map((result) => {
+            const text = 'text' in result ? result.text : ''
+            const line =
+              endpoints.get(batch.id) === '/v1/responses'
+                ? responseLine(result.key, text)
+                : outputLine(result.key, text)
+            return `${JSON.stringify(line)}\n`
+          })
+          .join(''),
       )
       files.set(errors, failed.map((result) => `${JSON.stringify(errorLine(result.key))}\n`).join(''))
     }
     return {
       id: batch.id,
       object: 'batch',
-      endpoint: '/v1/chat/completions',
+      endpoint: endpoints.get(batch.id) ?? '/v1/chat/completions',
       input_file_id: 'file-in',
       completion_window: '24h',
       created_at: Math.floor(batch.createdAt / 1000),
@@ -166,12 +178,19 @@ export async function startOpenAIBatchServer(engine: BatchEngine): Promise<Loopb
     if (path === '/v1/models')
       return sendJson(response, 200, {
         object: 'list',
-        data: [{ id: 'fake', object: 'model', created: 0, owned_by: 't' }],
+        data: ['fake', 'gpt-5.3-codex'].map((id) => ({ id, object: 'model', created: 0, owned_by: 't' })),
       })
     if (path === '/v1/chat/completions') {
       engine.counts.ordinary++
       const body = JSON.parse(request.body) as { messages: Array<{ content: unknown }> }
       return streamChatCompletion(response, engine.behaviour.answer(textOf(body.messages.at(-1)?.content)))
+    }
+    if (path === '/v1/responses') {
+      engine.counts.ordinary++
+      const body = JSON.parse(request.body) as { input: Array<{ content?: unknown }> }
+      const reply = streamedReply('openai-responses', path, engine.behaviour.answer(textOf(body.input.at(-1)?.content)))
+      response.writeHead(200, { 'content-type': reply.contentType })
+      return void response.end(reply.frames.join(''))
     }
     if (path === '/v1/files' && request.method === 'POST') {
       engine.counts.uploads++
@@ -202,18 +221,26 @@ export async function startOpenAIBatchServer(engine: BatchEngine): Promise<Loopb
       })
     }
     if (path === '/v1/batches' && request.method === 'POST') {
-      const { input_file_id, metadata } = JSON.parse(request.body) as {
+      const { input_file_id, metadata, endpoint } = JSON.parse(request.body) as {
         input_file_id: string
+        endpoint: string
         metadata?: { testbench_tag?: string }
       }
       if (engine.behaviour.refuse !== undefined)
         return sendJson(response, 400, { error: { message: engine.behaviour.refuse, type: 'invalid_request_error' } })
       const lines = (files.get(input_file_id) ?? '').split('\n').filter((line) => line.trim() !== '')
       const requests = lines.map((line) => {
-        const parsed = JSON.parse(line) as { custom_id: string; body: { messages: Array<{ content: unknown }> } }
-        return { key: parsed.custom_id, prompt: textOf(parsed.body.messages.at(-1)?.content) }
+        const parsed = JSON.parse(line) as {
+          custom_id: string
+          url: string
+          body: { messages?: Array<{ content: unknown }>; input?: Array<{ content?: unknown }> }
+        }
+        if (parsed.url !== endpoint) throw new Error(`a ${parsed.url} line in a batch on ${endpoint}`)
+        const turns = parsed.body.messages ?? parsed.body.input ?? []
+        return { key: parsed.custom_id, prompt: textOf(turns.at(-1)?.content) }
       })
       const created = engine.create(`batch_${++made}`, requests, metadata?.testbench_tag)
+      endpoints.set(created.id, endpoint)
       await engine.held()
       return sendJson(response, 200, batchObject(created))
     }
@@ -250,6 +277,43 @@ function outputLine(key: string, text: string): unknown {
         model: 'fake',
         choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
         usage: USAGE,
+      },
+    },
+    error: null,
+  }
+}
+
+/** An output line of a `/v1/responses` batch: a whole Response object, as the API answers `stream: false`. */
+function responseLine(key: string, text: string): unknown {
+  return {
+    id: `out-${key.slice(0, 8)}`,
+    custom_id: key,
+    response: {
+      status_code: 200,
+      request_id: 'req',
+      body: {
+        id: 'resp_b',
+        object: 'response',
+        created_at: 0,
+        model: 'fake',
+        status: 'completed',
+        output: [
+          { id: 'rs_b', type: 'reasoning', summary: [], encrypted_content: 'enc-b' },
+          {
+            id: 'msg_b',
+            type: 'message',
+            role: 'assistant',
+            status: 'completed',
+            content: [{ type: 'output_text', text, annotations: [] }],
+          },
+        ],
+        usage: {
+          input_tokens: 20,
+          input_tokens_details: { cached_tokens: 0 },
+          output_tokens: 6,
+          output_tokens_details: { reasoning_tokens: 4 },
+          total_tokens: 26,
+        },
       },
     },
     error: null,

@@ -188,6 +188,8 @@ function isGeneration(protocol: WireProtocol, path: string): boolean {
   switch (protocol) {
     case 'openai':
       return path.endsWith('/chat/completions') || path.endsWith('/completions')
+    case 'openai-responses':
+      return path.endsWith('/responses') || path.endsWith('/completions')
     case 'ollama':
       return path === '/api/chat' || path === '/api/generate'
     case 'anthropic':
@@ -207,6 +209,7 @@ function answerUpFrontCheck(
   if (request.method !== 'GET' && !(protocol === 'ollama' && request.path === '/api/show')) return false
   switch (protocol) {
     case 'openai':
+    case 'openai-responses':
       if (!request.path.endsWith('/models')) return false
       sendJson(response, 200, { object: 'list', data: [{ id: model, object: 'model', created: 0, owned_by: 'test' }] })
       return true
@@ -262,6 +265,13 @@ export function clientEnv(protocol: WireProtocol, url: string, model: string): R
   switch (protocol) {
     case 'openai':
       return { MODEL: `openai:${model}`, OPENAI_BASE_URL: `${url}/v1`, OPENAI_API_KEY: 'test-key' }
+    case 'openai-responses':
+      return {
+        MODEL: `openai:${model}`,
+        OPENAI_BASE_URL: `${url}/v1`,
+        OPENAI_API_KEY: 'test-key',
+        TESTBENCH_OPENAI_API: 'responses',
+      }
     case 'ollama':
       return { MODEL: `ollama:${model}`, OLLAMA_HOST: url }
     case 'anthropic':

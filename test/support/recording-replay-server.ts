@@ -58,12 +58,16 @@ export async function startReplayServer(plan: ReplayPlan): Promise<ReplayServer>
   return Object.assign(server, { generations, unanswered })
 }
 
-const GENERATION_PATH = /\/chat\/completions$|\/v1\/messages$|:streamGenerateContent$|\/api\/chat$/
+const GENERATION_PATH = /\/chat\/completions$|\/v1\/responses$|\/v1\/messages$|:streamGenerateContent$|\/api\/chat$/
 
-/** How many of the model's own turns a request carries back (OpenAI, Anthropic and Ollama `messages`, Gemini `contents`). */
+/**
+ * How many of the model's own turns a request carries back (OpenAI, Anthropic and Ollama `messages`, Gemini
+ * `contents`, the Responses API's `input`: the assistant's messages and calls).
+ */
 function earlierTurns(body: Record<string, JsonValue>): number {
-  const turns = (body.messages ?? body.contents ?? []) as Array<{ role?: string }>
-  return turns.filter((turn) => turn.role === 'assistant' || turn.role === 'model').length
+  const turns = (body.messages ?? body.contents ?? body.input ?? []) as Array<{ role?: string; type?: string }>
+  return turns.filter((turn) => turn.role === 'assistant' || turn.role === 'model' || turn.type === 'function_call')
+    .length
 }
 
 function answersModelCheck(model: string, method: string, path: string, response: ServerResponse): boolean {

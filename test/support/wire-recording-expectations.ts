@@ -33,6 +33,153 @@ export interface ExpectedReply {
 }
 
 /**
+ * The `openai-responses` recordings, written from each body's terminal Response object (`response.completed` /
+ * `.incomplete`, or the whole object of a `json-response` case), never from its deltas, by OpenAI's API reference:
+ * the text is every `output_text` (or `refusal`) part of the `message` items, the reasoning every `summary_text` and
+ * reasoning `content` text of the `reasoning` items (the `response.reasoning_text.done` text where a server leaves
+ * the finished item's content out), parts joined with a blank line; calls are the `function_call` items by their
+ * `call_id` (the field a `function_call_output` names), never the item's own `fc_…` id; tokens as billed
+ * (`input_tokens` with `cached_tokens` and `cache_write_tokens` among them, `output_tokens` with `reasoning_tokens`
+ * among them, OpenRouter's `cost`); the finish is the Response's `status`, or `incomplete_details.reason`.
+ */
+export const EXPECTED_RESPONSES_REPLIES: Record<string, ExpectedReply> = {
+  'oai-resp-gpt4o-text': {
+    text: digest(31, 'a1b7eb2ee7a6aded'),
+    tokens: { prompt: 278, completion: 9, reasoning: 0, cacheRead: 0 },
+    finish: 'completed',
+  },
+  'oai-resp-gpt4o-tool': {
+    text: digest(0, 'e3b0c44298fc1c14'),
+    calls: [{ id: 'call_kL0PCQV7M2WMoVX8V8OtYSAL', name: 'get_capital', arguments: { country: 'France' } }],
+    tokens: { prompt: 255, completion: 16, reasoning: 0, cacheRead: 0 },
+    finish: 'completed',
+  },
+  'oai-resp-gpt5nano-enc-tool': {
+    text: digest(0, 'e3b0c44298fc1c14'),
+    calls: [
+      {
+        id: 'call_E9m0fralKLjUmND1MuTXjnqm',
+        name: 'weather',
+        arguments: { latitude: '52.5200', longitude: '13.4050' },
+      },
+    ],
+    tokens: { prompt: 87, completion: 339, reasoning: 256, cacheRead: 0, cacheWrite: 0 },
+    finish: 'completed',
+  },
+  'oai-resp-codexmax-summary-tool': {
+    text: digest(0, 'e3b0c44298fc1c14'),
+    reasoning: digest(163, 'e8c4cd892aeccd1f'),
+    calls: [{ id: 'call_AB6AaRZ1FYZB2RwS6A5vbdqn', name: 'calculator', arguments: { a: 12, b: 7, op: 'add' } }],
+    tokens: { prompt: 134, completion: 28, reasoning: 0, cacheRead: 0 },
+    finish: 'completed',
+  },
+  'oai-resp-gpt55-text-then-tool': {
+    text: digest(52, '88a2626cee5b3679'),
+    calls: [{ id: 'call_LabG58Uhrq9kZvR52BYKjToD', name: 'get_capital', arguments: { country: 'PotatoLand' } }],
+    tokens: { prompt: 63, completion: 69, reasoning: 26, cacheRead: 0, cacheWrite: 0 },
+    finish: 'completed',
+  },
+  'oai-resp-gpt5nano-parallel-json': {
+    text: digest(0, 'e3b0c44298fc1c14'),
+    calls: [
+      {
+        id: 'call_NeNP7bv8VH3cJTxFagvafR2L',
+        name: 'weather',
+        arguments: { latitude: '52.5200', longitude: '13.4050' },
+      },
+      { id: 'call_oAtUHJKdNzt8gEH4M6P3Grd3', name: 'best_language_to_learn', arguments: {} },
+    ],
+    tokens: { prompt: 112, completion: 284, reasoning: 192, cacheRead: 0, cacheWrite: 0 },
+    finish: 'completed',
+  },
+  'oai-resp-o3mini-summary': {
+    text: digest(1251, '4242cea70d53d7d1'),
+    reasoning: digest(2028, '850ada24574b27f4'),
+    tokens: { prompt: 13, completion: 1680, reasoning: 1408, cacheRead: 0 },
+    finish: 'completed',
+  },
+  'oai-resp-gpt5nano-text': {
+    text: digest(7, 'a386b3c9b4b4786d'),
+    tokens: { prompt: 13, completion: 284, reasoning: 256, cacheRead: 0, cacheWrite: 0 },
+    finish: 'completed',
+  },
+  'oai-resp-gpt53codex-phase': {
+    text: digest(1640, '5b96eff61c53618c'),
+    tokens: { prompt: 7112, completion: 463, reasoning: 64, cacheRead: 3072 },
+    finish: 'completed',
+  },
+  'oai-resp-gpt5-web-search': {
+    text: digest(212, 'acf51a4fa1977f1c'),
+    tokens: { prompt: 9463, completion: 582, reasoning: 512, cacheRead: 8320 },
+    finish: 'completed',
+  },
+  'oai-resp-gpt52-compaction': {
+    text: digest(3483, 'aa8ac72b5c7573ec'),
+    tokens: { prompt: 51097, completion: 2505, reasoning: 0, cacheRead: 49792 },
+    finish: 'completed',
+  },
+  'oai-resp-gpt4omini-logprobs': {
+    text: digest(46, 'dad920a4c2eeea1c'),
+    tokens: { prompt: 25, completion: 10, reasoning: 0, cacheRead: 0 },
+    finish: 'completed',
+  },
+  'oai-resp-gpt5pro-json': {
+    text: digest(31, '303dc9157b647162'),
+    tokens: { prompt: 13, completion: 77, reasoning: 64, cacheRead: 0 },
+    finish: 'completed',
+  },
+  'azure-resp-gpt51-text': {
+    text: digest(5, '185f8db32271fe25'),
+    tokens: { prompt: 11, completion: 11, reasoning: 0, cacheRead: 0 },
+    finish: 'completed',
+  },
+  'azure-resp-gpt51-tool': {
+    text: digest(0, 'e3b0c44298fc1c14'),
+    calls: [{ id: 'call_H5DxLSFnsGhiROnUiDHmgyc8', name: 'weather', arguments: { location: 'San Francisco' } }],
+    tokens: { prompt: 45, completion: 24, reasoning: 0, cacheRead: 0 },
+    finish: 'completed',
+  },
+  'xai-resp-grok43-reasoning': {
+    text: digest(816, '2d051191482f668e'),
+    reasoning: digest(1201, '9d9bd0421227dc11'),
+    tokens: { prompt: 235, completion: 1703, reasoning: 1530, cacheRead: 128 },
+    finish: 'completed',
+  },
+  'xai-resp-grok43-enc-tool': {
+    text: digest(0, 'e3b0c44298fc1c14'),
+    reasoning: digest(67, 'f2e864f8f6a6adce'),
+    calls: [
+      {
+        id: 'call-5386e269-cd64-432e-aa64-5c80dd4e0286-0',
+        name: 'weather',
+        arguments: { latitude: '52.5200', longitude: '13.4050' },
+      },
+    ],
+    tokens: { prompt: 340, completion: 105, reasoning: 83, cacheRead: 320 },
+    finish: 'completed',
+  },
+  'deepseek-resp-reasoning-text': {
+    text: digest(31, 'a1b7eb2ee7a6aded'),
+    reasoning: digest(33, '25594cd4fc9e5f2f'),
+    tokens: { prompt: 90, completion: 15, reasoning: 7, cacheRead: 0 },
+    finish: 'completed',
+  },
+  'openrouter-resp-raw-cot': {
+    text: digest(1, '4b227777d4dd1fc6'),
+    reasoning: digest(85, '613098ac96d71523'),
+    tokens: { prompt: 78, completion: 37, reasoning: 22, cacheRead: 0, cost: 1.13e-5 },
+    finish: 'completed',
+  },
+  'lmstudio-resp-glm-tool': {
+    text: digest(67, '04ed194b7d36eaca'),
+    reasoning: digest(242, 'ea86985de664086d'),
+    calls: [{ id: 'call_2025306790300011', name: 'weather', arguments: { location: 'San Francisco' } }],
+    tokens: { prompt: 182, completion: 61, reasoning: 48, cacheRead: 2 },
+    finish: 'completed',
+  },
+}
+
+/**
  * What each recorded reply must read as, written from the recording by each provider's documented rules (see
  * `../shared/wire-recordings/README.md`): tokens as billed (`prompt` every input token, cached included;
  * `completion` every output token, reasoning included: Gemini's `candidatesTokenCount + thoughtsTokenCount`,
@@ -431,4 +578,5 @@ export const EXPECTED_REPLIES: Record<string, ExpectedReply> = {
     tokens: { prompt: 12, completion: 30, reasoning: 30 },
     finish: 'MAX_TOKENS',
   },
+  ...EXPECTED_RESPONSES_REPLIES,
 }

@@ -20,7 +20,7 @@ export interface WireCase {
   /** The provider prefix a MODEL names it by: `openai`, `openrouter`, `anthropic`, `google`, `ollama`. */
   provider: string
   /** `sse`/`ndjson`: bytes as recorded; `chunks`: one payload a line, to frame; `json`: an error body. */
-  format: 'sse' | 'ndjson' | 'chunks' | 'json'
+  format: 'sse' | 'ndjson' | 'chunks' | 'json' | 'json-response'
   file: string
   /** The folder `file` is in (set on loading). */
   dir: string
@@ -35,7 +35,14 @@ export interface WireCase {
   retry_after_s?: number
   error_ok?: string
   reasoning_back?: string
-  sent_back?: { assistant?: unknown[]; reasoning_details?: unknown[] }
+  /** What the recorded client sent next: Anthropic's assistant blocks, OpenRouter's reasoning_details, a Responses `input`. */
+  sent_back?: {
+    assistant?: unknown[]
+    reasoning_details?: unknown[]
+    input?: Array<Record<string, unknown>>
+    store?: boolean
+    include?: string[]
+  }
 }
 
 export interface WireCases {
@@ -73,6 +80,8 @@ export function caseBody(wireCase: WireCase): Buffer {
         return `${payload}\n`
       case 'openai':
         return `data: ${payload}\n\n`
+      case 'openai-responses':
+        return `event: ${(JSON.parse(payload) as { type: string }).type}\ndata: ${payload}\n\n`
     }
   })
   return Buffer.from(framed.join('') + (wireCase.protocol === 'openai' ? 'data: [DONE]\n\n' : ''), 'utf8')
@@ -80,6 +89,7 @@ export function caseBody(wireCase: WireCase): Buffer {
 
 const CONTENT_TYPES: Record<WireProtocol, string> = {
   openai: 'text/event-stream',
+  'openai-responses': 'text/event-stream',
   anthropic: 'text/event-stream',
   gemini: 'text/event-stream',
   ollama: 'application/x-ndjson',
@@ -120,8 +130,9 @@ export async function sendCase(
   pieces = 24,
 ): Promise<void> {
   const body = caseBody(wireCase)
-  if (wireCase.format === 'json') {
-    response.writeHead(wireCase.status ?? 500, wireCase.headers ?? { 'content-type': 'application/json' })
+  if (wireCase.format === 'json' || wireCase.format === 'json-response') {
+    const status = wireCase.status ?? (wireCase.format === 'json' ? 500 : 200)
+    response.writeHead(status, wireCase.headers ?? { 'content-type': 'application/json' })
     response.end(body)
     return
   }

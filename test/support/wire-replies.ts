@@ -16,8 +16,11 @@ export interface ReplyShape {
   pieces?: number
   /** Tool calls after the text, each in the protocol's streamed form (OpenAI's fragments of two calls interleave). */
   toolCalls?: readonly WireToolCall[]
-  /** Thinking with its signature, before the text: Anthropic's signed thinking block, Gemini's thought part and thoughtSignature. */
-  thinking?: { text: string; signature: string }
+  /**
+   * Thinking with its signature, before the text: Anthropic's signed thinking block, Gemini's thought part and
+   * thoughtSignature, the Responses API's reasoning item (its summary, `encrypted_content` and `id`, `rs_1` unless given).
+   */
+  thinking?: { text: string; signature: string; id?: string }
 }
 
 /** A tool call as a test scripts it; `id` and `signature` are sent only where the protocol has them. */
@@ -32,6 +35,7 @@ export interface WireToolCall {
 
 const DEFAULT_FINISH: Record<WireProtocol, string> = {
   openai: 'stop',
+  'openai-responses': 'completed',
   ollama: 'stop',
   anthropic: 'end_turn',
   gemini: 'STOP',
@@ -39,6 +43,7 @@ const DEFAULT_FINISH: Record<WireProtocol, string> = {
 /** How each protocol ends a reply that calls tools. */
 export const TOOL_CALL_FINISH: Record<WireProtocol, string> = {
   openai: 'tool_calls',
+  'openai-responses': 'completed',
   ollama: 'stop',
   anthropic: 'tool_use',
   gemini: 'STOP',
@@ -57,6 +62,10 @@ export function streamedReply(
   switch (protocol) {
     case 'openai':
       return path.includes('/chat/') ? openaiChat(parts, finish, calls) : openaiCompletion(parts, finish)
+    case 'openai-responses':
+      return path.endsWith('/responses')
+        ? openaiResponses(parts, finish, calls, shape.thinking)
+        : streamedReply('openai', path, text, shape)
     case 'ollama':
       return ollama(parts, finish, path.endsWith('/api/generate'), calls)
     case 'anthropic':
@@ -70,6 +79,11 @@ export function streamedReply(
 export function promptOf(protocol: WireProtocol, request: SeenRequest): string {
   const body = JSON.parse(request.body) as Record<string, unknown>
   if (typeof body.prompt === 'string') return body.prompt
+  if (protocol === 'openai-responses' && Array.isArray(body.input)) {
+    const items = body.input as Array<{ role?: string; content?: string | Array<{ type: string; text?: string }> }>
+    const last = items.findLast((item) => item.role === 'user')?.content ?? ''
+    return typeof last === 'string' ? last : last.map((part) => part.text ?? '').join('')
+  }
   if (protocol === 'gemini') {
     const contents = body.contents as Array<{ role: string; parts: Array<{ text?: string }> }>
     return (
@@ -136,6 +150,110 @@ function openaiChat(parts: string[], finish: string, calls: readonly WireToolCal
     ],
     ...(calls.length === 0 ? {} : { firstCallFrame: 1 + parts.length }),
   }
+}
+
+/**
+ * A streamed Response as OpenAI's "Streaming events" reference lays it out: `response.created`, then per output item
+ * `response.output_item.added` … `.done` (a reasoning item with a summary and its `encrypted_content`, whole only in
+ * `.done`; the message's text deltas; each function call's argument deltas and `.done`), then `response.completed`,
+ * or `response.incomplete` with the finish as its `incomplete_details.reason`.
+ */
+function openaiResponses(
+  parts: string[],
+  finish: string,
+  calls: readonly WireToolCall[],
+  thinking?: ReplyShape['thinking'],
+): StreamedReply {
+  let sequence = 0
+  const event = (type: string, fields: Record<string, unknown>) =>
+    sse({ type, sequence_number: sequence++, ...fields }, type)
+  const response = { id: 'resp_1', object: 'response', created_at: 0, model: 'fake', output: [] as unknown[] }
+  const output: unknown[] = []
+  const frames = [event('response.created', { response: { ...response, status: 'in_progress' } })]
+  if (thinking !== undefined) {
+    const id = thinking.id ?? 'rs_1'
+    const item = { id, type: 'reasoning', summary: [{ type: 'summary_text', text: thinking.text }] }
+    const index = output.length
+    frames.push(
+      event('response.output_item.added', {
+        output_index: index,
+        item: { ...item, summary: [], encrypted_content: thinking.signature.slice(0, 3) },
+      }),
+      event('response.reasoning_summary_part.added', {
+        item_id: id,
+        output_index: index,
+        summary_index: 0,
+        part: { type: 'summary_text', text: '' },
+      }),
+      event('response.reasoning_summary_text.delta', {
+        item_id: id,
+        output_index: index,
+        summary_index: 0,
+        delta: thinking.text,
+      }),
+      event('response.output_item.done', {
+        output_index: index,
+        item: { ...item, encrypted_content: thinking.signature },
+      }),
+    )
+    output.push({ ...item, encrypted_content: thinking.signature })
+  }
+  const text = parts.join('')
+  const message = { id: 'msg_1', type: 'message', role: 'assistant', status: 'completed' }
+  const textIndex = output.length
+  // A reply that only calls has no message item.
+  if (text !== '' || calls.length === 0) {
+    frames.push(
+      event('response.output_item.added', { output_index: textIndex, item: { ...message, content: [] } }),
+      ...parts.map((delta) =>
+        event('response.output_text.delta', { item_id: 'msg_1', output_index: textIndex, content_index: 0, delta }),
+      ),
+      event('response.output_text.done', { item_id: 'msg_1', output_index: textIndex, content_index: 0, text }),
+      event('response.output_item.done', {
+        output_index: textIndex,
+        item: { ...message, content: [{ type: 'output_text', text, annotations: [] }] },
+      }),
+    )
+    output.push({ ...message, content: [{ type: 'output_text', text, annotations: [] }] })
+  }
+  const firstCallFrame = frames.length
+  for (const [at, call] of calls.entries()) {
+    const index = output.length
+    const item = { id: `fc_${at}`, type: 'function_call', call_id: call.id ?? `call_${at}`, name: call.name }
+    frames.push(
+      event('response.output_item.added', { output_index: index, item: { ...item, arguments: '' } }),
+      ...split(call.arguments, 3).map((delta) =>
+        event('response.function_call_arguments.delta', { item_id: item.id, output_index: index, delta }),
+      ),
+      event('response.function_call_arguments.done', {
+        item_id: item.id,
+        output_index: index,
+        arguments: call.arguments,
+      }),
+      event('response.output_item.done', { output_index: index, item: { ...item, arguments: call.arguments } }),
+    )
+    output.push({ ...item, arguments: call.arguments })
+  }
+  const usage = {
+    input_tokens: 11,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens: 7,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: 18,
+  }
+  const complete = finish === 'completed'
+  frames.push(
+    event(complete ? 'response.completed' : 'response.incomplete', {
+      response: {
+        ...response,
+        status: complete ? 'completed' : 'incomplete',
+        ...(complete ? {} : { incomplete_details: { reason: finish } }),
+        output,
+        usage,
+      },
+    }),
+  )
+  return { contentType: SSE, frames, ...(calls.length === 0 ? {} : { firstCallFrame }) }
 }
 
 function openaiCompletion(parts: string[], finish: string): StreamedReply {

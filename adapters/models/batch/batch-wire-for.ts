@@ -13,11 +13,12 @@ export async function batchWireFor(
 ): Promise<BatchWire | { unsupported: string }> {
   switch (spec.provider) {
     case 'openai': {
-      const [{ OpenAIBatchWire }, { openaiEndpoint }] = await Promise.all([
+      const [{ OpenAIBatchWire }, { openaiEndpoint }, { openaiApiFor }] = await Promise.all([
         import('./openai-batch.ts'),
         import('../openai.ts'),
+        import('../openai-api-choice.ts'),
       ])
-      return new OpenAIBatchWire(spec.model, openaiEndpoint(env), visionEnabled(env))
+      return new OpenAIBatchWire(spec.model, openaiEndpoint(env), visionEnabled(env), openaiApiFor(spec.model, env))
     }
     case 'anthropic': {
       const { AnthropicBatchWire } = await import('./anthropic-batch.ts')

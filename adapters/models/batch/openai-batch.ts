@@ -3,11 +3,15 @@ import type { ChatCompletion } from 'openai/resources/chat/completions'
 import type { ChatReply, ChatRequest } from '../model-adapter.ts'
 import { OpenAIReplyParts } from '../openai-reply-parts.ts'
 import { openaiChatBody, type OpenAIEndpoint } from '../openai.ts'
+import type { OpenAIApi } from '../openai-api-choice.ts'
+import { openaiResponsesBody } from '../openai-responses.ts'
+import { ResponsesReplyParts } from '../openai-responses-events.ts'
 import { CLOCK_SKEW_MS, LISTED_BATCHES, type BatchResult, type BatchState, type BatchWire } from './batch-wire.ts'
 
 /**
  * OpenAI's Batch API (and any compatible server's `/v1/batches`): the requests as a JSONL file uploaded with
- * purpose `batch`, one batch per file on `/v1/chat/completions` within `24h`; at most 50,000 requests and
+ * purpose `batch`, one batch per file on `/v1/chat/completions` or `/v1/responses` (the API the model is asked
+ * through, TESTBENCH_OPENAI_API) within `24h`; at most 50,000 requests and
  * 200 MB per file. Answers come in the output file, failed requests in the error file, both JSONL keyed by
  * `custom_id`; an expired or cancelled batch still has files for what it answered.
  */
@@ -18,18 +22,23 @@ export class OpenAIBatchWire implements BatchWire {
   private readonly model: string
   private readonly endpoint: OpenAIEndpoint
   private readonly canSee: boolean
+  private readonly url: '/v1/chat/completions' | '/v1/responses'
 
-  constructor(model: string, endpoint: OpenAIEndpoint, canSee: boolean) {
+  constructor(model: string, endpoint: OpenAIEndpoint, canSee: boolean, api: OpenAIApi = 'chat') {
     this.name = endpoint.name
     this.model = model
     this.endpoint = endpoint
     this.canSee = canSee
+    this.url = api === 'responses' ? '/v1/responses' : '/v1/chat/completions'
     this.client = new OpenAI({ apiKey: endpoint.apiKey ?? 'none', baseURL: endpoint.baseURL, maxRetries: 0 })
   }
 
   line(key: string, request: ChatRequest): string {
-    const body = openaiChatBody(this.model, request, this.endpoint, this.canSee)
-    return JSON.stringify({ custom_id: key, method: 'POST', url: '/v1/chat/completions', body })
+    const body =
+      this.url === '/v1/responses'
+        ? openaiResponsesBody(this.model, request, this.canSee)
+        : openaiChatBody(this.model, request, this.endpoint, this.canSee)
+    return JSON.stringify({ custom_id: key, method: 'POST', url: this.url, body })
   }
 
   async submit(lines: readonly string[], tag: string): Promise<string> {
@@ -39,7 +48,7 @@ export class OpenAIBatchWire implements BatchWire {
     })
     const batch = await this.client.batches.create({
       input_file_id: file.id,
-      endpoint: '/v1/chat/completions',
+      endpoint: this.url,
       completion_window: '24h',
       metadata: { source: 'llm-testbench', testbench_tag: tag },
     })
@@ -98,7 +107,29 @@ export function openaiBatchResult(line: string): BatchResult {
     const body = response?.body as { error?: { message?: string } } | undefined
     return { key, error: `HTTP ${response?.status_code ?? '?'}: ${body?.error?.message ?? 'no answer'}` }
   }
-  return { key, reply: openaiCompletionReply(response.body as ChatCompletion) }
+  const body = response.body as Record<string, unknown>
+  if (body.object !== 'response') return { key, reply: openaiCompletionReply(body as unknown as ChatCompletion) }
+  const error = body.error as { code?: string; message?: string } | null | undefined
+  if (body.status === 'failed' || error)
+    return { key, error: `${error?.code ?? 'failed'}: ${error?.message ?? 'the response failed'}` }
+  return { key, reply: responseReply(body) }
+}
+
+/** A whole Response object (a `/v1/responses` line's answer) as a reply: its status is how it ended. */
+export function responseReply(response: Record<string, unknown>): ChatReply {
+  const parts = new ResponsesReplyParts()
+  parts.addWhole(response)
+  const sendBack = parts.sendBack()
+  const toolCalls = parts.toolCalls()
+  return {
+    text: parts.text,
+    latencyMs: 0,
+    ...(parts.tokens ? { tokens: parts.tokens } : {}),
+    ...(parts.reasoning !== '' ? { reasoning: parts.reasoning } : {}),
+    ...(sendBack ? { sendBack } : {}),
+    ...(toolCalls.length > 0 ? { toolCalls } : {}),
+    ...(parts.finishReason === undefined ? {} : { finishReason: parts.finishReason }),
+  }
 }
 
 /**

@@ -38,7 +38,13 @@ async function adapterFor(
   env: Record<string, string> = {},
 ): Promise<ModelAdapter> {
   const { MODEL: _model, ...rest } = clientEnv(protocol, url, model)
-  const prefix = { openai: 'openai', ollama: 'ollama', anthropic: 'anthropic', gemini: 'google' }[protocol]
+  const prefix = {
+    openai: 'openai',
+    'openai-responses': 'openai',
+    ollama: 'ollama',
+    anthropic: 'anthropic',
+    gemini: 'google',
+  }[protocol]
   return createAdapter(parseModel(`${prefix}:${model}`), { ...rest, TESTBENCH_RETRIES: '0', ...env })
 }
 
@@ -73,7 +79,13 @@ describe('TESTBENCH_THINK', () => {
 
   test('the official OpenAI API gets reasoning_effort; OpenRouter its reasoning object', async () => {
     const server = await serve('openai')
-    const env = { OPENAI_BASE_URL: `${server.url}/v1`, OPENAI_API_KEY: 'k', TESTBENCH_RETRIES: '0' }
+    // Chat Completions' fields (the Responses API's are in openai-responses.test.ts).
+    const env = {
+      OPENAI_BASE_URL: `${server.url}/v1`,
+      OPENAI_API_KEY: 'k',
+      TESTBENCH_RETRIES: '0',
+      TESTBENCH_OPENAI_API: 'chat',
+    }
     const official = new OpenAIAdapter('fake', { ...openaiEndpoint(env), thinkStyle: 'reasoning_effort' }, env)
     await official.chat(asking('low'))
     expect(lastBody(server)).toMatchObject({ reasoning_effort: 'low' })
@@ -128,6 +140,7 @@ describe('TESTBENCH_THINK', () => {
       OPENAI_API_KEY: 'k',
       TESTBENCH_RETRIES: '0',
       TESTBENCH_THINK: 'off',
+      TESTBENCH_OPENAI_API: 'chat',
     }
     const checked = async (model: string): Promise<string[]> => {
       warned.mockClear()

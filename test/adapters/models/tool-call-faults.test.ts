@@ -18,7 +18,7 @@ import {
 } from '../../support/fault-injecting-server.ts'
 import type { WireToolCall } from '../../support/wire-replies.ts'
 
-const PROTOCOLS: WireProtocol[] = ['openai', 'ollama', 'anthropic', 'gemini']
+const PROTOCOLS: WireProtocol[] = ['openai', 'openai-responses', 'ollama', 'anthropic', 'gemini']
 const REQUESTS = 30
 
 /** Two calls per reply, whose arguments (compact JSON, so that the wires that send objects give the same text back) depend on the prompt. */

@@ -64,6 +64,7 @@ function secondTurn(reply: ChatReply): ChatMessage[] {
       content: reply.text,
       ...(reply.reasoning === undefined ? {} : { reasoning: reply.reasoning }),
       ...(reply.reasoningSignature === undefined ? {} : { reasoningSignature: reply.reasoningSignature }),
+      ...(reply.sendBack === undefined ? {} : { sendBack: reply.sendBack }),
       toolCalls: reply.toolCalls ?? [],
     },
     { role: 'tool', callId: write!.id, toolName: write!.name, content: '{"ok": true}' },
@@ -95,6 +96,42 @@ const WIRE: Record<WireProtocol, { tools: (body: Body) => void; history: (body: 
         { role: 'tool', tool_call_id: 'call_write', content: '{"ok": true}' },
         { role: 'tool', tool_call_id: 'call_check', content: 'SyntaxError: line 1' },
       ]),
+  },
+  // OpenAI's Responses API reference: function tools flat; stateless input carries the reasoning item (id and
+  // encrypted_content as `response.output_item.done` gave them) before the message and the calls it led to, and
+  // each result as a function_call_output naming its call_id.
+  'openai-responses': {
+    tools: (body) =>
+      expect(body.tools).toEqual(
+        WORKSPACE_TOOLS.map((tool) => ({
+          type: 'function',
+          name: tool.name,
+          description: tool.description,
+          parameters: tool.parameters,
+          strict: false,
+        })),
+      ),
+    history: (body, reply) => {
+      expect(body).toMatchObject({ store: false, instructions: 'You write programs with tools.' })
+      expect(body.input).toEqual([
+        { role: 'user', content: 'Write a program that prints 1.' },
+        {
+          type: 'reasoning',
+          id: 'rs_1',
+          summary: [{ type: 'summary_text', text: THINKING.text }],
+          encrypted_content: THINKING.signature,
+        },
+        { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: reply.text }] },
+        ...[WRITE, CHECK].map((call) => ({
+          type: 'function_call',
+          call_id: call.id,
+          name: call.name,
+          arguments: call.arguments,
+        })),
+        { type: 'function_call_output', call_id: 'call_write', output: '{"ok": true}' },
+        { type: 'function_call_output', call_id: 'call_check', output: 'SyntaxError: line 1' },
+      ])
+    },
   },
   anthropic: {
     tools: (body) =>
@@ -186,17 +223,18 @@ const WIRE: Record<WireProtocol, { tools: (body: Body) => void; history: (body: 
   },
 }
 
-describe.each(['openai', 'anthropic', 'gemini', 'ollama'] as const)(
+describe.each(['openai', 'openai-responses', 'anthropic', 'gemini', 'ollama'] as const)(
   '%s: a scripted two-turn tool conversation through the real SDK',
   (protocol) => {
     test('tools go in the wire shape, the calls come back whole, results and signatures go back in the wire shape', async () => {
-      const withIds = protocol === 'openai' || protocol === 'anthropic'
+      const withIds = protocol === 'openai' || protocol === 'openai-responses' || protocol === 'anthropic'
+      const thinks = protocol === 'anthropic' || protocol === 'gemini' || protocol === 'openai-responses'
       const calls = withIds ? [WRITE, CHECK] : [WRITE, CHECK].map(({ id: _id, ...call }) => call)
       const server = await scripted(protocol, [
         {
           text: 'I write it, then check it.',
           toolCalls: calls,
-          ...(protocol === 'anthropic' || protocol === 'gemini' ? { thinking: THINKING } : {}),
+          ...(thinks ? { thinking: THINKING } : {}),
         },
         { text: 'Delivered.' },
       ])
@@ -217,6 +255,7 @@ describe.each(['openai', 'anthropic', 'gemini', 'ollama'] as const)(
         expect(first.toolCalls?.map((call) => call.signature)).toEqual(['sig-write', 'sig-check'])
       if (protocol === 'anthropic' || protocol === 'gemini')
         expect(first).toMatchObject({ reasoning: THINKING.text, reasoningSignature: THINKING.signature })
+      if (protocol === 'openai-responses') expect(first.reasoning).toBe(THINKING.text)
 
       const second = await adapter.chat(request(secondTurn(first)))
       expect(second.text).toBe('Delivered.')

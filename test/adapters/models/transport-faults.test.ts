@@ -15,7 +15,7 @@ import {
   type FaultyServer,
 } from '../../support/fault-injecting-server.ts'
 
-const PROTOCOLS: WireProtocol[] = ['openai', 'ollama', 'anthropic', 'gemini']
+const PROTOCOLS: WireProtocol[] = ['openai', 'openai-responses', 'ollama', 'anthropic', 'gemini']
 const REQUESTS = 30
 
 /**
@@ -58,7 +58,15 @@ describe.concurrent.each(PROTOCOLS)('%s: every transport fault is retried until 
         Array.from({ length: REQUESTS }, (_, index) => answerTo(`question ${index}`)),
       )
       expect(new Set(replies.map((reply) => reply.finishReason))).toEqual(
-        new Set([{ openai: 'stop', ollama: 'stop', anthropic: 'end_turn', gemini: 'STOP' }[protocol]]),
+        new Set([
+          {
+            openai: 'stop',
+            'openai-responses': 'completed',
+            ollama: 'stop',
+            anthropic: 'end_turn',
+            gemini: 'STOP',
+          }[protocol],
+        ]),
       )
       expect(server.injected[kind]).toBeGreaterThan(0)
       // A reply counts once however many whole copies were sent; more than one only when a slow machine made a whole reply look stalled.
@@ -69,7 +77,13 @@ describe.concurrent.each(PROTOCOLS)('%s: every transport fault is retried until 
   test('a reply the model ended itself (length) is kept with its finish reason, not retried', async ({
     onTestFinished,
   }) => {
-    const finishReason = { openai: 'length', ollama: 'length', anthropic: 'max_tokens', gemini: 'MAX_TOKENS' }[protocol]
+    const finishReason = {
+      openai: 'length',
+      'openai-responses': 'max_output_tokens',
+      ollama: 'length',
+      anthropic: 'max_tokens',
+      gemini: 'MAX_TOKENS',
+    }[protocol]
     const server = await serve({ protocol, model: 'fake', answer: answerTo, finishReason }, onTestFinished)
     const reply = await (await adapterFor(protocol, server.url)).chat(request(1))
     expect(reply).toMatchObject({ text: answerTo('question 1'), finishReason })

@@ -125,6 +125,7 @@ function adapterFor(wireCase: WireCase, url: string): ModelAdapter {
     GOOGLE_GEMINI_BASE_URL: url,
     GEMINI_API_KEY: 'k',
     OLLAMA_HOST: url,
+    ...(wireCase.protocol === 'openai-responses' ? { TESTBENCH_OPENAI_API: 'responses' } : {}),
   }
   switch (wireCase.provider) {
     case 'openrouter':

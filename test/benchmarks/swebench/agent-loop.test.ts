@@ -67,6 +67,9 @@ describe("mini-swe-agent's messages", () => {
     expect(openaiFinishReason('max_tokens')).toBe('length')
     expect(openaiFinishReason('MAX_TOKENS')).toBe('length')
     expect(openaiFinishReason('tool_use')).toBe('tool_calls')
+    // The Responses API: a response cut at its limit, and one the model ended (a format error is then no cut reply).
+    expect(openaiFinishReason('max_output_tokens')).toBe('length')
+    expect(openaiFinishReason('completed')).toBe('stop')
   })
 
   test('replies are read as upstream reads them', () => {

@@ -14,6 +14,12 @@ import { connectEngine } from '../../../suites/swebench/container-engine.ts'
 import { predictionsPath, trajectoryPath } from '../../../suites/swebench/predictions.ts'
 import { scoreSwebench } from '../../../suites/swebench/score.ts'
 import { openaiChatHandler } from '../../support/fake-openai.ts'
+import {
+  earlierTurns,
+  openaiResponsesHandler,
+  reasoningSentBack,
+  type ResponsesBody,
+} from '../../support/fake-openai-responses.ts'
 import { startLoopbackServer, type LoopbackServer, type SeenRequest } from '../../support/loopback-server.ts'
 import { skipWithoutTool } from '../../support/required-tool.ts'
 import { killRun, startVitestRun } from '../../support/run-vitest.ts'
@@ -160,6 +166,61 @@ describe('the bash-only track through the suite', () => {
         expect(
           readPredictions(predictionsPath(replay.reports, `replay:${trajectories}`)).map((line) => line.model_patch),
         ).toEqual([fixturePatch('gold')])
+      } finally {
+        await server.close()
+      }
+    },
+  )
+
+  test(
+    'MODEL=openai:gpt-5.3-codex (TESTBENCH_OPENAI_API unset) works through the Responses API, each turn carrying its reasoning back; a rerun sends no request',
+    { timeout: 300_000 },
+    async () => {
+      const cache = mkdtempSync(join(tmpdir(), 'swebench-agent-cache-'))
+      const asked: ResponsesBody[] = []
+      const server = await startLoopbackServer(
+        openaiResponsesHandler(['gpt-5.3-codex'], (body) => {
+          asked.push(body)
+          const turn = earlierTurns(body)
+          return {
+            text: SCRIPT[turn]?.text ?? 'no more turns',
+            thinking: { id: `rs_${turn + 1}`, text: `Turn ${turn + 1}.`, signature: `enc-${turn + 1}` },
+          }
+        }),
+      )
+      try {
+        // An empty value is an unset one: whatever the caller's environment holds, `auto` routes the model.
+        const env = { ...agentEnv(server, cache), MODEL: 'openai:gpt-5.3-codex', TESTBENCH_OPENAI_API: '' }
+        const first = await runSwebenchSuite(env)
+        expect(
+          first.records.map((record) => [
+            record.outcome,
+            record.scoring?.status,
+            record.scoring?.exitStatus,
+            record.scoring?.modelCalls,
+            record.modelDetails?.api,
+          ]),
+          first.output,
+        ).toEqual([['passed', 'resolved', 'Submitted', 4, 'responses']])
+        expect(server.seen.filter((request) => request.method === 'POST').map((request) => request.path)).toEqual(
+          Array(4).fill('/v1/responses'),
+        )
+        for (const [index, body] of asked.entries()) {
+          expect(body).toMatchObject({ store: false, include: ['reasoning.encrypted_content'] })
+          expect(reasoningSentBack(body)).toEqual(
+            Array.from({ length: index }, (_, turn) => [`rs_${turn + 1}`, `enc-${turn + 1}`]),
+          )
+          // Each reasoning item goes back right before the message it led to, as the reply's output held them.
+          for (const [at, item] of body.input.entries())
+            if (item.type === 'reasoning')
+              expect(body.input[at + 1]).toMatchObject({ type: 'message', role: 'assistant' })
+        }
+        const again = await runSwebenchSuite(env)
+        expect(
+          again.records.map((record) => [record.outcome, record.scoring?.status]),
+          again.output,
+        ).toEqual([['passed', 'resolved']])
+        expect(asked, 'the rerun is answered from the reply cache').toHaveLength(4)
       } finally {
         await server.close()
       }

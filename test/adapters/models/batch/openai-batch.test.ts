@@ -65,3 +65,59 @@ describe('a line of an OpenAI-style batch output file', () => {
     expect(openaiBatchResult(failed)).toEqual({ key: 'key-2', error: 'HTTP 400: Invalid model' })
   })
 })
+
+/** One line of a `/v1/responses` batch's output file: a whole Response object, as OpenAI's reference shows one. */
+function responseLine(body: Record<string, unknown>): string {
+  return JSON.stringify({
+    id: 'batch_req_3',
+    custom_id: 'key-3',
+    response: { status_code: 200, request_id: 'req_3', body: { id: 'resp_1', object: 'response', ...body } },
+    error: null,
+  })
+}
+
+describe('a line of a /v1/responses batch output file', () => {
+  test('messages, reasoning summary, usage by kind, and the reasoning item kept for a next turn', () => {
+    const reply = replyOf(
+      responseLine({
+        status: 'completed',
+        output: [
+          {
+            id: 'rs_1',
+            type: 'reasoning',
+            summary: [{ type: 'summary_text', text: 'Add them.' }],
+            encrypted_content: 'enc',
+          },
+          { id: 'msg_1', type: 'message', role: 'assistant', content: [{ type: 'output_text', text: '4' }] },
+        ],
+        usage: {
+          input_tokens: 30,
+          input_tokens_details: { cached_tokens: 10 },
+          output_tokens: 50,
+          output_tokens_details: { reasoning_tokens: 40 },
+          total_tokens: 80,
+        },
+      }),
+    )
+    expect(reply).toMatchObject({ text: '4', reasoning: 'Add them.', finishReason: 'completed' })
+    expect(reply.tokens).toEqual({ prompt: 30, completion: 50, reasoning: 40, cacheRead: 10 })
+    expect(reply.sendBack?.output).toEqual([
+      {
+        type: 'reasoning',
+        id: 'rs_1',
+        summary: [{ type: 'summary_text', text: 'Add them.' }],
+        encrypted_content: 'enc',
+      },
+      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: '4' }] },
+    ])
+  })
+
+  test('a response cut at max_output_tokens is a reply that says so; a failed one is an error', () => {
+    const cut = replyOf(
+      responseLine({ status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' }, output: [] }),
+    )
+    expect(cut).toMatchObject({ text: '', finishReason: 'max_output_tokens' })
+    const failed = responseLine({ status: 'failed', error: { code: 'server_error', message: 'boom' }, output: [] })
+    expect(openaiBatchResult(failed)).toEqual({ key: 'key-3', error: 'server_error: boom' })
+  })
+})
