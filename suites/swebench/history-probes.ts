@@ -99,7 +99,8 @@ function wordsReasons(words: readonly string[], base: string): string[] {
   }
   const [program = '', ...args] = words.slice(index)
   const name = program.slice(program.lastIndexOf('/') + 1)
-  if ((name === 'bash' || name === 'sh') && args.includes('-c')) return probeReasons(args[args.indexOf('-c') + 1] ?? '', base)
+  if ((name === 'bash' || name === 'sh') && args.includes('-c'))
+    return probeReasons(args[args.indexOf('-c') + 1] ?? '', base)
   if (name === 'eval') return probeReasons(args.join(' '), base)
   if (name === 'git') return gitReasons(args, base)
   const reasons: string[] = []
@@ -123,10 +124,17 @@ function gitReasons(args: readonly string[], base: string): string[] {
   const reasons: string[] = []
   const always = ALWAYS[sub]
   if (always !== undefined) reasons.push(`git ${sub} ${always}`)
-  if (sub === 'stash' && (operands[0] === 'list' || operands[0] === 'show')) reasons.push(`git stash ${operands[0]} reads stashes`)
-  if (sub === 'tag' && (operands.length === 0 || options.some((option) => /^(-l|--list|--contains|--points-at|-n\d*)/.test(option))))
+  if (sub === 'stash' && (operands[0] === 'list' || operands[0] === 'show'))
+    reasons.push(`git stash ${operands[0]} reads stashes`)
+  if (
+    sub === 'tag' &&
+    (operands.length === 0 || options.some((option) => /^(-l|--list|--contains|--points-at|-n\d*)/.test(option)))
+  )
     reasons.push('git tag lists tags')
-  if (sub === 'branch' && options.some((option) => /^(-a|-r|--all|--remotes|--contains|--merged|--no-merged)/.test(option)))
+  if (
+    sub === 'branch' &&
+    options.some((option) => /^(-a|-r|--all|--remotes|--contains|--merged|--no-merged)/.test(option))
+  )
     reasons.push('git branch lists other branches')
   const everyRef = options.find((option) => EVERY_REF.test(option))
   if (everyRef !== undefined && always === undefined) reasons.push(`git ${sub} ${everyRef} reaches every ref`)
@@ -139,7 +147,8 @@ function revisionReasons(operand: string, base: string): string[] {
   for (const part of operand.split(/\.\.\.?/)) {
     const revision = part.replace(/^\^/, '').replace(/:.*$/, '')
     if (revision === '') continue
-    if (revision.includes('@{') && !/@\{(u|upstream|push)\}/.test(revision)) reasons.push(`${revision} reads the reflog`)
+    if (revision.includes('@{') && !/@\{(u|upstream|push)\}/.test(revision))
+      reasons.push(`${revision} reads the reflog`)
     const name = revision.replace(/(\^\{[^}]*\}|[~^]\d*)+$/, '')
     if (/^[0-9a-f]{7,40}$/i.test(name) && !base.startsWith(name.toLowerCase()))
       reasons.push(`${name} is not the base commit`)

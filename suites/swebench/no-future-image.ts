@@ -102,17 +102,24 @@ export class NoFutureImages {
         HostConfig: { NetworkMode: 'none' },
       })
     } catch (error) {
-      throw new InfraError(`Could not create a container of ${image} to take its repository's future out: ${reason(error)}.`)
+      throw new InfraError(
+        `Could not create a container of ${image} to take its repository's future out: ${reason(error)}.`,
+      )
     }
     try {
       await container.start()
+      let timer: NodeJS.Timeout | undefined
       const ended = await Promise.race([
         container.wait() as Promise<{ StatusCode: number }>,
-        new Promise<undefined>((resolve) => setTimeout(resolve, BUILD_TIMEOUT_MS).unref()),
-      ])
+        new Promise<undefined>((resolve) => {
+          timer = setTimeout(resolve, BUILD_TIMEOUT_MS)
+        }),
+      ]).finally(() => clearTimeout(timer))
       const log = demultiplex(await container.logs({ stdout: true, stderr: true, follow: false })).trim()
       if (ended === undefined)
-        throw new InfraError(`Taking the future out of ${image}'s repository took over ${BUILD_TIMEOUT_MS / 60_000} minutes.`)
+        throw new InfraError(
+          `Taking the future out of ${image}'s repository took over ${BUILD_TIMEOUT_MS / 60_000} minutes.`,
+        )
       if (ended.StatusCode !== 0)
         throw new InfraError(
           `Could not take the future out of ${image}'s repository (exit ${ended.StatusCode}): ${log || 'no output'}. ` +
@@ -141,7 +148,9 @@ export class NoFutureImages {
     } catch (error) {
       const why = reason(error)
       if (/no such image|not found|in use|being used|conflict|child/i.test(why)) return
-      process.stderr.write(`swebench: could not remove ${image} after its episodes (${why}); remove it with docker rmi.\n`)
+      process.stderr.write(
+        `swebench: could not remove ${image} after its episodes (${why}); remove it with docker rmi.\n`,
+      )
     }
   }
 }
