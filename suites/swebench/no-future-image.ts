@@ -128,9 +128,8 @@ export class NoFutureImages {
       await container.commit({
         repo: name.slice(0, name.lastIndexOf(':')),
         tag: name.slice(name.lastIndexOf(':') + 1),
-        changes: `LABEL ${Object.entries(labels)
-          .map(([key, value]) => `${key}=${value}`)
-          .join(' ')}`,
+        // One LABEL per change: podman reads `LABEL a=1 b=2` as one label.
+        changes: Object.entries(labels).map(([key, value]) => `LABEL ${key}=${value}`),
       })
       return { image: name, buildMs: performance.now() - started, summary: log.split('\n').at(-1) ?? '' }
     } catch (error) {
