@@ -131,6 +131,12 @@ export class NoFutureImages {
         // One LABEL per change: podman reads `LABEL a=1 b=2` as one label.
         changes: Object.entries(labels).map(([key, value]) => `LABEL ${key}=${value}`),
       })
+      // An image of an older script or source image lost its name to this one: it goes, unless something still uses it.
+      if (existing !== undefined)
+        await this.#docker
+          .getImage(existing.Id)
+          .remove()
+          .catch(() => undefined)
       return { image: name, buildMs: performance.now() - started, summary: log.split('\n').at(-1) ?? '' }
     } catch (error) {
       if (error instanceof InfraError) throw error
