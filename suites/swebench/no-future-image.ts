@@ -33,6 +33,8 @@ export function noFutureImageName(image: string): string {
 export interface NoFutureBuild {
   /** The derived image's name. */
   image: string
+  /** Its id: what episodes run, so that another run's image of the same name changes nothing here. */
+  id: string
   /** Milliseconds it took to make; 0 when an earlier run's image was used. */
   buildMs: number
   /** The script's last line (`no future: main at <commit>, N commits`). */
@@ -73,7 +75,7 @@ export class NoFutureImages {
       if (entry.users === 0) {
         this.#builds.delete(key)
         const made = await entry.build.catch(() => undefined)
-        if (made !== undefined && !this.#keep) await this.#remove(made.image)
+        if (made !== undefined && !this.#keep) await this.#remove(made)
       }
     }
   }
@@ -89,7 +91,7 @@ export class NoFutureImages {
       .catch(() => undefined)
     const existingLabels = existing?.Config?.Labels ?? {}
     if (existing !== undefined && Object.entries(labels).every(([key, value]) => existingLabels[key] === value))
-      return { image: name, buildMs: 0, summary: 'made by an earlier run' }
+      return { image: name, id: existing.Id, buildMs: 0, summary: 'made by an earlier run' }
     const started = performance.now()
     let container: Docker.Container
     try {
@@ -112,7 +114,7 @@ export class NoFutureImages {
       const ended = await Promise.race([
         container.wait() as Promise<{ StatusCode: number }>,
         new Promise<undefined>((resolve) => {
-          timer = setTimeout(resolve, BUILD_TIMEOUT_MS)
+          timer = setTimeout(() => resolve(undefined), BUILD_TIMEOUT_MS)
         }),
       ]).finally(() => clearTimeout(timer))
       const log = demultiplex(await container.logs({ stdout: true, stderr: true, follow: false })).trim()
@@ -125,19 +127,21 @@ export class NoFutureImages {
           `Could not take the future out of ${image}'s repository (exit ${ended.StatusCode}): ${log || 'no output'}. ` +
             `The agent would see commits past the base commit ${baseCommit}, so it was not run.`,
         )
-      await container.commit({
+      const committed = (await container.commit({
         repo: name.slice(0, name.lastIndexOf(':')),
         tag: name.slice(name.lastIndexOf(':') + 1),
         // One LABEL per change: podman reads `LABEL a=1 b=2` as one label.
         changes: Object.entries(labels).map(([key, value]) => `LABEL ${key}=${value}`),
-      })
+      })) as { Id?: string; id?: string }
       // An image of an older script or source image lost its name to this one: it goes, unless something still uses it.
       if (existing !== undefined)
         await this.#docker
           .getImage(existing.Id)
           .remove()
           .catch(() => undefined)
-      return { image: name, buildMs: performance.now() - started, summary: log.split('\n').at(-1) ?? '' }
+      // As inspect spells it (podman's commit leaves out the `sha256:`).
+      const id = (await this.#docker.getImage(committed.Id ?? committed.id ?? name).inspect()).Id
+      return { image: name, id, buildMs: performance.now() - started, summary: log.split('\n').at(-1) ?? '' }
     } catch (error) {
       if (error instanceof InfraError) throw error
       throw new InfraError(`Could not make ${name}, ${image} without its repository's future: ${reason(error)}.`)
@@ -147,9 +151,10 @@ export class NoFutureImages {
   }
 
   /** Another run's episode may still use the image (the engine refuses then): that run removes it. */
-  async #remove(image: string): Promise<void> {
+  async #remove({ image, id }: NoFutureBuild): Promise<void> {
     try {
-      await this.#docker.getImage(image).remove()
+      // By id, with its name if it still has it: two runs that made the image at once leave no image without a name.
+      await this.#docker.getImage(id).remove({ force: false })
     } catch (error) {
       const why = reason(error)
       if (/no such image|not found|in use|being used|conflict|child/i.test(why)) return

@@ -58,7 +58,7 @@ export async function runAgentItem(
           return runEpisode(docker, {
             config,
             task: instance.problemStatement,
-            image: made.image,
+            image: made.id,
             limits: {
               ...EPISODE_LIMITS,
               network: options.network ?? spec.network ?? 'none',

@@ -328,7 +328,7 @@ describe('the agent works in an image without its repository’s future', () => 
       const first = await new NoFutureImages(docker, true).using(LEAKY, instance.baseCommit, async (build) => build)
       const second = await new NoFutureImages(docker, true).using(LEAKY, instance.baseCommit, async (build) => build)
       expect(first.buildMs).toBeGreaterThan(0)
-      expect(second).toEqual({ image: first.image, buildMs: 0, summary: 'made by an earlier run' })
+      expect(second).toEqual({ image: first.image, id: first.id, buildMs: 0, summary: 'made by an earlier run' })
       await removeImage(first.image)
     },
   )
