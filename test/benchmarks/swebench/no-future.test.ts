@@ -334,6 +334,21 @@ describe('the agent works in an image without its repository’s future', () => 
   )
 
   test(
+    'an image whose /testbed is not at the base commit is not used: the instance fails as our error, before any command',
+    { timeout: 120_000 },
+    async () => {
+      const other = '1'.repeat(40)
+      await expect(new NoFutureImages(docker, false).using(LEAKY, other, async () => 'ran')).rejects.toThrow(
+        `Could not take the future out of ${LEAKY}'s repository (exit 3): the base commit ${other} is not in /testbed's repository`,
+      )
+      await expect(
+        new NoFutureImages(docker, false).using(LEAKY, secrets.future ?? '', async () => 'ran'),
+      ).rejects.toThrow(`/testbed's HEAD is ${instance.baseCommit}, not the base commit ${secrets.future}`)
+      expect(await imageExists(noFutureImageName(LEAKY))).toBe(false)
+    },
+  )
+
+  test(
     'replayed through the suite, runs made on the leaky image are screened: record, JSON report and summary',
     { timeout: 400_000 },
     async () => {
