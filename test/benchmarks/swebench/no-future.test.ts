@@ -24,6 +24,7 @@ import { TEXT_CONFIG } from '../../../suites/swebench/mini-swe-agent-config.ts'
 import { NoFutureImages, noFutureImageName, type NoFutureBuild } from '../../../suites/swebench/no-future-image.ts'
 import { trajectoryJson } from '../../../suites/swebench/trajectory.ts'
 import type { RunReport } from '../../../reporters/run-report.ts'
+import { itemsOfHtmlReport } from '../../support/html-report-data.ts'
 import { skipWithoutTool } from '../../support/required-tool.ts'
 import { runSwebenchSuite } from './run-suite.ts'
 import { FIX_MEDIAN, fenced, MAKE_PATCH, scriptedModel, SUBMIT } from './scripted-agent.ts'
@@ -349,7 +350,7 @@ describe('the agent works in an image without its repository’s future', () => 
   )
 
   test(
-    'replayed through the suite, runs made on the leaky image are screened: record, JSON report and summary',
+    'replayed through the suite, runs made on the leaky image are screened: record, JSON and html reports, summary',
     { timeout: 400_000 },
     async () => {
       // Two runs "made elsewhere": one that read the fix out of the leaky image, one that looked and then fixed it.
@@ -378,6 +379,7 @@ describe('the agent works in an image without its repository’s future', () => 
         TESTBENCH_SWEBENCH_DATASET_FILE: dataset,
         TESTBENCH_SWEBENCH_IMAGE_TEMPLATE: `${IMAGE_REPO}/sweb.eval.x86_64.{id}:latest`,
         TESTBENCH_SWEBENCH_MEMORY: '512',
+        TESTBENCH_HTML_DIR: join(dir, 'html'),
       })
       const byId = new Map(records.map((record) => [record.itemId, record]))
       const cheatedRecord = byId.get('testbench__tinycalc-1')
@@ -400,6 +402,14 @@ describe('the agent works in an image without its repository’s future', () => 
       expect(jsonReports).toHaveLength(1)
       expect(report.scores[0]?.notes).toEqual([note])
       expect(report.items.map((item) => item.scoring?.historyProbes).sort()).toEqual([2, expectedProbes].sort())
+      // The html report: each item tagged with the mark (a declared tag), its reason, and the note in the scores it shows.
+      const html = itemsOfHtmlReport(join(dir, 'html', 'index.html'))
+      expect(html.tags).toContain('probed_history')
+      expect(html.items.map((item) => item.tags.includes('probed_history'))).toEqual([true, true])
+      expect(
+        html.items.map((item) => item.outcome ?? '').filter((shown) => shown.includes('LOOK: resolved after 2')),
+      ).toHaveLength(1)
+      for (const item of html.items) expect(item.scores).toContain(note)
       // The suite removed what it made.
       expect(await imageExists(noFutureImageName(LEAKY))).toBe(false)
     },
