@@ -39,6 +39,8 @@ export interface NoFutureBuild {
   buildMs: number
   /** The script's last line (`no future: main at <commit>, N commits`). */
   summary: string
+  /** False when the instance's image held no future and is used as it is (then nothing is made, nor removed). */
+  derived: boolean
 }
 
 export class NoFutureImages {
@@ -75,7 +77,7 @@ export class NoFutureImages {
       if (entry.users === 0) {
         this.#builds.delete(key)
         const made = await entry.build.catch(() => undefined)
-        if (made !== undefined && !this.#keep) await this.#remove(made)
+        if (made?.derived === true && !this.#keep) await this.#remove(made)
       }
     }
   }
@@ -91,7 +93,7 @@ export class NoFutureImages {
       .catch(() => undefined)
     const existingLabels = existing?.Config?.Labels ?? {}
     if (existing !== undefined && Object.entries(labels).every(([key, value]) => existingLabels[key] === value))
-      return { image: name, id: existing.Id, buildMs: 0, summary: 'made by an earlier run' }
+      return { image: name, id: existing.Id, buildMs: 0, summary: 'made by an earlier run', derived: true }
     const started = performance.now()
     let container: Docker.Container
     try {
@@ -127,6 +129,9 @@ export class NoFutureImages {
           `Could not take the future out of ${image}'s repository (exit ${ended.StatusCode}): ${log || 'no output'}. ` +
             `The agent would see commits past the base commit ${baseCommit}, so it was not run.`,
         )
+      const summary = log.split('\n').at(-1) ?? ''
+      if (summary.startsWith('already without a future'))
+        return { image, id: source.Id, buildMs: performance.now() - started, summary, derived: false }
       const committed = (await container.commit({
         repo: name.slice(0, name.lastIndexOf(':')),
         tag: name.slice(name.lastIndexOf(':') + 1),
@@ -141,7 +146,7 @@ export class NoFutureImages {
           .catch(() => undefined)
       // As inspect spells it (podman's commit leaves out the `sha256:`).
       const id = (await this.#docker.getImage(committed.Id ?? committed.id ?? name).inspect()).Id
-      return { image: name, id, buildMs: performance.now() - started, summary: log.split('\n').at(-1) ?? '' }
+      return { image: name, id, buildMs: performance.now() - started, summary, derived: true }
     } catch (error) {
       if (error instanceof InfraError) throw error
       throw new InfraError(`Could not make ${name}, ${image} without its repository's future: ${reason(error)}.`)

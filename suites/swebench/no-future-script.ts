@@ -7,6 +7,7 @@
  * cannot reach is dropped, loose or packed, `.keep` packs included. Only `.git` is touched: the working tree and the
  * index keep whatever uncommitted state the image has (an environment's setup files, a built extension). It checks its
  * own work: an object left that neither the base commit nor the index reaches, or a ref past the base, fails it.
+ * A repository that already holds no future (SWE-bench's images since its PR #471) is left as it is, and says so.
  * Exit status 3: HEAD is not at the base commit (the image is not what the instance says); 4: the check failed.
  */
 export const NO_FUTURE_SCRIPT = String.raw`
@@ -20,6 +21,27 @@ head=$(git rev-parse --verify --quiet 'HEAD^{commit}') || head=none
 if [ "$head" != "$full" ]; then echo "/testbed's HEAD is $head, not the base commit $full" >&2; exit 3; fi
 branch=$(git symbolic-ref --quiet --short HEAD 2>/dev/null) || branch=main
 gitdir=$(git rev-parse --absolute-git-dir)
+# Objects in the repository that neither the base commit nor the index reaches (at most five).
+unreached() {
+  all=$(mktemp); reached=$(mktemp)
+  git cat-file --batch-all-objects --batch-check='%(objectname)' | sort -u >"$all"
+  git rev-list --objects --indexed-objects "$full" | cut -d' ' -f1 | sort -u >"$reached"
+  comm -23 "$all" "$reached" | head -5
+  rm -f "$all" "$reached"
+}
+# A repository that already holds no future (SWE-bench's images since its PR #471) is left as it is.
+pristine() {
+  [ "$(git symbolic-ref --quiet HEAD 2>/dev/null)" = "refs/heads/$branch" ] || return 1
+  [ "$(git for-each-ref --format='%(refname) %(objectname)')" = "refs/heads/$branch $full" ] || return 1
+  [ -z "$(git remote)" ] || return 1
+  for path in ORIG_HEAD FETCH_HEAD MERGE_HEAD CHERRY_PICK_HEAD REVERT_HEAD BISECT_HEAD AUTO_MERGE REBASE_HEAD COMMIT_EDITMSG logs \
+    rr-cache worktrees objects/info/alternates objects/info/commit-graph objects/info/commit-graphs objects/pack/multi-pack-index; do
+    [ ! -e "$gitdir/$path" ] || return 1
+  done
+  [ -z "$(find "$gitdir/objects/pack" -name '*.keep' -o -name '*.promisor')" ] || return 1
+  [ -z "$(unreached)" ]
+}
+if pristine; then echo "already without a future: $branch at $full, $(git rev-list --count "$full") commits"; exit 0; fi
 # Objects borrowed from another repository come in before the link is cut.
 if [ -s "$gitdir/objects/info/alternates" ]; then git repack -a -d -q; rm -f "$gitdir/objects/info/alternates"; fi
 git worktree prune 2>/dev/null || true
@@ -46,11 +68,7 @@ git -c gc.pruneExpire=now prune --expire=now
 # The check: no ref but the branch, and no object that the base commit or the index does not reach.
 refs=$(git for-each-ref --format='%(refname) %(objectname)')
 if [ "$refs" != "refs/heads/$branch $full" ]; then echo "refs left: $refs" >&2; exit 4; fi
-all=$(mktemp); reached=$(mktemp)
-git cat-file --batch-all-objects --batch-check='%(objectname)' | sort -u >"$all"
-git rev-list --objects --indexed-objects "$full" | cut -d' ' -f1 | sort -u >"$reached"
-left=$(comm -23 "$all" "$reached" | head -5)
-rm -f "$all" "$reached"
+left=$(unreached)
 if [ -n "$left" ]; then echo "objects the base commit does not reach are left: $left" >&2; exit 4; fi
 echo "no future: $branch at $full, $(git rev-list --count "$full") commits"
 `

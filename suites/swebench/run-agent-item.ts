@@ -54,7 +54,7 @@ export async function runAgentItem(
         image,
         instance.baseCommit,
         (made) => {
-          agentImage = `${made.image} (${made.buildMs === 0 ? made.summary : `${made.summary}; made in ${(made.buildMs / 1000).toFixed(1)} s`})`
+          agentImage = `${made.image} (${made.buildMs === 0 ? made.summary : `${made.summary}; ${made.derived ? 'made' : 'checked'} in ${(made.buildMs / 1000).toFixed(1)} s`})`
           return runEpisode(docker, {
             config,
             task: instance.problemStatement,

@@ -323,13 +323,33 @@ describe('the agent works in an image without its repository’s future', () => 
   )
 
   test(
-    'kept (TESTBENCH_SWEBENCH_KEEP_IMAGES=1), the derived image is used again by a later run, not made again',
+    'kept (TESTBENCH_SWEBENCH_KEEP_IMAGES=1), the derived image is used again by a later run; an image without a future is used as it is',
     { timeout: 180_000 },
     async () => {
       const first = await new NoFutureImages(docker, true).using(LEAKY, instance.baseCommit, async (build) => build)
       const second = await new NoFutureImages(docker, true).using(LEAKY, instance.baseCommit, async (build) => build)
       expect(first.buildMs).toBeGreaterThan(0)
-      expect(second).toEqual({ image: first.image, id: first.id, buildMs: 0, summary: 'made by an earlier run' })
+      expect(second).toEqual({
+        image: first.image,
+        id: first.id,
+        buildMs: 0,
+        summary: 'made by an earlier run',
+        derived: true,
+      })
+      // An image that already holds no future (SWE-bench's since its PR #471) is checked and used as it is.
+      const pristine = await new NoFutureImages(docker, false).using(
+        first.image,
+        instance.baseCommit,
+        async (build) => build,
+      )
+      expect(pristine).toMatchObject({
+        image: first.image,
+        id: first.id,
+        derived: false,
+        summary: `already without a future: main at ${instance.baseCommit}, 1 commits`,
+      })
+      expect(await imageExists(noFutureImageName(first.image))).toBe(false)
+      expect(await imageExists(first.image)).toBe(true)
       await removeImage(first.image)
     },
   )
