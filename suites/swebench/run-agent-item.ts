@@ -54,7 +54,9 @@ export async function runAgentItem(
         image,
         instance.baseCommit,
         (made) => {
-          agentImage = `${made.image} (${made.buildMs === 0 ? made.summary : `${made.summary}; ${made.derived ? 'made' : 'checked'} in ${(made.buildMs / 1000).toFixed(1)} s`})`
+          const seconds = (made.buildMs / 1000).toFixed(1)
+          const how = made.buildMs === 0 ? '' : `; ${made.derived ? 'made' : 'checked'} in ${seconds} s`
+          agentImage = `${made.image} (${made.summary}${how})`
           return runEpisode(docker, {
             config,
             task: instance.problemStatement,
