@@ -82,7 +82,7 @@ describe('the screen of history probes', () => {
     'echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && cat patch.txt',
     "sed -i 's/return ordered\\[middle\\]/return x/' tinycalc/stats.py",
     'echo "git log --all is what I will not run"',
-    "python3 -c 'print(\"git reflog\")'",
+    'python3 -c \'print("git reflog")\'',
   ])('does not count %s', (command) => {
     expect(probeReasons(command, BASE)).toEqual([])
   })
