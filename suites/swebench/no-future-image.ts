@@ -71,7 +71,17 @@ export class NoFutureImages {
     }
     entry.users++
     try {
-      return await use(await entry.build)
+      const pending = entry.build
+      const build = await pending
+      try {
+        return await use(build)
+      } catch (error) {
+        // Another run that used the image too removed it after its own episode, between our finding it and our
+        // container's start (a container holds an image: once ours runs, nobody can remove it). Made again, once.
+        if (!/no such image|is not on the engine/i.test(reason(error)) || (await this.#exists(build.id))) throw error
+        if (entry.build === pending) entry.build = this.#make(image, baseCommit, onPulled)
+        return await use(await entry.build)
+      }
     } finally {
       entry.users--
       if (entry.users === 0) {
@@ -153,6 +163,16 @@ export class NoFutureImages {
     } finally {
       await container.remove({ force: true, v: true }).catch(() => undefined)
     }
+  }
+
+  async #exists(id: string): Promise<boolean> {
+    return this.#docker
+      .getImage(id)
+      .inspect()
+      .then(
+        () => true,
+        () => false,
+      )
   }
 
   /** Another run's episode may still use the image (the engine refuses then): that run removes it. */

@@ -355,6 +355,40 @@ describe('the agent works in an image without its repository’s future', () => 
   )
 
   test(
+    'two runs at once: one removes the image the other found before its container started; the other makes it again',
+    { timeout: 180_000 },
+    async () => {
+      const first = new NoFutureImages(docker, false)
+      const second = new NoFutureImages(docker, false)
+      let release = () => undefined as void
+      let firstId = ''
+      const firstRun = first.using(LEAKY, instance.baseCommit, (build) => {
+        firstId = build.id
+        return new Promise<void>((resolve) => (release = resolve))
+      })
+      while (firstId === '') await new Promise((resolve) => setTimeout(resolve, 50))
+      const used: string[] = []
+      await second.using(LEAKY, instance.baseCommit, async (build) => {
+        used.push(build.id)
+        if (used.length === 1) {
+          // The first run ends its episode and removes the image before this one's container starts.
+          release()
+          await firstRun
+        }
+        const container = await EpisodeContainer.start(docker, {
+          image: build.id,
+          limits: { ...EPISODE_LIMITS, memoryBytes: 512 * 1024 * 1024 },
+        })
+        await container.close()
+      })
+      expect(used).toHaveLength(2)
+      expect(used[0]).toBe(firstId)
+      expect(used[1]).not.toBe(firstId)
+      expect(await imageExists(noFutureImageName(LEAKY))).toBe(false)
+    },
+  )
+
+  test(
     'an image whose /testbed is not at the base commit is not used: the instance fails as our error, before any command',
     { timeout: 120_000 },
     async () => {
