@@ -1,6 +1,7 @@
 import type { TokenUsage } from '../adapters/models/model-adapter.ts'
 import type { Outcome } from '../adapters/outcome.ts'
 import type { FactRecord } from './scoring-facts.ts'
+import type { ItemMark } from './item-marks.ts'
 import type { ConversationEnd, TrajectoryTurn } from './conversation/trajectory.ts'
 
 /**
@@ -24,6 +25,8 @@ export interface ItemRecord {
   notAsked?: 'cost_limit'
   /** What the score is grouped by within a suite: a language, a variant, a quiz length… */
   variant?: string
+  /** What a reader should look at beside the outcome (harness/item-marks.ts), shown as tags. */
+  marks?: ItemMark[]
   /** The suite's own scoring facts (points, relation class, split…), declared by it with `scoringFacts` and read back through that declaration. */
   scoring?: FactRecord
   /** The request parameters the model was asked with. */

@@ -15,6 +15,8 @@ export interface Score {
   counted?: { solved: number; total: number }
   /** Extra columns for the suite's results table, in order. */
   columns?: Record<string, string>
+  /** Lines the summary prints under the score, for what a reader should know of how it came about. */
+  notes?: string[]
   /** Items left out of the score, with the reason (e.g. the environment cannot run them). */
   excluded?: Array<{ itemId: string; reason: string }>
 }

@@ -2,6 +2,7 @@ import type { TestTagDefinition } from 'vitest'
 import type { TestCase } from 'vitest/node'
 import { NOT_THE_MODELS_FAULT, OUTCOMES, type Outcome } from '../adapters/outcome.ts'
 import type { ItemRecord } from '../harness/item-record.ts'
+import { ITEM_MARKS } from '../harness/item-marks.ts'
 
 /** The tag every item whose outcome is not the model's fault gets besides its outcome's. */
 export const NOT_THE_MODELS_FAULT_TAG = 'not_the_models_fault'
@@ -29,10 +30,11 @@ export const OUTCOME_TAGS: TestTagDefinition[] = [
     name: NOT_THE_MODELS_FAULT_TAG,
     description: 'provider_error or infra_error: not the model’s fault, kept apart from its failures',
   },
+  ...Object.entries(ITEM_MARKS).map(([name, description]) => ({ name, description: `mark: ${description}` })),
 ]
 
 /**
- * Tags the item with its outcome, in the run's own state: what the html report, blob reports (so a
+ * Tags the item with its outcome and its marks, in the run's own state: what the html report, blob reports (so a
  * merged run), and a UI page loaded after the item finished show. A UI page open during the run has
  * the tags it saw when the items were collected, so it shows them once reloaded.
  */
@@ -43,7 +45,7 @@ export function tagOutcome(testCase: TestCase, record: ItemRecord): void {
       ? [record.outcome, NOT_THE_MODELS_FAULT_TAG]
       : [record.outcome]
   // TestCase.tags is the test's own list (the run's state), which the reporters that follow serialize.
-  for (const tag of tags) if (!testCase.tags.includes(tag)) testCase.tags.push(tag)
+  for (const tag of [...tags, ...(record.marks ?? [])]) if (!testCase.tags.includes(tag)) testCase.tags.push(tag)
 }
 
 /** Adds the outcome tags to a config's tags (each once), so that `tag:` filters accept them. */

@@ -164,6 +164,7 @@ export function summaryText(report: RunReport): string {
     lines.push(`  ${score.name} = ${score.display}${counted}${interval ? `, 95% interval ${interval}` : ''}`)
     if (score.excluded?.length)
       lines.push(`    excluded: ${score.excluded.length} item(s), not counted as model failures`)
+    for (const note of score.notes ?? []) lines.push(`    ${note}`)
   }
   const flaky = flakyLine(report.flaky ?? [])
   if (flaky) lines.push(`  ${flaky}`)

@@ -91,7 +91,7 @@ export const NETWORK = textKnob({
 export const KEEP_IMAGES = booleanKnob({
   name: 'TESTBENCH_SWEBENCH_KEEP_IMAGES',
   default: false,
-  readme: 'keep the evaluation images the run pulled',
+  readme: 'keep the evaluation images the run pulled, and the agents’ images made without their repository’s future',
 })
 export const MEMORY = wholeNumberKnob({
   name: 'TESTBENCH_SWEBENCH_MEMORY',

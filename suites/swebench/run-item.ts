@@ -10,6 +10,7 @@ import type { SwebenchInstance } from './instance.ts'
 import { judgePatch, judgeReply, type Judges, type ReplyVerdict } from './judge-reply.ts'
 import type { SwebenchMode, SwebenchOptions } from './options.ts'
 import { referenceSubmission } from './reference-submission.ts'
+import { NoFutureImages } from './no-future-image.ts'
 import { PulledImages } from './pulled-images.ts'
 import { contextFiles, swebenchPrompt } from './prompt.ts'
 import { RepoCache } from './repo-cache.ts'
@@ -47,8 +48,8 @@ export interface SwebenchRun {
   replayJudges: Judges
   repos: RepoCache
   options: SwebenchOptions
-  /** The engine, the images the run pulled and the container slots, where the run uses containers. */
-  engine?: { docker: Docker; images: PulledImages; limiter: TaskLimiter }
+  /** The engine, the images the run pulled, the agents' images without their repository's future and the container slots. */
+  engine?: { docker: Docker; images: PulledImages; noFuture: NoFutureImages; limiter: TaskLimiter }
 }
 
 /** Runs at most so many tasks at once: a Limiter, or one shared by the run's workers (harness/run-slots.ts). */
@@ -100,7 +101,9 @@ export function swebenchRun(
     replayJudges: options.reposDir === undefined || check === undefined ? replayJudges : { ...replayJudges, check },
     repos,
     options,
-    ...(docker !== undefined && images !== undefined ? { engine: { docker, images, limiter } } : {}),
+    ...(docker !== undefined && images !== undefined
+      ? { engine: { docker, images, noFuture: new NoFutureImages(docker, options.keepImages), limiter } }
+      : {}),
   }
 }
 

@@ -46,6 +46,8 @@ export const swebenchFacts = scoringFacts('swebench', {
   modelCalls: optional('number'),
   /** Dollars, for models TESTBENCH_PRICES prices. */
   agentCost: optional('number'),
+  /** Commands of the agent that read the repository's history beyond its working tree (history-probes.ts). */
+  historyProbes: optional('number'),
 })
 export type SwebenchFacts = FactsOf<typeof swebenchFacts>
 
@@ -159,6 +161,24 @@ function scoreModel(records: readonly ItemRecord[]): Score {
       'evaluation errors': String(tally.infra_error),
       'not judged': String(excluded.length),
     },
+    ...(named?.agent === undefined ? {} : { notes: [historyProbeNote(records)] }),
     ...(excluded.length > 0 ? { excluded } : {}),
   }
+}
+
+/**
+ * How many of an agent's instance runs ran commands that read the repository's history beyond its working tree, and
+ * how many of those were resolved, named: a reader looks at how those got their verdict.
+ */
+export function historyProbeNote(records: readonly ItemRecord[]): string {
+  const screened = records.filter((record) => swebenchFacts.readIfRecorded(record)?.historyProbes !== undefined)
+  const probed = screened.filter((record) => (swebenchFacts.read(record).historyProbes ?? 0) > 0)
+  const resolved = probed.filter((record) => swebenchFacts.read(record).status === 'resolved')
+  const runs = `${screened.length} instance run${screened.length === 1 ? '' : 's'}`
+  if (probed.length === 0) return `history probes: none in ${runs} (commands reading history beyond the working tree)`
+  const named = resolved.map((record) => (record.sample === 0 ? record.itemId : `${record.itemId} #${record.sample}`))
+  return (
+    `history probes: ${probed.length} of ${runs} ran commands reading history beyond the working tree; ` +
+    `${resolved.length} of those resolved${named.length > 0 ? ` (look at: ${named.join(', ')})` : ''}`
+  )
 }

@@ -59,11 +59,25 @@ class ReportReader:
         return None
 
 
+    def cut_short(self, ended):
+        """What is left of a frame when the child ended by itself: its length was forged. A program that rewrites a
+        small int in memory makes the child's `send` write a wrong length, and every report after it is lost in the
+        frame the reader waits to complete; whether some report's length is that int depends on the machine's speed
+        (a method's milliseconds). A child killed (by a limit, or by a signal) may be cut in a long frame's write."""
+        if self.problems or not self.buffer or ended['exitCode'] is None or ended['timedOut']:
+            return []
+        claimed = int.from_bytes(self.buffer[:4], 'big') if len(self.buffer) >= 4 else None
+        return [f'the reports ended inside a report ({len(self.buffer) - 4} of the {claimed} bytes its length claims): '
+                'a report\'s length was forged, or the checks\' own code was rewritten'
+                if claimed is not None else 'the reports ended inside a report\'s length']
+
+
 def judge(plan, reader, ended, cpu_backstop):
-    """The verdict: per-method results, how the program ended, and what was tampered with."""
+    """The verdict: per-method results, how the program ended, and what was tampered with. Tampering is named
+    whatever the program's end: the reports the reader could not take are judged before the story they tell."""
     verdict = {
         'methods': [],
-        'tamper': list(reader.problems),
+        'tamper': list(reader.problems) + reader.cut_short(ended),
         'finished': False,
         'timedOut': ended['timedOut'],
         'cpuMs': ended['cpuMs'],

@@ -11,6 +11,7 @@ import { join } from 'node:path'
 import { beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import type { ChatReply } from '../../../adapters/models/model-adapter.ts'
 import { connectEngine } from '../../../suites/swebench/container-engine.ts'
+import { noFutureImageName } from '../../../suites/swebench/no-future-image.ts'
 import { predictionsPath, trajectoryPath } from '../../../suites/swebench/predictions.ts'
 import { scoreSwebench } from '../../../suites/swebench/score.ts'
 import { openaiChatHandler } from '../../support/fake-openai.ts'
@@ -54,7 +55,8 @@ function chatRequests(server: LoopbackServer): SeenRequest[] {
 async function episodeContainers(): Promise<string[]> {
   const containers = await docker.listContainers({
     all: true,
-    filters: { label: ['testbench.swebench.role=episode'], ancestor: [SYNTHETIC_IMAGE] },
+    // Episodes run in the image made from the instance's without its repository's future.
+    filters: { label: ['testbench.swebench.role=episode'], ancestor: [noFutureImageName(SYNTHETIC_IMAGE)] },
   })
   return containers.map((container) => container.Id)
 }
