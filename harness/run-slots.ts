@@ -65,7 +65,7 @@ export async function startSlotServer(): Promise<SlotServer> {
       next.send(`{"go":${next.id}}\n`)
     }
     tell(pool)
-    const held = pool.pace.heldForMs()
+    const held = pool.pace.waitForMs()
     if (pool.waiting.length > 0 && held > 0 && pool.wake === undefined)
       pool.wake = setTimeout(() => {
         pool.wake = undefined
@@ -79,7 +79,8 @@ export async function startSlotServer(): Promise<SlotServer> {
    */
   const tell = (pool: Pool): void => {
     const { current, holdUntil } = pool.pace
-    const passOn = pool.pace.windowRoom() >= pool.active
+    // Starts spaced apart (a provider that says nothing of its limit) all go through the server, which spaces them.
+    const passOn = pool.pace.windowRoom() >= pool.active && pool.pace.spacingMs === 0
     const state = `${JSON.stringify({ key: pool.key, current, holdUntil, passOn } satisfies PaceState)}\n`
     if (state === pool.told) return
     pool.told = state

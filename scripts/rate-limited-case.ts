@@ -11,6 +11,7 @@ import { farelOptions } from '../suites/farel/options.ts'
 import { generateQuizzes } from '../suites/farel/quiz.ts'
 import { clientEnv } from '../test/support/fault-injecting-server.ts'
 import { startRateLimitedServer, type HeaderStyle } from '../test/support/rate-limited-server.ts'
+import { fixedWindow, type Limiter } from '../test/support/rate-limiters.ts'
 import { runSuiteForRecords } from '../test/support/run-vitest.ts'
 
 const ITEMS = 450
@@ -27,23 +28,28 @@ const CASES: ReadonlyArray<{ style: HeaderStyle; protocol: WireProtocol }> = [
   { style: 'anthropic', protocol: 'anthropic' },
 ]
 
+/** A limit a request is charged against when it starts, and what it costs there (1 request, or its tokens). */
+export type Charge = readonly [Limiter, number]
+
 /**
- * The soonest the last of `items` replies can end: `concurrency` requests in flight at most, each taking
- * `replyMs`, at most `perWindow` of them starting in each window (windows from the first request).
+ * The soonest the last of `items` replies can end: `concurrency` requests in flight at most, each taking `replyMs`,
+ * each starting as soon as a slot is free and every limit has room for it (fresh limiters, the first request at 0).
+ * Each request starting at the earliest time it may is the best schedule: a later start frees no room sooner.
  */
-export function allowedMs(items: number, concurrency: number, replyMs: number, perWindow: number): number {
+export function allowedMs(items: number, concurrency: number, replyMs: number, limits: readonly Charge[]): number {
   const freeAt = Array.from({ length: concurrency }, () => 0)
-  let window = 0
-  let startedInWindow = 0
   let last = 0
   for (let item = 0; item < items; item++) {
     freeAt.sort((a, b) => a - b)
-    // A request counted in a window cannot start before that window begins.
-    let start = Math.max(freeAt[0] ?? 0, window * WINDOW_MS)
-    const startWindow = Math.floor(start / WINDOW_MS)
-    if (startWindow > window) [window, startedInWindow] = [startWindow, 0]
-    if (startedInWindow >= perWindow) [window, startedInWindow, start] = [window + 1, 0, (window + 1) * WINDOW_MS]
-    startedInWindow++
+    let start = freeAt[0] ?? 0
+    // The earliest time every limit has room: each limit's own, until they agree.
+    for (let moved = true; moved;) {
+      const fits = Math.max(start, ...limits.map(([limit, cost]) => limit.fitsAt(start, cost)))
+      if (fits === Infinity) throw new Error('a request costs more than a whole limit: no schedule sends it')
+      moved = fits > start
+      start = fits
+    }
+    for (const [limit, cost] of limits) limit.take(start, cost)
     freeAt[0] = start + replyMs
     last = Math.max(last, start + replyMs)
   }
@@ -53,8 +59,10 @@ export function allowedMs(items: number, concurrency: number, replyMs: number, p
 /** Runs FaRel at `concurrency` against the rate-limited server in each provider's style, and prints the figures. */
 export async function rateLimitedCase(concurrency: number, replyMs: number): Promise<void> {
   const correct = new Map(generateQuizzes(farelOptions({})).map((quiz) => [quiz.prompt, quiz.correct]))
-  const perWindow = Math.min(REQUESTS_PER_WINDOW, Math.floor(TOKENS_PER_WINDOW / TOKENS_PER_REQUEST))
-  const allowed = allowedMs(ITEMS, concurrency, replyMs, perWindow)
+  const allowed = allowedMs(ITEMS, concurrency, replyMs, [
+    [fixedWindow(REQUESTS_PER_WINDOW, WINDOW_MS), 1],
+    [fixedWindow(TOKENS_PER_WINDOW, WINDOW_MS), TOKENS_PER_REQUEST],
+  ])
   console.log(
     `\nrate limited: ${REQUESTS_PER_WINDOW} requests and ${TOKENS_PER_WINDOW} tokens (${TOKENS_PER_REQUEST} a request) per ${WINDOW_MS / 1000} s window,` +
       ` ${replyMs} ms a reply, c = ${concurrency}: the limit allows ${(allowed / 1000).toFixed(2)} s for ${ITEMS} items; goal ≤ ${GOAL}×, 0 provider_error, 0 sent while told to wait`,
