@@ -209,11 +209,10 @@ function tellPace(attempt: Attempt, report: PaceReport): void {
   const waitMs = attempt.retryAfterMs()
   const heardAt = attempt.answeredAt()
   const when = heardAt === undefined ? {} : { heardAt }
-  if (THROTTLED.has(status)) report({ throttled: true, ...when, ...(waitMs === undefined ? {} : { waitMs }) })
-  else {
-    const rateLimit = attempt.rateLimit()
-    report({ throttled: false, ...when, ...(rateLimit === undefined ? {} : { rateLimit }) })
-  }
+  const rateLimit = attempt.rateLimit()
+  const said = rateLimit === undefined ? {} : { rateLimit }
+  if (THROTTLED.has(status)) report({ throttled: true, ...when, ...said, ...(waitMs === undefined ? {} : { waitMs }) })
+  else report({ throttled: false, ...when, ...said })
 }
 
 /** The message when the retries are spent: "not reachable" only when, at the last try, nobody listened. */

@@ -5,9 +5,12 @@ import type { RateLimitState } from './rate-limit-headers.ts'
  * the waits they ask for count from then, however late the pace hears of them (a busy process, the slot server).
  */
 export type PaceSignal = { heardAt?: number } &
-  /** The provider refused for its limit or load (429, 503, 529), and the wait it asked for, if any. */
+  /**
+   * The provider refused for its limit or load (429, 503, 529), the wait it asked for, if any, and what its headers
+   * said of the limit (a refusal says the allowance is spent: every slot must not try again at once).
+   */
   (
-    | { throttled: true; waitMs?: number }
+    | { throttled: true; waitMs?: number; rateLimit?: RateLimitState }
     /** The provider answered; what its headers said of the limit. */
     | { throttled: false; rateLimit?: RateLimitState }
   )
@@ -182,6 +185,7 @@ export class EndpointPace {
         this.#windowed = true
       }
       if (signal.waitMs !== undefined) this.hold(now + signal.waitMs)
+      if (signal.rateLimit !== undefined) this.#heed(signal.rateLimit, startedSince, now, startedAt)
       return
     }
     this.#heed(signal.rateLimit ?? {}, startedSince, now, startedAt)
