@@ -98,6 +98,8 @@ export class EndpointPace {
   /** Whether the provider's allowance refills continuously (a token bucket), or was shown to be a window. */
   #refills = false
   #windowed = false
+  /** The fewest tokens a request took, as the answers' figures said it. */
+  #fewestTokens = Infinity
   /** When the answered requests started since the first refusal (the provider's rate once it refuses), and that. */
   #answeredStarts: number[] = []
   #firstCutAt: number | undefined
@@ -119,9 +121,18 @@ export class EndpointPace {
     return Math.max(0, this.holdUntil - this.#now())
   }
 
-  /** How long, in ms, the next start must wait: a hold, or the spacing since the last start. */
+  /**
+   * How long, in ms, the next start must wait: a hold, the spacing since the last start, or a bucket's refill of one
+   * request (a window spent past its reset waits for an answer instead: no timer).
+   */
   waitForMs(): number {
-    return Math.max(this.heldForMs(), this.#nextStartAt - this.#now())
+    const now = this.#now()
+    const window = this.#window
+    const refilled =
+      window !== undefined && this.#refills && window.perMs > 0 && this.windowRoom() <= 0
+        ? window.heardAt + (window.counted - window.allowance + 1) / window.perMs - now
+        : 0
+    return Math.max(this.heldForMs(), this.#nextStartAt - now, refilled)
   }
 
   /**
@@ -211,12 +222,23 @@ export class EndpointPace {
     const ownCount = Math.max(1, this.#startsInWindow - startedSince)
     const { requests } = rateLimit
     const counted = requests?.limit === undefined ? ownCount : requests.limit - requests.remaining
-    const tightest = tightestWindowSaid(rateLimit, counted, now)
-    if (tightest === undefined || tightest.resetAt <= now) return
+    this.#fewestTokens = Math.min(this.#fewestTokens, tokensPerRequest(rateLimit) ?? Infinity)
+    const tightest = tightestWindowSaid(rateLimit, counted, now, this.#fewestTokens)
+    if (tightest === undefined) return
     this.#limitsSaid = true
     this.spacingMs = 0
     this.#nextStartAt = 0
     const known = this.#window
+    if (tightest.resetAt <= now) {
+      // Whole again by the time the answer came (a bucket refilled, a window over): a window begins, in which at most
+      // the requests started since this one were counted.
+      // Answers to the requests started after this one speak of the new window too.
+      this.#windowBegunAt = startedAt
+      this.#startsInWindow = Math.min(this.#startsInWindow, startedSince)
+      const perMs = this.#refills ? (known?.perMs ?? 0) : 0
+      this.#window = { allowance: tightest.allowance, counted: startedSince, resetAt: Infinity, heardAt: now, perMs }
+      return
+    }
     if (known === undefined) {
       // More starts than the window allows, yet answered: they spanned windows no answer spoke of.
       if (this.#startsInWindow > tightest.allowance) this.#startsInWindow = tightest.counted + startedSince
@@ -243,7 +265,9 @@ export class EndpointPace {
     if (this.#window === undefined || this.#window.resetAt > now) return
     this.#windowBegunAt = this.#window.resetAt
     this.#startsInWindow = 0
-    this.#window = { allowance: this.#window.allowance, counted: 0, resetAt: Infinity, heardAt: now, perMs: 0 }
+    // A bucket was whole at its reset, and goes on refilling at the rate it had.
+    const { allowance, resetAt, perMs } = this.#window
+    this.#window = { allowance, counted: 0, resetAt: Infinity, heardAt: resetAt, perMs: this.#refills ? perMs : 0 }
   }
 
   /** A window spent holds until its reset; a bucket spent, until it has refilled one request's worth. */
@@ -291,28 +315,41 @@ function tightestWindowSaid(
   { requests, tokens }: RateLimitState,
   counted: number,
   now: number,
+  fewestTokens = Infinity,
 ): ProviderWindow | undefined {
   const figures: ProviderWindow[] = []
-  // What was counted over the time until the allowance is whole: a bucket's refill rate.
-  const said = (allowance: number, resetMs: number): ProviderWindow => ({
+  // What was used over the time until the allowance is whole: a bucket's refill rate, in requests.
+  const said = (allowance: number, resetMs: number, used = counted): ProviderWindow => ({
     allowance,
     counted,
     resetAt: now + resetMs,
     heardAt: now,
-    perMs: resetMs > 0 ? counted / resetMs : 0,
+    perMs: resetMs > 0 ? used / resetMs : 0,
   })
   if (requests?.resetMs !== undefined) figures.push(said(counted + requests.remaining, requests.resetMs))
   if (tokens?.resetMs !== undefined && tokens.limit !== undefined) {
-    const requestsUsed = requests?.limit === undefined ? 0 : requests.limit - requests.remaining
-    const perRequest = requestsUsed > 0 ? (tokens.limit - tokens.remaining) / requestsUsed : undefined
-    if (perRequest !== undefined && perRequest > 0)
-      figures.push(said(counted + Math.floor(tokens.remaining / perRequest), tokens.resetMs))
-    else if (tokens.remaining < LOW_TOKEN_SHARE * tokens.limit) figures.push(said(counted, tokens.resetMs))
+    const perRequest = Math.min(tokensPerRequest({ requests, tokens }) ?? Infinity, fewestTokens)
+    if (Number.isFinite(perRequest) && perRequest > 0) {
+      const used = (tokens.limit - tokens.remaining) / perRequest
+      figures.push(said(counted + Math.floor(tokens.remaining / perRequest), tokens.resetMs, used))
+    } else if (tokens.remaining < LOW_TOKEN_SHARE * tokens.limit) figures.push(said(counted, tokens.resetMs))
   }
   return figures.reduce<ProviderWindow | undefined>(
     (low, each) => (low === undefined || each.allowance - each.counted < low.allowance - low.counted ? each : low),
     undefined,
   )
+}
+
+/**
+ * The tokens a request takes, as an answer's figures say them: the tokens used over the requests used. Where the
+ * requests' allowance refills faster than the tokens' (buckets of different rates), this overstates it; the pace
+ * keeps the fewest seen (EndpointPace's `#fewestTokens`).
+ */
+function tokensPerRequest({ requests, tokens }: RateLimitState): number | undefined {
+  if (tokens?.limit === undefined || requests?.limit === undefined) return undefined
+  const requestsUsed = requests.limit - requests.remaining
+  const tokensUsed = tokens.limit - tokens.remaining
+  return requestsUsed > 0 && tokensUsed > 0 ? tokensUsed / requestsUsed : undefined
 }
 
 /** The requests an answer's headers say its window had left when its request came (Infinity when they say nothing). */

@@ -150,11 +150,18 @@ export async function startRateLimitedServer(options: RateLimitedOptions): Promi
     if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs))
     const sentAt = Date.now()
     outputLimit?.charge(sentAt, outputTokensPerRequest)
-    const later = (each: Allowance | undefined): Allowance | undefined =>
-      each === undefined ? undefined : { ...each, resetMs: Math.max(0, each.resetMs - (sentAt - now)) }
+    // What was left when the request was let in; the reset as the limit stands when the answer goes (a bucket's time
+    // until whole counts every request let in since).
+    const sent = allowances(sentAt)
+    const later = (each: Allowance | undefined, now: Allowance | undefined): Allowance | undefined =>
+      each === undefined || now === undefined ? undefined : { ...each, resetMs: now.resetMs }
     const headers = limitHeaders(
       style,
-      { requests: later(admitted.requests), tokens: later(admitted.tokens), output: later(admitted.output) },
+      {
+        requests: later(admitted.requests, sent.requests),
+        tokens: later(admitted.tokens, sent.tokens),
+        output: later(admitted.output, sent.output),
+      },
       0,
       false,
     )
