@@ -184,7 +184,8 @@ export async function limitersCase(concurrency: number, replyMs: number): Promis
     return { perMinute, items }
   })
   console.log(
-    `\nlimiters: FaRel at c = ${concurrency}, ${replyMs} ms a reply, a minute of ${minuteMs / 1000} s; goals: ≤ ${GOAL}× the time the limit allows, 0 provider_error, ≤ 0.1 × 429 an item, 0 sent while told to wait`,
+    `\nlimiters: FaRel at c = ${concurrency}, ${replyMs} ms a reply, a minute of ${minuteMs / 1000} s;` +
+      ` goals: ≤ ${GOAL}× the time the limit allows, 0 provider_error, ≤ 0.1 × 429 an item, 0 sent while told to wait`,
   )
   for (const { perMinute, items } of rates)
     for (const each of LIMITER_CASES.filter((candidate) => names.has(candidate.name))) {
@@ -229,7 +230,8 @@ export async function limitersCase(concurrency: number, replyMs: number): Promis
         const perItem = server.refused / correct.size
         const met = ratio <= GOAL && providerErrors === 0 && perItem <= 0.1 && server.sentWhileTold === 0
         console.log(
-          `${String(perMinute).padStart(4)} rpm ${each.name.padEnd(11)} ${String(correct.size).padStart(3)} items: ${(tookMs / 1000).toFixed(2)} s of ${(allowed / 1000).toFixed(2)} allowed (${ratio.toFixed(2)}×),` +
+          `${String(perMinute).padStart(4)} rpm ${each.name.padEnd(11)} ${String(correct.size).padStart(3)} items:` +
+            ` ${(tookMs / 1000).toFixed(2)} s of ${(allowed / 1000).toFixed(2)} allowed (${ratio.toFixed(2)}×),` +
             ` ${providerErrors} provider_error, ${server.refused} × 429 (${perItem.toFixed(2)} an item), ${server.sentWhileTold} sent while told to wait` +
             ` · goal ${met ? 'met' : 'NOT met'} (load ${loadavg()[0]?.toFixed(1) ?? '?'})`,
         )

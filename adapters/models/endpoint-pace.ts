@@ -39,10 +39,12 @@ interface ProviderWindow {
   perMs: number
 }
 
+/** Until the first answer, a 1/START_SHARE of the ceiling may be in flight. */
+export const START_SHARE = 4
 /** How far back the answers count when a refusal says the provider's rate was passed, in ms. */
 export const RATE_SPAN_MS = 10_000
 /** Each answer while the pace spaces its starts shortens the spacing by this share: it feels for the rate again. */
-export const SPACING_PROBE = 0.01
+export const SPACING_PROBE = 0.02
 
 /**
  * How many requests one endpoint may have in flight now, and until when none may start: concurrency that
@@ -69,7 +71,7 @@ export const SPACING_PROBE = 0.01
  *
  * A provider that sends no rate-limit figures at all, only refusals (429, with or without Retry-After), is paced by
  * its refusals: the first spaces starts by the wait it asked for; each later one by the rate of the answers of the
- * last 10 s, which is the provider's rate once it refuses; each answer shortens the spacing by 1 %, so that a limit
+ * last 10 s, which is the provider's rate once it refuses; each answer shortens the spacing by 2 %, so that a limit
  * that rises is found again.
  */
 export class EndpointPace {
@@ -98,10 +100,12 @@ export class EndpointPace {
   /** Whether the provider's allowance refills continuously (a token bucket), or was shown to be a window. */
   #refills = false
   #windowed = false
+  /** Whether any answer or refusal came yet. */
+  #heardAny = false
   /** The fewest tokens a request took, as the answers' figures said it. */
   #fewestTokens = Infinity
-  /** When the answered requests started since the first refusal (the provider's rate once it refuses), and that. */
-  #answeredStarts: number[] = []
+  /** When the answers since the first refusal came (the provider's rate, once it refuses), and when that came. */
+  #answeredAt: number[] = []
   #firstCutAt: number | undefined
 
   readonly ceiling: number
@@ -114,6 +118,21 @@ export class EndpointPace {
       throw new RangeError(`a concurrency limit must be a whole number of at least 1, not ${ceiling}`)
     this.current = ceiling
     this.lowest = ceiling
+  }
+
+  /**
+   * The requests that may be in flight: `current`, and a quarter of it until the first answer says how the
+   * provider counts. A burst of the whole ceiling at a provider that saved up less (a bucket of 10 at 64) is a 429
+   * for each request past its saving; a quarter costs at most one reply's time, and often none: the last round of
+   * replies is rarely full.
+   */
+  #startingCeiling(): number {
+    return this.#heardAny ? this.current : Math.max(1, Math.ceil(this.current / START_SHARE))
+  }
+
+  /** A request ended, answered or not: the quarter before the first answer is over. */
+  ended(): void {
+    this.#heardAny = true
   }
 
   /** How long, in ms, every request to the endpoint must still wait. */
@@ -140,7 +159,7 @@ export class EndpointPace {
    * window, unless nothing is in flight to bring one.
    */
   mayStart(inFlight: number): boolean {
-    if (inFlight >= this.current || this.waitForMs() > 0) return false
+    if (inFlight >= this.#startingCeiling() || this.waitForMs() > 0) return false
     return inFlight === 0 || this.windowRoom() > 0
   }
 
@@ -171,6 +190,7 @@ export class EndpointPace {
    * started (Date.now(), as `heardAt`).
    */
   report(signal: PaceSignal, startedSince: number, startedAt: number): void {
+    this.#heardAny = true
     const now = Math.min(signal.heardAt ?? Infinity, this.#now())
     if (signal.throttled) {
       this.refusals++
@@ -200,9 +220,9 @@ export class EndpointPace {
       return
     }
     this.#heed(signal.rateLimit ?? {}, startedSince, now, startedAt)
-    if (!this.#limitsSaid && this.#firstCutAt !== undefined && startedAt > this.#firstCutAt) {
-      this.#answeredStarts.push(startedAt)
-      if (this.#answeredStarts.length > 4096) this.#answeredStarts.splice(0, 2048)
+    if (!this.#limitsSaid && this.#firstCutAt !== undefined) {
+      this.#answeredAt.push(now)
+      if (this.#answeredAt.length > 4096) this.#answeredAt.splice(0, 2048)
       this.spacingMs *= 1 - SPACING_PROBE
     }
     if (++this.#answeredInARow >= this.current && this.current < this.ceiling) {
@@ -280,20 +300,24 @@ export class EndpointPace {
   }
 
   /**
-   * A refusal from a provider that says nothing of its limit. The first only holds (its wait) and cuts the
-   * concurrency: a burst may have spent what the provider had saved up. Each later one spaces starts at the rate
-   * of the requests it let in since the first, over the last RATE_SPAN_MS (it refuses: that is its rate); with fewer
-   * than two of them, by the wait it asked for, else twice the spacing so far.
+   * A refusal from a provider that says nothing of its limit. The first holds (its wait) and cuts the concurrency
+   * to a quarter: a burst spent what the provider had saved up. Each later one spaces starts at the rate
+   * of the answers since the first, over the last RATE_SPAN_MS (it refuses: that is its rate); before half a
+   * second of them, at twice the spacing so far (its wait, if it named one, holds meanwhile).
    */
   #spaceStarts(now: number, waitMs: number | undefined): void {
     if (this.#firstCutAt === undefined) {
+      // What the provider saved up is spent: after the hold, a quarter of the slots, as before the first answer (a
+      // refusal that names no wait has halved them already).
       this.#firstCutAt = now
+      if (waitMs !== undefined) this.current = Math.max(1, Math.ceil(this.current / START_SHARE))
+      this.lowest = Math.min(this.lowest, this.current)
       return
     }
     const since = Math.max(this.#firstCutAt, now - RATE_SPAN_MS)
-    const answered = this.#answeredStarts.filter((at) => at > since).length
-    const measured = answered >= 2 ? (now - since) / answered : undefined
-    this.spacingMs = Math.max(measured ?? waitMs ?? 2 * this.spacingMs, 1)
+    const answered = this.#answeredAt.filter((at) => at > since).length
+    const measured = now - since >= 500 && answered >= 2 ? (now - since) / answered : undefined
+    this.spacingMs = Math.max(measured ?? 2 * this.spacingMs, 1)
     this.#nextStartAt = Math.max(this.#nextStartAt, now + this.spacingMs)
   }
 

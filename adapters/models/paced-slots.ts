@@ -45,6 +45,7 @@ export function pacedSlots(pace: EndpointPace, now: () => number = Date.now): Sl
       return await task((report) => pace.report(report, pace.starts - startNumber, startedAt))
     } finally {
       running--
+      pace.ended()
       pump()
     }
   }
