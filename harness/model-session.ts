@@ -78,7 +78,8 @@ let ledger: Ledger | undefined
 
 /**
  * Behind the cache (a cached reply costs nothing): with TESTBENCH_COST_LIMIT, a request starts only when the
- * run's ledger can reserve its worst case; else the item is not asked (CostLimitReached, a provider_error).
+ * run's ledger can reserve what requests like it (this model, this suite) have cost so far; else the item is not
+ * asked (CostLimitReached, a provider_error).
  */
 function withinCostLimit(model: ResolvedModel, chat: Asker, address: string | undefined): Asker {
   const limit = COST_LIMIT.read()
@@ -89,10 +90,10 @@ function withinCostLimit(model: ResolvedModel, chat: Asker, address: string | un
   const run = ledger
   return async (request) => {
     const worstCase = worstCaseCost(request, price)
-    const reservation = await run.reserve(worstCase)
+    const reservation = await run.reserve(worstCase, `${model.label}\u0000${request.item.suite}`)
     if (reservation === undefined)
       throw new CostLimitReached(
-        `not asked: the run's cost limit is reached (${COST_LIMIT.name}=${limit}; ${spentText(run.state(), prices.currency)}, and this request may cost up to ${worstCase.toFixed(4)}). Run again with a higher limit: only the items not asked are asked, the cache has the rest.`,
+        `not asked: the run's cost limit is reached (${COST_LIMIT.name}=${limit}; ${spentText(run.state(), prices.currency)}, and a request like this one costs about what the others did, at most ${worstCase.toFixed(4)}). Run again with a higher limit: only the items not asked are asked, the cache has the rest.`,
       )
     let cost = worstCase
     try {

@@ -65,7 +65,7 @@ export async function startSlotServer(): Promise<SlotServer> {
       next.send(`{"go":${next.id}}\n`)
     }
     tell(pool)
-    const held = pool.pace.heldForMs()
+    const held = pool.pace.waitForMs()
     if (pool.waiting.length > 0 && held > 0 && pool.wake === undefined)
       pool.wake = setTimeout(() => {
         pool.wake = undefined
@@ -79,7 +79,8 @@ export async function startSlotServer(): Promise<SlotServer> {
    */
   const tell = (pool: Pool): void => {
     const { current, holdUntil } = pool.pace
-    const passOn = pool.pace.windowRoom() >= pool.active
+    // Starts spaced apart (a provider that says nothing of its limit) all go through the server, which spaces them.
+    const passOn = pool.pace.windowRoom() >= pool.active && pool.pace.spacingMs === 0
     const state = `${JSON.stringify({ key: pool.key, current, holdUntil, passOn } satisfies PaceState)}\n`
     if (state === pool.told) return
     pool.told = state
@@ -88,8 +89,10 @@ export async function startSlotServer(): Promise<SlotServer> {
   /** The slot's task ended or was aborted with no other waiting, or its worker died: the next waiting one may start. */
   const release = (slot: ServedSlot): void => {
     const { pool } = slot
-    if (pool.granted.delete(slot)) pool.active--
-    else pool.waiting = pool.waiting.filter((waiting) => waiting !== slot)
+    if (pool.granted.delete(slot)) {
+      pool.active--
+      pool.pace.ended()
+    } else pool.waiting = pool.waiting.filter((waiting) => waiting !== slot)
   }
   const server = createServer((socket) => {
     sockets.add(socket)
@@ -123,10 +126,13 @@ export async function startSlotServer(): Promise<SlotServer> {
           if (slot === undefined) continue
           const { pool } = slot
           if ('started' in message) {
-            // The worker passed its slot to its next task without asking: a start all the same.
+            // The worker passed its slot to its next task without asking: a start all the same, after an end.
+            pool.pace.ended()
             pool.pace.started()
             slot.startNumber = pool.pace.starts
             tell(pool)
+            // Slots asked for before any task ended waited for the quarter to end.
+            if (pool.waiting.length > 0) grant(pool)
           } else if ('report' in message) {
             pool.pace.report(message.report, pool.pace.starts - slot.startNumber, message.startedAt)
             tell(pool)

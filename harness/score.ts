@@ -19,6 +19,11 @@ export interface Score {
   notes?: string[]
   /** Items left out of the score, with the reason (e.g. the environment cannot run them). */
   excluded?: Array<{ itemId: string; reason: string }>
+  /**
+   * Why no item was judged (all left out: not asked for the cost limit, provider errors): then the score is no
+   * score, whatever `value` holds, and `display` says "no items were judged" (reporters/scorers.ts).
+   */
+  noItems?: string
 }
 
 /** Turns the records of one suite (all its models and samples) into its scores. */

@@ -190,7 +190,8 @@ function scoreDeltas(scoresA: readonly Score[], scoresB: readonly Score[]): Scor
     const a = scoresA.find((score) => score.name === name)
     const b = scoresB.find((score) => score.name === name)
     const delta: ScoreDelta = { name, ...(a ? { a: side(a) } : {}), ...(b ? { b: side(b) } : {}) }
-    if (a && b) {
+    // A score over no item is no score: there is no difference to take.
+    if (a && b && a.noItems === undefined && b.noItems === undefined) {
       delta.difference = b.value - a.value
       delta.differenceDisplay = signed(formatLikeScore(a, delta.difference))
     }
@@ -202,7 +203,7 @@ function side(score: Score): ScoreSide {
   const intervalDisplay = formatInterval(score)
   return {
     value: score.value,
-    display: score.display,
+    display: score.noItems === undefined ? score.display : `${score.display} (${score.noItems})`,
     ...(score.interval ? { interval: score.interval } : {}),
     ...(intervalDisplay ? { intervalDisplay } : {}),
   }

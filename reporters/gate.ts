@@ -127,6 +127,9 @@ function judgeGroup(
   const minimums = Object.entries(gate?.minimum ?? {}).map(([name, minimum]): MinimumCheck => {
     const score = scores.find((candidate) => candidate.name === name)
     if (!score) return { score: name, minimum, passed: false }
+    // A score over no item is no score: it meets no minimum, and says why.
+    if (score.noItems !== undefined)
+      return { score: name, minimum, value: score.value, display: `${score.display} (${score.noItems})`, passed: false }
     return { score: name, minimum, value: score.value, display: score.display, passed: score.value >= minimum }
   })
   const baseline = gate?.baseline ? compareWithBaseline(records, gate.baseline, config.alpha, gate.maxDrop) : undefined

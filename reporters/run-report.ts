@@ -159,6 +159,10 @@ export function summaryText(report: RunReport): string {
     `${report.benchmark} · ${report.model.label}${shard}${partial}${costLimited}${interrupted}${unsandboxed}`,
   ]
   for (const score of report.scores) {
+    if (score.noItems !== undefined) {
+      lines.push(`  ${score.name}: ${score.display}: ${score.noItems}`)
+      continue
+    }
     const counted = score.counted ? ` (solved ${score.counted.solved}/${score.counted.total})` : ''
     const interval = formatInterval(score)
     lines.push(`  ${score.name} = ${score.display}${counted}${interval ? `, 95% interval ${interval}` : ''}`)

@@ -29,7 +29,8 @@ export function withIntervals(
   scorer: Scorer,
   options: IntervalOptions = {},
 ): Score[] {
-  const missing = scores.filter((score) => score.interval === undefined)
+  // A score over no item is no score: it has no interval either.
+  const missing = scores.filter((score) => score.interval === undefined && score.noItems === undefined)
   if (missing.length === 0) return [...scores]
   const intervals = new Map<string, ScoreInterval>()
   for (const [model, modelRecords] of groupBy(records, (record) => record.model)) {
@@ -39,7 +40,7 @@ export function withIntervals(
   }
   return scores.map((score) => {
     const interval = score.interval ?? intervals.get(JSON.stringify([score.model, score.name]))
-    return interval === undefined ? score : { ...score, interval }
+    return interval === undefined || score.noItems !== undefined ? score : { ...score, interval }
   })
 }
 

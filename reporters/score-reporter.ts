@@ -20,7 +20,7 @@ import { NOT_THE_MODELS_FAULT } from '../adapters/outcome.ts'
 import { cutOffAdvice } from '../harness/cut-off-replies.ts'
 import { runWidePaces } from '../harness/run-slots.ts'
 import { runLedgerState } from '../harness/run-budget.ts'
-import { spentText } from '../harness/cost-budget.ts'
+import { noneSent, spentText } from '../harness/cost-budget.ts'
 import { waitsText } from '../adapters/models/endpoint-pace.ts'
 
 export interface ScoreReporterOptions {
@@ -160,7 +160,7 @@ export class ScoreReporter implements Reporter {
         ledger.refused > 0
           ? `; ${ledger.refused} request(s) not sent: run again with a higher TESTBENCH_COST_LIMIT to ask only those`
           : ''
-      const line = `cost limit: ${spentText(ledger, this.prices?.currency ?? '')}${notSent}`
+      const line = `cost limit: ${spentText(ledger, this.prices?.currency ?? '')}${notSent}${noneSent(ledger, this.prices?.currency ?? '')}`
       output.push(line)
       summary.push(line)
     }

@@ -10,7 +10,9 @@
 // And the CPU time each run spent in its window (its whole process tree, read from /proc on Linux; the server's apart),
 // with the cores that CPU keeps busy at the goal's pace: where that is near this machine's cores (less what the load
 // takes), no schedule here can meet the goal.
-// Then the rate-limited case (scripts/rate-limited-case.ts): the same quizzes against a server that enforces a limit.
+// Then the rate-limited case (scripts/rate-limited-case.ts): the same quizzes against a server that enforces a limit,
+// and the limiters case: each limit providers run (a token bucket, fixed and sliding windows, tokens per minute, 429s
+// without headers) at 300 and 3,000 requests a minute and at 60.
 import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer, type ServerResponse } from 'node:http'
@@ -19,15 +21,16 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { farelOptions } from '../suites/farel/options.ts'
 import { generateQuizzes } from '../suites/farel/quiz.ts'
-import { rateLimitedCase } from './rate-limited-case.ts'
+import { limitersCase, rateLimitedCase } from './rate-limited-case.ts'
 import { treeCpuMs } from './process-tree.ts'
 import { refuseArguments } from './script-usage.ts'
 
 const USAGE = `usage: npm run bench:throughput
 How close a model-bound suite comes to the model's limit: FaRel's 450 quizzes against a loopback server,
 next to a bare openai loop. Environment: BENCH_REPLY_MS (default 200), BENCH_CONCURRENCIES (default
-8,32,64), BENCH_ROUNDS (default 3), BENCH_CASES (default throughput,rate-limited), BENCH_CPU_PROF (a folder:
-CPU profiles of every process of each run).`
+8,32,64), BENCH_ROUNDS (default 3), BENCH_CASES (default throughput,rate-limited,limiters), BENCH_CPU_PROF (a
+folder: CPU profiles of every process of each run); for the limiters case BENCH_LIMITERS (bucket,fixed,sliding,tpm,
+retry-after,429-only), BENCH_RATES (requests a minute:items, default 300:450,3000:450,60:60), BENCH_MINUTE_MS.`
 refuseArguments(USAGE)
 
 const ITEMS = 450
@@ -43,7 +46,7 @@ const TRACE = process.env.BENCH_TRACE === '1'
 const PROFILE = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []
 const GOAL = 0.9
 const CORES = availableParallelism()
-const CASES = new Set((process.env.BENCH_CASES ?? 'throughput,rate-limited').split(','))
+const CASES = new Set((process.env.BENCH_CASES ?? 'throughput,rate-limited,limiters').split(','))
 /** The rate-limited case runs at the highest concurrency measured. */
 const RATE_LIMITED_CONCURRENCY = Math.max(...CONCURRENCIES)
 const CORRECT = new Map(generateQuizzes(farelOptions({})).map((quiz) => [quiz.prompt, quiz.correct]))
@@ -287,6 +290,7 @@ function median(values: number[]): number {
 
 if (CASES.has('throughput')) await throughputCase()
 if (CASES.has('rate-limited')) await rateLimitedCase(RATE_LIMITED_CONCURRENCY, REPLY_MS)
+if (CASES.has('limiters')) await limitersCase(RATE_LIMITED_CONCURRENCY, REPLY_MS)
 
 /** Each concurrency, run after run: FaRel through testbench, then the bare loop, against the 200 ms server. */
 async function throughputCase(): Promise<void> {

@@ -70,7 +70,14 @@ type Tried<T> =
   | { reply: T }
   | { error: Error }
   | { stopped: unknown }
-  | { fault: string; answered: boolean; delayMs?: number; cause?: unknown }
+  /** `held`: a 429, the provider's rate limit: a wait, not a fault, so it spends none of the item's retries. */
+  | { fault: string; answered: boolean; delayMs?: number; cause?: unknown; held?: boolean }
+
+/**
+ * The 429s that no wait cures, by endpoint: the first one ends every later request to it at once, without sending it
+ * (a run of 450 items asks the provider once, not 450 times, and reports one cause).
+ */
+const neverPasses = new Map<string, string>()
 
 export async function askWithRetries<T extends object>(
   transport: Transport,
@@ -83,7 +90,10 @@ export async function askWithRetries<T extends object>(
   const deadline = AbortSignal.timeout(policy.deadlineMs)
   const stop = callerSignal ? AbortSignal.any([callerSignal, deadline]) : deadline
   let lastFault: { fault: string; cause?: unknown } | undefined
+  let holds = 0
   for (let number = 1; ; number++) {
+    const fatal = neverPasses.get(transport.endpoint)
+    if (fatal !== undefined) throw new ProviderError(`${transport.name} did not answer item ${itemId}: ${fatal}`)
     const tried = await transport
       .slots((report) => tryOnce(transport, stop, itemId, attempt, report), stop)
       .catch((error: unknown): Tried<T & FinishedReply> => {
@@ -101,15 +111,20 @@ export async function askWithRetries<T extends object>(
       )
     }
     lastFault = tried
+    // A refusal for the rate limit is a hold: only the deadline (TESTBENCH_REQUEST_TIMEOUT) ends its waits.
+    if (tried.held === true) number--
     if (number > policy.retries) throw gaveUp(transport, itemId, number, tried)
-    const delayMs = tried.delayMs ?? Math.random() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (number - 1))
+    const backoff = tried.held === true ? Math.min(++holds, 12) : number
+    const delayMs =
+      tried.delayMs ?? Math.random() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (backoff - 1))
     if (tried.delayMs !== undefined && performance.now() + delayMs > started + policy.deadlineMs)
       throw new ProviderError(
         `${transport.name} answered item ${itemId} with ${tried.fault} and asked to be retried in ${(delayMs / 1000).toFixed(1)} s, ` +
           `after the ${policy.deadlineMs / 1000} s allowed for it (TESTBENCH_REQUEST_TIMEOUT): raise that, or run fewer items at once.`,
       )
+    const which = tried.held === true ? 'held' : `retry ${number} of ${policy.retries}`
     policy.onRetry?.(
-      `[${transport.name}] item ${itemId}: ${tried.fault}; retry ${number} of ${policy.retries} in ${(delayMs / 1000).toFixed(1)} s`,
+      `[${transport.name}] item ${itemId}: ${tried.fault}; ${which} for ${(delayMs / 1000).toFixed(1)} s`,
     )
     await abortableSleep(delayMs, stop)
   }
@@ -123,6 +138,10 @@ async function tryOnce<T extends object>(
   report: PaceReport,
 ): Promise<Tried<T & FinishedReply>> {
   if (stop.aborted) return { stopped: stop.reason }
+  // Another item met a 429 no wait cures while this one waited for its slot: it is not sent.
+  const fatal = neverPasses.get(transport.endpoint)
+  if (fatal !== undefined)
+    return { error: new ProviderError(`${transport.name} did not answer item ${itemId}: ${fatal}`) }
   const attempt: Attempt = startAttempt(transport.protocol, transport.policy.idleMs, stop, globalThis.fetch, () =>
     tellPace(attempt, report),
   )
@@ -158,11 +177,18 @@ function classify(error: unknown, attempt: Attempt, transport: Transport, itemId
           `${transport.name} at ${transport.endpoint} refused item ${itemId} for its rate limit (HTTP 429: ${firstLine(error)}); TESTBENCH_FAIL_ON_RATE_LIMIT is on, so it is not retried. Unset it to wait at the pace the provider allows.`,
         ),
       }
+    const cure = status === 429 ? waitCannotCure(error, attempt.retryAfterMs() !== undefined) : undefined
+    if (cure !== undefined) {
+      const message = `${transport.name} at ${transport.endpoint} refused with HTTP 429 for a reason no wait cures (${firstLine(error)}): ${cure}`
+      neverPasses.set(transport.endpoint, message)
+      return { error: new ProviderError(`${transport.name} did not answer item ${itemId}: ${message}`) }
+    }
     const delayMs = attempt.retryAfterMs()
     return {
       fault: `HTTP ${status} (${firstLine(error)})`,
       answered: true,
       ...(delayMs === undefined ? {} : { delayMs }),
+      ...(status === 429 ? { held: true } : {}),
     }
   }
   if (attempt.status() === undefined) {
@@ -183,11 +209,10 @@ function tellPace(attempt: Attempt, report: PaceReport): void {
   const waitMs = attempt.retryAfterMs()
   const heardAt = attempt.answeredAt()
   const when = heardAt === undefined ? {} : { heardAt }
-  if (THROTTLED.has(status)) report({ throttled: true, ...when, ...(waitMs === undefined ? {} : { waitMs }) })
-  else {
-    const rateLimit = attempt.rateLimit()
-    report({ throttled: false, ...when, ...(rateLimit === undefined ? {} : { rateLimit }) })
-  }
+  const rateLimit = attempt.rateLimit()
+  const said = rateLimit === undefined ? {} : { rateLimit }
+  if (THROTTLED.has(status)) report({ throttled: true, ...when, ...said, ...(waitMs === undefined ? {} : { waitMs }) })
+  else report({ throttled: false, ...when, ...said })
 }
 
 /** The message when the retries are spent: "not reachable" only when, at the last try, nobody listened. */
@@ -202,6 +227,22 @@ function gaveUp(
     `${transport.name} at ${transport.endpoint} gave no complete answer for item ${itemId} in ${attempts} attempts; the last fault: ${last.fault}. ` +
       'The server answers, so it is up: look at its logs or at a proxy in between, or allow more with TESTBENCH_RETRIES.',
   )
+}
+
+/**
+ * What to do about a 429 that waiting never gets past, or undefined for an ordinary rate limit: OpenAI's
+ * `insufficient_quota` that asks for no wait (the account's credit or spend limit, a billing matter), and "Request
+ * too large for … on tokens per min" (one request needs more tokens than the whole per-minute limit allows).
+ */
+export function waitCannotCure(error: unknown, waitAsked: boolean): string | undefined {
+  const fields = typeof error === 'object' && error !== null ? (error as Record<string, unknown>) : {}
+  const text = `${String(fields.code ?? '')} ${String(fields.type ?? '')} ${error instanceof Error ? error.message : String(error)}`
+  // Gemini's ordinary rate limit also says "You exceeded your current quota", with a RetryInfo wait: only the code counts.
+  if (!waitAsked && /insufficient_quota/i.test(text))
+    return 'the account is out of quota (credit or a spend limit): add credit or raise the limit in the provider’s billing settings, then run again; no request was sent after this one.'
+  if (/request too large/i.test(text))
+    return 'one request needs more tokens than the whole per-minute limit allows: ask for fewer output tokens (the suite’s maxTokens), use a model or tier with a higher limit, or shorten the prompt; no request was sent after this one.'
+  return undefined
 }
 
 function firstLine(error: unknown): string {

@@ -5,9 +5,12 @@ import type { RateLimitState } from './rate-limit-headers.ts'
  * the waits they ask for count from then, however late the pace hears of them (a busy process, the slot server).
  */
 export type PaceSignal = { heardAt?: number } &
-  /** The provider refused for its limit or load (429, 503, 529), and the wait it asked for, if any. */
+  /**
+   * The provider refused for its limit or load (429, 503, 529), the wait it asked for, if any, and what its headers
+   * said of the limit (a refusal says the allowance is spent: every slot must not try again at once).
+   */
   (
-    | { throttled: true; waitMs?: number }
+    | { throttled: true; waitMs?: number; rateLimit?: RateLimitState }
     /** The provider answered; what its headers said of the limit. */
     | { throttled: false; rateLimit?: RateLimitState }
   )
@@ -29,8 +32,19 @@ export const LOW_TOKEN_SHARE = 0.05
 interface ProviderWindow {
   allowance: number
   counted: number
+  /** Infinity for a window no answer has spoken of yet: the one after a reset, carried on from the one before. */
   resetAt: number
+  /** When the answer that said `counted` came, and the rate its figures imply, in requests a ms (a bucket's refill). */
+  heardAt: number
+  perMs: number
 }
+
+/** Until the first answer, a 1/START_SHARE of the ceiling may be in flight. */
+export const START_SHARE = 4
+/** How far back the answers count when a refusal says the provider's rate was passed, in ms. */
+export const RATE_SPAN_MS = 10_000
+/** Each answer while the pace spaces its starts shortens the spacing by this share: it feels for the rate again. */
+export const SPACING_PROBE = 0.02
 
 /**
  * How many requests one endpoint may have in flight now, and until when none may start: concurrency that
@@ -44,6 +58,21 @@ interface ProviderWindow {
  * of the key, but only up to the answer's own request), and the pace's own starts since the window began. The
  * pace's count does not depend on the order in which requests reach the provider, which is not the order they
  * started in: one that started first may wait in a busy worker while later ones go out.
+ *
+ * A window that resets is followed by one of the same allowance, until an answer of the new one says more: a token
+ * bucket refilled to its capacity (Anthropic's, and OpenAI's, whose reset is the time until the allowance is whole
+ * again), a fixed or sliding window's next minute. Its starts stop at that allowance until an answer comes.
+ *
+ * A token bucket shows itself by its reset: the time until it is whole again moves later with every request it lets
+ * in, where a window's end stays put. Then the room left grows as the bucket refills, at the rate its figures imply
+ * (what it counted over the time until it is whole), and a start waits for the next request's worth, not for the
+ * whole bucket. A refusal that asks for a wait longer than a refill's is a window after all, and the pace keeps to
+ * windows from then on.
+ *
+ * A provider that sends no rate-limit figures at all, only refusals (429, with or without Retry-After), is paced by
+ * its refusals: the first spaces starts by the wait it asked for; each later one by the rate of the answers of the
+ * last 10 s, which is the provider's rate once it refuses; each answer shortens the spacing by 2 %, so that a limit
+ * that rises is found again.
  */
 export class EndpointPace {
   current: number
@@ -63,6 +92,21 @@ export class EndpointPace {
   #startsInWindow = 0
   #answeredInARow = 0
   #lastCut = -Infinity
+  /** The least time between two starts, learned from refusals when no answer says the limit (0: none). */
+  spacingMs = 0
+  #nextStartAt = 0
+  /** Whether any answer said the provider's limit: then its windows pace the starts, not the spacing. */
+  #limitsSaid = false
+  /** Whether the provider's allowance refills continuously (a token bucket), or was shown to be a window. */
+  #refills = false
+  #windowed = false
+  /** Whether any answer or refusal came yet. */
+  #heardAny = false
+  /** The fewest tokens a request took, as the answers' figures said it. */
+  #fewestTokens = Infinity
+  /** When the answers since the first refusal came (the provider's rate, once it refuses), and when that came. */
+  #answeredAt: number[] = []
+  #firstCutAt: number | undefined
 
   readonly ceiling: number
   readonly #now: () => number
@@ -76,26 +120,65 @@ export class EndpointPace {
     this.lowest = ceiling
   }
 
+  /**
+   * The requests that may be in flight: `current`, and a quarter of it until the first answer says how the
+   * provider counts. A burst of the whole ceiling at a provider that saved up less (a bucket of 10 at 64) is a 429
+   * for each request past its saving; a quarter costs at most one reply's time, and often none: the last round of
+   * replies is rarely full.
+   */
+  #startingCeiling(): number {
+    return this.#heardAny ? this.current : Math.max(1, Math.ceil(this.current / START_SHARE))
+  }
+
+  /** A request ended, answered or not: the quarter before the first answer is over. */
+  ended(): void {
+    this.#heardAny = true
+  }
+
   /** How long, in ms, every request to the endpoint must still wait. */
   heldForMs(): number {
     return Math.max(0, this.holdUntil - this.#now())
   }
 
+  /**
+   * How long, in ms, the next start must wait: a hold, the spacing since the last start, or a bucket's refill of one
+   * request (a window spent past its reset waits for an answer instead: no timer).
+   */
+  waitForMs(): number {
+    const now = this.#now()
+    const window = this.#window
+    const refilled =
+      window !== undefined && this.#refills && window.perMs > 0 && this.windowRoom() <= 0
+        ? window.heardAt + (window.counted - window.allowance + 1) / window.perMs - now
+        : 0
+    return Math.max(this.heldForMs(), this.#nextStartAt - now, refilled)
+  }
+
+  /**
+   * Whether one more request may start; a window carried past its reset that is spent waits for an answer of the new
+   * window, unless nothing is in flight to bring one.
+   */
   mayStart(inFlight: number): boolean {
-    return inFlight < this.current && this.heldForMs() === 0
+    if (inFlight >= this.#startingCeiling() || this.waitForMs() > 0) return false
+    return inFlight === 0 || this.windowRoom() > 0
   }
 
   /** Requests the provider's current window still allows, as far as the answers tell (Infinity before any does). */
   windowRoom(): number {
     this.#endWindowIfReset(this.#now())
     const window = this.#window
-    return window === undefined ? Infinity : window.allowance - Math.max(window.counted, this.#startsInWindow)
+    if (window === undefined) return Infinity
+    if (!this.#refills) return window.allowance - Math.max(window.counted, this.#startsInWindow)
+    const refilled = Math.floor(window.perMs * Math.max(0, this.#now() - window.heardAt))
+    return Math.min(window.allowance, window.allowance - window.counted + refilled)
   }
 
   /** A request starts: it takes one of the window's requests left, and the last one holds until the reset. */
   started(): void {
     this.starts++
-    this.#endWindowIfReset(this.#now())
+    const now = this.#now()
+    if (this.spacingMs > 0) this.#nextStartAt = Math.max(now, this.#nextStartAt) + this.spacingMs
+    this.#endWindowIfReset(now)
     this.#startsInWindow++
     if (this.#window === undefined) return
     this.#window.counted++
@@ -107,23 +190,41 @@ export class EndpointPace {
    * started (Date.now(), as `heardAt`).
    */
   report(signal: PaceSignal, startedSince: number, startedAt: number): void {
+    this.#heardAny = true
     const now = Math.min(signal.heardAt ?? Infinity, this.#now())
     if (signal.throttled) {
       this.refusals++
       this.#answeredInARow = 0
       // A refused request is not one of the window's: the provider did not count it.
-      if (startedAt >= this.#windowBegunAt && this.#startsInWindow > 0) this.#startsInWindow--
+      if (startedAt >= this.#windowBegunAt && this.#startsInWindow > 0) {
+        this.#startsInWindow--
+        // A window carried past its reset counts only the pace's own starts: this one did not count.
+        if (this.#window?.resetAt === Infinity && this.#window.counted > 0) this.#window.counted--
+      }
       if (startedAt > this.#lastCut) {
         // A refusal that says how long to wait is a window's allowance spent, which the hold answers: one step down.
         // One that does not (an overloaded server, a proxy) halves the concurrency.
         this.current = Math.max(1, signal.waitMs === undefined ? Math.floor(this.current / 2) : this.current - 1)
         this.lowest = Math.min(this.lowest, this.current)
         this.#lastCut = now
+        if (!this.#limitsSaid) this.#spaceStarts(now, signal.waitMs)
+      }
+      // A bucket refuses for about one refill's time; a longer wait is a window's end.
+      const perMs = this.#window?.perMs ?? 0
+      if (this.#refills && (signal.waitMs === undefined || perMs <= 0 || signal.waitMs > 2 / perMs + 1000)) {
+        this.#refills = false
+        this.#windowed = true
       }
       if (signal.waitMs !== undefined) this.hold(now + signal.waitMs)
+      if (signal.rateLimit !== undefined) this.#heed(signal.rateLimit, startedSince, now, startedAt)
       return
     }
     this.#heed(signal.rateLimit ?? {}, startedSince, now, startedAt)
+    if (!this.#limitsSaid && this.#firstCutAt !== undefined) {
+      this.#answeredAt.push(now)
+      if (this.#answeredAt.length > 4096) this.#answeredAt.splice(0, 2048)
+      this.spacingMs *= 1 - SPACING_PROBE
+    }
     if (++this.#answeredInARow >= this.current && this.current < this.ceiling) {
       this.current++
       this.#answeredInARow = 0
@@ -141,32 +242,83 @@ export class EndpointPace {
     const ownCount = Math.max(1, this.#startsInWindow - startedSince)
     const { requests } = rateLimit
     const counted = requests?.limit === undefined ? ownCount : requests.limit - requests.remaining
-    const tightest = tightestWindowSaid(rateLimit, counted, now)
-    if (tightest === undefined || tightest.resetAt <= now) return
+    this.#fewestTokens = Math.min(this.#fewestTokens, tokensPerRequest(rateLimit) ?? Infinity)
+    const tightest = tightestWindowSaid(rateLimit, counted, now, this.#fewestTokens)
+    if (tightest === undefined) return
+    this.#limitsSaid = true
+    this.spacingMs = 0
+    this.#nextStartAt = 0
     const known = this.#window
+    if (tightest.resetAt <= now) {
+      // Whole again by the time the answer came (a bucket refilled, a window over): a window begins, in which at most
+      // the requests started since this one were counted.
+      // Answers to the requests started after this one speak of the new window too.
+      this.#windowBegunAt = startedAt
+      this.#startsInWindow = Math.min(this.#startsInWindow, startedSince)
+      const perMs = this.#refills ? (known?.perMs ?? 0) : 0
+      this.#window = { allowance: tightest.allowance, counted: startedSince, resetAt: Infinity, heardAt: now, perMs }
+      return
+    }
     if (known === undefined) {
       // More starts than the window allows, yet answered: they spanned windows no answer spoke of.
       if (this.#startsInWindow > tightest.allowance) this.#startsInWindow = tightest.counted + startedSince
       this.#window = tightest
     } else {
-      // A reset said as a duration (OpenAI's `0.8s`) counts from when the answer was read, late in a busy process.
-      known.resetAt = Math.min(known.resetAt, tightest.resetAt)
-      known.allowance = tightest.allowance
-      known.counted = Math.max(known.counted, tightest.counted)
+      const moved = tightest.resetAt - known.resetAt
+      if (!this.#windowed && Number.isFinite(moved) && moved > Math.max(500, 0.25 * (tightest.resetAt - now)))
+        this.#refills = true
+      if (this.#refills) {
+        // A bucket: the answer says what it counted when its request came; the starts since came out of it too.
+        Object.assign(known, { ...tightest, counted: tightest.counted + startedSince })
+      } else {
+        // A reset said as a duration (OpenAI's `0.8s`) counts from when the answer was read, late in a busy process.
+        known.resetAt = Math.min(known.resetAt, tightest.resetAt)
+        known.allowance = tightest.allowance
+        known.counted = Math.max(known.counted, tightest.counted)
+      }
     }
     this.#holdIfSpent(known ?? tightest)
   }
 
-  /** Once the window has reset, the next one begins: no answer has spoken of it yet. */
+  /** Once the window has reset, the next one begins with the same allowance: no answer has spoken of it yet. */
   #endWindowIfReset(now: number): void {
     if (this.#window === undefined || this.#window.resetAt > now) return
     this.#windowBegunAt = this.#window.resetAt
     this.#startsInWindow = 0
-    this.#window = undefined
+    // A bucket was whole at its reset, and goes on refilling at the rate it had.
+    const { allowance, resetAt, perMs } = this.#window
+    this.#window = { allowance, counted: 0, resetAt: Infinity, heardAt: resetAt, perMs: this.#refills ? perMs : 0 }
   }
 
+  /** A window spent holds until its reset; a bucket spent, until it has refilled one request's worth. */
   #holdIfSpent(window: ProviderWindow): void {
-    if (this.windowRoom() <= 0) this.hold(window.resetAt)
+    const room = this.windowRoom()
+    if (room > 0 || !Number.isFinite(window.resetAt)) return
+    if (this.#refills && window.perMs > 0)
+      this.hold(Math.min(window.resetAt, window.heardAt + (window.counted - window.allowance + 1) / window.perMs))
+    else this.hold(window.resetAt)
+  }
+
+  /**
+   * A refusal from a provider that says nothing of its limit. The first holds (its wait) and cuts the concurrency
+   * to a quarter: a burst spent what the provider had saved up. Each later one spaces starts at the rate
+   * of the answers since the first, over the last RATE_SPAN_MS (it refuses: that is its rate); before half a
+   * second of them, at twice the spacing so far (its wait, if it named one, holds meanwhile).
+   */
+  #spaceStarts(now: number, waitMs: number | undefined): void {
+    if (this.#firstCutAt === undefined) {
+      // What the provider saved up is spent: after the hold, a quarter of the slots, as before the first answer (a
+      // refusal that names no wait has halved them already).
+      this.#firstCutAt = now
+      if (waitMs !== undefined) this.current = Math.max(1, Math.ceil(this.current / START_SHARE))
+      this.lowest = Math.min(this.lowest, this.current)
+      return
+    }
+    const since = Math.max(this.#firstCutAt, now - RATE_SPAN_MS)
+    const answered = this.#answeredAt.filter((at) => at > since).length
+    const measured = now - since >= 500 && answered >= 2 ? (now - since) / answered : undefined
+    this.spacingMs = Math.max(measured ?? 2 * this.spacingMs, 1)
+    this.#nextStartAt = Math.max(this.#nextStartAt, now + this.spacingMs)
   }
 
   /** No request starts before `until` (the pace's clock); a later hold extends an earlier one. */
@@ -187,22 +339,41 @@ function tightestWindowSaid(
   { requests, tokens }: RateLimitState,
   counted: number,
   now: number,
+  fewestTokens = Infinity,
 ): ProviderWindow | undefined {
   const figures: ProviderWindow[] = []
-  if (requests?.resetMs !== undefined)
-    figures.push({ allowance: counted + requests.remaining, counted, resetAt: now + requests.resetMs })
+  // What was used over the time until the allowance is whole: a bucket's refill rate, in requests.
+  const said = (allowance: number, resetMs: number, used = counted): ProviderWindow => ({
+    allowance,
+    counted,
+    resetAt: now + resetMs,
+    heardAt: now,
+    perMs: resetMs > 0 ? used / resetMs : 0,
+  })
+  if (requests?.resetMs !== undefined) figures.push(said(counted + requests.remaining, requests.resetMs))
   if (tokens?.resetMs !== undefined && tokens.limit !== undefined) {
-    const requestsUsed = requests?.limit === undefined ? 0 : requests.limit - requests.remaining
-    const perRequest = requestsUsed > 0 ? (tokens.limit - tokens.remaining) / requestsUsed : undefined
-    const resetAt = now + tokens.resetMs
-    if (perRequest !== undefined && perRequest > 0)
-      figures.push({ allowance: counted + Math.floor(tokens.remaining / perRequest), counted, resetAt })
-    else if (tokens.remaining < LOW_TOKEN_SHARE * tokens.limit) figures.push({ allowance: counted, counted, resetAt })
+    const perRequest = Math.min(tokensPerRequest({ requests, tokens }) ?? Infinity, fewestTokens)
+    if (Number.isFinite(perRequest) && perRequest > 0) {
+      const used = (tokens.limit - tokens.remaining) / perRequest
+      figures.push(said(counted + Math.floor(tokens.remaining / perRequest), tokens.resetMs, used))
+    } else if (tokens.remaining < LOW_TOKEN_SHARE * tokens.limit) figures.push(said(counted, tokens.resetMs))
   }
   return figures.reduce<ProviderWindow | undefined>(
     (low, each) => (low === undefined || each.allowance - each.counted < low.allowance - low.counted ? each : low),
     undefined,
   )
+}
+
+/**
+ * The tokens a request takes, as an answer's figures say them: the tokens used over the requests used. Where the
+ * requests' allowance refills faster than the tokens' (buckets of different rates), this overstates it; the pace
+ * keeps the fewest seen (EndpointPace's `#fewestTokens`).
+ */
+function tokensPerRequest({ requests, tokens }: RateLimitState): number | undefined {
+  if (tokens?.limit === undefined || requests?.limit === undefined) return undefined
+  const requestsUsed = requests.limit - requests.remaining
+  const tokensUsed = tokens.limit - tokens.remaining
+  return requestsUsed > 0 && tokensUsed > 0 ? tokensUsed / requestsUsed : undefined
 }
 
 /** The requests an answer's headers say its window had left when its request came (Infinity when they say nothing). */

@@ -17,7 +17,7 @@ export function pacedSlots(pace: EndpointPace, now: () => number = Date.now): Sl
       pace.started()
       waiting.shift()?.(pace.starts)
     }
-    const held = pace.heldForMs()
+    const held = pace.waitForMs()
     if (waiting.length > 0 && held > 0 && wake === undefined)
       wake = setTimeout(() => {
         wake = undefined
@@ -45,6 +45,7 @@ export function pacedSlots(pace: EndpointPace, now: () => number = Date.now): Sl
       return await task((report) => pace.report(report, pace.starts - startNumber, startedAt))
     } finally {
       running--
+      pace.ended()
       pump()
     }
   }

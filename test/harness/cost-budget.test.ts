@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, onTestFinished, test, vi } from 'vitest'
 import type { ChatRequest } from '../../adapters/models/model-adapter.ts'
-import { CostLimitReached, localLedger, unpricedModels, worstCaseCost } from '../../harness/cost-budget.ts'
+import {
+  CostLimitReached,
+  localLedger,
+  noneSent,
+  unpricedModels,
+  worstCaseCost,
+  type Reservation,
+} from '../../harness/cost-budget.ts'
 import { readPrices } from '../../harness/prices.ts'
 import { converse } from '../../harness/conversation/converse.ts'
 import { toolSucceeded } from '../../harness/conversation/tool.ts'
@@ -50,6 +57,7 @@ describe('a run with a cost limit', () => {
       await server.close()
     })
     // 1000 per million tokens: each reply (11 prompt + 7 completion tokens) costs 0.018; each request may cost 0.03.
+    // The first reserves its worst case, alone; the rest what it cost: 5 fit in 0.1 (0.09), a sixth would pass it.
     const prices = join(dir, 'prices.json')
     writeFileSync(
       prices,
@@ -62,12 +70,12 @@ describe('a run with a cost limit', () => {
     const posts = () => server.seen.filter((seen) => seen.method === 'POST').length
 
     const first = await run('0.1')
-    expect(first.answered).toBe(4)
-    expect(first.notAsked).toHaveLength(6)
+    expect(first.answered).toBe(5)
+    expect(first.notAsked).toHaveLength(5)
     expect(first.notAsked[0]).toMatch(
-      /not asked: the run's cost limit is reached \(TESTBENCH_COST_LIMIT=0.1; spent 0.0720 of 0.1000 USD/,
+      /not asked: the run's cost limit is reached \(TESTBENCH_COST_LIMIT=0.1; spent 0.0900 of 0.1000 USD/,
     )
-    expect(posts()).toBe(4)
+    expect(posts()).toBe(5)
 
     const second = await run('1')
     expect(second).toEqual({ answered: 10, notAsked: [] })
@@ -94,8 +102,8 @@ describe('a run with a cost limit', () => {
     vi.stubEnv('OPENAI_API_KEY', 'k')
     vi.stubEnv('TESTBENCH_PRICES', prices)
     vi.stubEnv('TESTBENCH_CACHE', 'off')
-    // The first turn may cost 0.03 and costs 0.018; the second may cost 0.03 more: past 0.04.
-    vi.stubEnv('TESTBENCH_COST_LIMIT', '0.04')
+    // The first turn may cost 0.03 and costs 0.018; the second is reserved at that: 0.036, past 0.03.
+    vi.stubEnv('TESTBENCH_COST_LIMIT', '0.03')
     vi.resetModules()
     const { askerFor } = await import('../../harness/model-session.ts')
     const ask = askerFor({ provider: 'openai', model: 'fake', label: 'openai:fake', details: {} })
@@ -113,7 +121,7 @@ describe('a run with a cost limit', () => {
       },
     )
     await expect(conversation).rejects.toHaveProperty('costLimit', true)
-    await expect(conversation).rejects.toThrow(/spent 0\.0180 of 0\.0400 USD/)
+    await expect(conversation).rejects.toThrow(/spent 0\.0180 of 0\.0300 USD/)
     expect(server.seen.filter((seen) => seen.method === 'POST')).toHaveLength(1)
   })
 
@@ -156,14 +164,65 @@ describe('a run with a cost limit', () => {
     expect(worstCaseCost(chatRequest('x'.repeat(30), { params: { maxTokens: 5 } }), price)).toBe(10 + 16 + 2 * 5)
   })
 
-  test('what is spent plus what is in flight never passes the limit', async () => {
+  test('the first request of a kind goes alone, reserving its worst case or what is left; the rest what it cost', async () => {
+    const ledger = localLedger(0.18)
+    // A worst case of 3.28 (32,768 output tokens at 100 a million) against 0.18: it goes, alone, reserving 0.18.
+    const first = await ledger.reserve(3.28, 'pro')
+    expect(first).toBeDefined()
+    expect(ledger.state()).toMatchObject({ inFlight: 0.18, sent: 1 })
+    let second: Reservation | undefined
+    const waiting = ledger.reserve(3.28, 'pro').then((granted) => (second = granted))
+    await Promise.resolve()
+    expect(second).toBeUndefined()
+    // It cost 0.01: the next is reserved at 0.01, and so on while what was spent plus in flight stays within 0.18.
+    first?.settle(0.01)
+    await waiting
+    expect(ledger.state()).toMatchObject({ spent: 0.01, inFlight: 0.01 })
+    const more = await Promise.all(Array.from({ length: 16 }, () => ledger.reserve(3.28, 'pro')))
+    expect(more.every((each) => each !== undefined)).toBe(true)
+    expect(ledger.state().spent + ledger.state().inFlight).toBeCloseTo(0.18, 10)
+    for (const each of [second, ...more]) each?.settle(0.01)
+    expect(await ledger.reserve(3.28, 'pro')).toBeUndefined()
+    // 18 of 0.01 each: all of the limit spent, none of it passed.
+    expect(ledger.state()).toMatchObject({ refused: 1, sent: 18 })
+    expect(ledger.state().inFlight).toBeCloseTo(0, 10)
+    expect(ledger.state().spent).toBeCloseTo(0.18, 10)
+  })
+
+  test('a request waits while those in flight may end cheaper than reserved, and is refused once none can', async () => {
     const ledger = localLedger(1)
-    const a = await ledger.reserve(0.6)
-    expect(await ledger.reserve(0.5)).toBeUndefined()
-    a?.settle(0.2)
-    const b = await ledger.reserve(0.5)
-    expect(b).toBeDefined()
-    expect(ledger.state()).toEqual({ limit: 1, spent: 0.2, inFlight: 0.5, refused: 1 })
+    ledger.reserve(0.6, 'a').then((first) => first?.settle(0.4))
+    await Promise.resolve()
+    // One cost 0.4: a second and a third are reserved at 0.4 each; the third waits for the second to end.
+    const second = await ledger.reserve(5, 'a')
+    let third: Reservation | undefined | 'refused' = undefined
+    const asked = ledger.reserve(5, 'a').then((granted) => (third = granted ?? 'refused'))
+    await Promise.resolve()
+    expect(third).toBeUndefined()
+    // The second ended cheap (0.1): 0.5 spent, and the third, at the average 0.25, fits.
+    second?.settle(0.1)
+    await asked
+    expect(third).not.toBe('refused')
+    expect(ledger.state()).toMatchObject({ spent: 0.5, inFlight: 0.25 })
+  })
+
+  test('kinds are apart: another model or suite goes alone first, with its own estimate', async () => {
+    const ledger = localLedger(1)
+    const cheap = await ledger.reserve(0.5, 'cheap')
+    const dear = await ledger.reserve(0.5, 'dear')
+    expect(ledger.state().inFlight).toBe(1)
+    cheap?.settle(0.01)
+    dear?.settle(0.3)
+    await ledger.reserve(0.5, 'cheap')
+    expect(ledger.state().inFlight).toBeCloseTo(0.01, 10)
+  })
+
+  test('when no request could be sent, the summary says why and what to change', () => {
+    const state = { limit: 0.18, spent: 0, inFlight: 0, refused: 45, sent: 0, refusedWorstCase: 3.28 }
+    expect(noneSent(state, 'USD')).toMatch(
+      /No request was sent: the limit had 0\.1800 USD left, and one request may cost up to 3\.2800 .*Raise TESTBENCH_COST_LIMIT, or give the suite a lower maxTokens/,
+    )
+    expect(noneSent({ ...state, sent: 3 }, 'USD')).toBe('')
   })
 
   test('every model the run asks needs a price, else one error before any item', () => {

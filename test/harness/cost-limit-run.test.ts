@@ -34,8 +34,8 @@ test('a run stops at its cost limit, and a rerun under a higher limit asks only 
     const [, a = '0', b = '0'] = /What is (-?\d+) \+ (-?\d+)\?/.exec(question) ?? []
     const base = { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 0, model: 'fake' }
     const delta = { role: 'assistant', content: `<ANSWER>${Number(a) + Number(b)}</ANSWER>` }
-    // 30,000 tokens a reply: 0.03 USD at 1 USD a million tokens.
-    const usage = { prompt_tokens: 100, completion_tokens: 29_900, total_tokens: 30_000 }
+    // 1,000 tokens a reply: 0.001 USD at 1 USD a million tokens.
+    const usage = { prompt_tokens: 100, completion_tokens: 900, total_tokens: 1000 }
     sendEvents(response, [
       { data: { ...base, choices: [{ index: 0, delta, finish_reason: 'stop' }] } },
       { data: { ...base, choices: [], usage } },
@@ -63,15 +63,17 @@ test('a run stops at its cost limit, and a rerun under a higher limit asks only 
     TESTBENCH_REPORT_DIR: join(dir, reports),
   })
 
-  // Each request may cost about 0.033 (its prompt and the 32,768 tokens assumed for a reply without maxTokens):
-  // three fit in 0.105, a fourth would not, whether they are reserved one by one or together.
-  const first = await startVitestRun(['suites/demo'], env('0.105', 'first')).done
+  // Each request may cost about 0.033 (its prompt and the 32,768 tokens assumed for a reply without maxTokens), ten
+  // times the limit; each costs 0.001. The first goes alone, then each is reserved at what the first cost: three
+  // fit in 0.0031 (97 % of it), a fourth would pass it.
+  const first = await startVitestRun(['suites/demo'], env('0.0031', 'first')).done
   expect(asked).toHaveLength(3)
   expect(first.code, first.output).toBe(1)
   expect(first.output).toMatch(/PARTIAL: 2 item\(s\) not asked, the cost limit was reached \(TESTBENCH_COST_LIMIT\)/)
-  expect(first.output).toMatch(/cost limit: spent 0\.0900 of 0\.1050 USD; 2 request\(s\) not sent/)
+  expect(first.output).toMatch(/cost limit: spent 0\.0030 of 0\.0031 USD; 2 request\(s\) not sent/)
   const report = demoReport(join(dir, 'first'))
-  expect(report.costLimit).toEqual({ limit: 0.105, spent: 0.09, currency: 'USD', notSent: 2 })
+  expect(report.costLimit).toMatchObject({ limit: 0.0031, currency: 'USD', notSent: 2 })
+  expect(report.costLimit?.spent).toBeCloseTo(0.003, 10)
   expect(report.notAsked).toBe(2)
   expect(report.complete).toBe(false)
   // The items not asked are left out of the score: 3 of 3 right, not 3 of 5.
@@ -84,5 +86,6 @@ test('a run stops at its cost limit, and a rerun under a higher limit asks only 
   const rerun = demoReport(join(dir, 'second'))
   expect(rerun.notAsked).toBeUndefined()
   expect(rerun.scores[0]).toMatchObject({ value: 1, counted: { solved: 5, total: 5 } })
-  expect(rerun.costLimit).toMatchObject({ spent: 0.06, notSent: 0 })
+  expect(rerun.costLimit).toMatchObject({ notSent: 0 })
+  expect(rerun.costLimit?.spent).toBeCloseTo(0.002, 10)
 }, 180_000)

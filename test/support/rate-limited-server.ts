@@ -2,10 +2,14 @@ import type { ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type { WireProtocol } from '../../adapters/models/wire-check.ts'
 import { sendJson, startLoopbackServer, type LoopbackServer } from './loopback-server.ts'
+import { limiterOf, type Limiter, type LimiterKind } from './rate-limiters.ts'
 import { promptOf, streamedReply } from './wire-replies.ts'
 
-/** Whose rate-limit headers the server sends: each provider says its limit in its own words. */
-export type HeaderStyle = 'openai' | 'anthropic' | 'gemini' | 'retry-after-ms'
+/**
+ * Whose rate-limit headers the server sends: each provider says its limit in its own words. `retry-after` and `none`
+ * are providers that say nothing of their limit: a refusal's `Retry-After` in whole seconds, or a bare 429.
+ */
+export type HeaderStyle = 'openai' | 'anthropic' | 'gemini' | 'retry-after-ms' | 'retry-after' | 'none'
 
 export interface RateLimitedOptions {
   protocol: WireProtocol
@@ -15,6 +19,19 @@ export interface RateLimitedOptions {
   /** Tokens allowed per window (each request costs `tokensPerRequest`); no token limit when absent. */
   tokensPerWindow?: number
   tokensPerRequest?: number
+  /**
+   * How the limits count (`fixed` windows by default, `sliding`, or a token `bucket`); a bucket's capacity for
+   * requests is `burst` (the whole per-window limit when absent), for tokens the whole per-window limit (Anthropic's).
+   */
+  limiter?: LimiterKind
+  burst?: number
+  /**
+   * Output tokens allowed per window, counted apart from the input (Anthropic's OTPM): each reply's
+   * `outputTokensPerRequest` (5 by default), charged when it ends. `tokensPerWindow` is then the input's (ITPM), and
+   * `tokensPerRequest` the input a request is charged: its uncached input (cached input is not counted).
+   */
+  outputTokensPerWindow?: number
+  outputTokensPerRequest?: number
   /** The window's length: a minute for a real provider, shorter here. */
   windowMs: number
   latencyMs?: number
@@ -49,14 +66,20 @@ export interface RateLimitedServer extends LoopbackServer {
  * is spent, and the allowance left on every answer. It counts requests sent while it had said to wait.
  */
 export async function startRateLimitedServer(options: RateLimitedOptions): Promise<RateLimitedServer> {
-  const { protocol, style, windowMs, latencyMs = 0, tokensPerRequest = 100 } = options
+  const { protocol, style, windowMs, latencyMs = 0, tokensPerRequest = 100, outputTokensPerRequest = 5 } = options
   const answer = options.answer ?? ((prompt: string) => `Answer to ${prompt}`)
-  let requestsPerWindow = options.requestsPerWindow
-  /** The windows begin with the first request, so that the time the limit allows is counted from it. */
-  let started: number | undefined
-  let window = -1
-  let requests = 0
-  let tokens = 0
+  const kind = options.limiter ?? 'fixed'
+  const requestLimit = limiterOf(kind, options.requestsPerWindow, windowMs, options.burst)
+  const tokenLimit =
+    options.tokensPerWindow === undefined ? undefined : limiterOf(kind, options.tokensPerWindow, windowMs)
+  const outputLimit =
+    options.outputTokensPerWindow === undefined ? undefined : limiterOf(kind, options.outputTokensPerWindow, windowMs)
+  /** Each limit a request is charged against at its start, and what it costs there. */
+  const atStart: Array<[Limiter, number]> = [
+    [requestLimit, 1],
+    ...(tokenLimit === undefined ? [] : [[tokenLimit, tokensPerRequest] as [Limiter, number]]),
+    ...(outputLimit === undefined ? [] : [[outputLimit, 0] as [Limiter, number]]),
+  ]
   /** Until when the server has said to wait; each wait told after the last one ended is a new period. */
   let toldUntil = 0
   let period = 0
@@ -80,7 +103,6 @@ export async function startRateLimitedServer(options: RateLimitedOptions): Promi
   const server = await startLoopbackServer(async (request, response) => {
     if (request.method !== 'POST') return sendJson(response, 200, { data: [], models: [] })
     const now = Date.now()
-    started ??= now
     state.firstRequestAt ??= now
     const socket = response.socket
     const refusedHere = socket === null ? undefined : refusedOn.get(socket)
@@ -89,42 +111,58 @@ export async function startRateLimitedServer(options: RateLimitedOptions): Promi
       clientRead(refusedHere)
     }
     if (now < toldUntil && readPeriod === period) state.sentWhileTold++
-    const current = Math.floor((now - started) / windowMs)
-    if (current !== window) {
-      window = current
-      requests = 0
-      tokens = 0
+    const fits = Math.max(...atStart.map(([limit, cost]) => limit.fitsAt(now, cost)))
+    if (fits === Infinity && tokenLimit !== undefined) {
+      state.refused++
+      // OpenAI's words for a request larger than the whole per-minute limit: no wait lets it through.
+      return sendJson(response, 429, {
+        error: {
+          message: `Request too large for fake in organization org-test on tokens per min (TPM): Limit ${tokenLimit.limit}, Requested ${tokensPerRequest}. The input or output tokens must be reduced in order to run successfully.`,
+          type: 'tokens',
+          param: null,
+          code: 'rate_limit_exceeded',
+        },
+      })
     }
-    const resetMs = started + (window + 1) * windowMs - now
-    const tokensLeft = options.tokensPerWindow === undefined ? undefined : options.tokensPerWindow - tokens
-    if (requests >= requestsPerWindow || (tokensLeft !== undefined && tokensLeft < tokensPerRequest)) {
+    if (fits > now) {
+      const waitMs = fits - now
       state.refused++
       state.arrivals.push({ at: now, answered: false })
-      if (now >= toldUntil) period++
-      toldUntil = Math.max(toldUntil, now + resetMs)
-      const told = period
-      if (socket !== null) {
-        refusedOn.set(socket, told)
-        socket.once('close', () => clientRead(told))
+      // The wait told is the one the headers say: whole seconds where only Retry-After says it; none for a bare 429.
+      const toldMs = style === 'none' ? 0 : style === 'retry-after' ? Math.ceil(waitMs / 1000) * 1000 : waitMs
+      if (toldMs > 0) {
+        if (now >= toldUntil) period++
+        toldUntil = Math.max(toldUntil, now + toldMs)
+        const told = period
+        if (socket !== null) {
+          refusedOn.set(socket, told)
+          socket.once('close', () => clientRead(told))
+        }
       }
-      const headers = limitHeaders(style, requestsPerWindow, 0, options.tokensPerWindow, tokensLeft, resetMs, true)
+      const headers = limitHeaders(style, allowances(now), waitMs, true)
       state.firstRefusal ??= headers
-      return refuse(response, style, headers, resetMs)
+      return refuse(response, style, headers, waitMs)
     }
-    requests++
-    tokens += tokensPerRequest
+    for (const [limit, cost] of atStart) limit.take(now, cost)
     state.arrivals.push({ at: now, answered: true })
     // What is left is counted when the request is let in, as providers count it; the reset from when the answer goes.
-    const requestsLeft = requestsPerWindow - requests
-    const windowEnd = now + resetMs
+    const admitted = allowances(now)
     if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs))
+    const sentAt = Date.now()
+    outputLimit?.charge(sentAt, outputTokensPerRequest)
+    // What was left when the request was let in; the reset as the limit stands when the answer goes (a bucket's time
+    // until whole counts every request let in since).
+    const sent = allowances(sentAt)
+    const later = (each: Allowance | undefined, now: Allowance | undefined): Allowance | undefined =>
+      each === undefined || now === undefined ? undefined : { ...each, resetMs: now.resetMs }
     const headers = limitHeaders(
       style,
-      requestsPerWindow,
-      requestsLeft,
-      options.tokensPerWindow,
-      tokensLeft === undefined ? undefined : tokensLeft - tokensPerRequest,
-      Math.max(0, windowEnd - Date.now()),
+      {
+        requests: later(admitted.requests, sent.requests),
+        tokens: later(admitted.tokens, sent.tokens),
+        output: later(admitted.output, sent.output),
+      },
+      0,
       false,
     )
     state.firstAnswer ??= headers
@@ -139,9 +177,28 @@ export async function startRateLimitedServer(options: RateLimitedOptions): Promi
     seen: server.seen,
     close: server.close,
     setRequestsPerWindow: (value: number) => {
-      requestsPerWindow = value
+      requestLimit.limit = value
     },
   }) as RateLimitedServer
+
+  function allowances(now: number): Allowances {
+    const of = (limit: Limiter | undefined): Allowance | undefined =>
+      limit === undefined ? undefined : { limit: limit.limit, ...limit.left(now) }
+    return { requests: of(requestLimit), tokens: of(tokenLimit), output: of(outputLimit) }
+  }
+}
+
+/** A limit's size, what is left of it, and the time until it is whole again. */
+interface Allowance {
+  limit: number
+  remaining: number
+  resetMs: number
+}
+
+interface Allowances {
+  requests?: Allowance | undefined
+  tokens?: Allowance | undefined
+  output?: Allowance | undefined
 }
 
 function refuse(response: ServerResponse, style: HeaderStyle, headers: Record<string, string>, resetMs: number): void {
@@ -166,45 +223,64 @@ function refuse(response: ServerResponse, style: HeaderStyle, headers: Record<st
   sendJson(response, 429, error, headers)
 }
 
-/** The headers each provider sends with an answer or a refusal (Gemini sends none: its wait is in the body). */
+/**
+ * The headers each provider sends with an answer or a refusal (Gemini sends none: its wait is in the body); a
+ * refusal's `waitMs` is the time until the request fits.
+ */
 function limitHeaders(
   style: HeaderStyle,
-  limit: number,
-  remaining: number,
-  tokenLimit: number | undefined,
-  tokensLeft: number | undefined,
-  resetMs: number,
+  limits: Allowances,
+  waitMs: number,
   refused: boolean,
 ): Record<string, string> {
-  const tokenHeaders = (name: (field: string) => string, reset: string): Record<string, string> =>
-    tokenLimit === undefined || tokensLeft === undefined
+  const { requests, tokens, output } = limits
+  const waits: Record<string, string> = refused
+    ? { 'retry-after-ms': String(Math.ceil(waitMs)), 'retry-after': String(Math.ceil(waitMs / 1000)) }
+    : {}
+  const fields = (
+    allowance: Allowance | undefined,
+    name: (field: string) => string,
+    reset: (ms: number) => string,
+  ): Record<string, string> =>
+    allowance === undefined
       ? {}
       : {
-          [name('limit')]: String(tokenLimit),
-          [name('remaining')]: String(Math.max(0, tokensLeft)),
-          [name('reset')]: reset,
+          [name('limit')]: String(allowance.limit),
+          [name('remaining')]: String(allowance.remaining),
+          [name('reset')]: reset(allowance.resetMs),
         }
   switch (style) {
     case 'openai':
       return {
-        'x-ratelimit-limit-requests': String(limit),
-        'x-ratelimit-remaining-requests': String(remaining),
-        'x-ratelimit-reset-requests': `${(resetMs / 1000).toFixed(3)}s`,
-        ...tokenHeaders((field) => `x-ratelimit-${field}-tokens`, `${resetMs}ms`),
+        ...fields(
+          requests,
+          (field) => `x-ratelimit-${field}-requests`,
+          (ms) => `${(ms / 1000).toFixed(3)}s`,
+        ),
+        ...fields(
+          tokens,
+          (field) => `x-ratelimit-${field}-tokens`,
+          (ms) => `${Math.round(ms)}ms`,
+        ),
+        ...waits,
       }
     case 'retry-after-ms':
-      return refused ? { 'retry-after-ms': String(resetMs), 'retry-after': String(Math.ceil(resetMs / 1000)) } : {}
+      return waits
+    case 'retry-after':
+      return refused ? { 'retry-after': String(Math.ceil(waitMs / 1000)) } : {}
     case 'anthropic': {
-      const reset = new Date(Date.now() + resetMs).toISOString()
+      const at = (ms: number) => new Date(Date.now() + ms).toISOString()
+      // With output counted apart, the token limit is the input's (`input-tokens`); else the total (`tokens`).
+      const tokenName = output === undefined ? 'tokens' : 'input-tokens'
       return {
-        'anthropic-ratelimit-requests-limit': String(limit),
-        'anthropic-ratelimit-requests-remaining': String(remaining),
-        'anthropic-ratelimit-requests-reset': reset,
-        ...tokenHeaders((field) => `anthropic-ratelimit-tokens-${field}`, reset),
-        ...(refused ? { 'retry-after': String(Math.ceil(resetMs / 1000)) } : {}),
+        ...fields(requests, (field) => `anthropic-ratelimit-requests-${field}`, at),
+        ...fields(tokens, (field) => `anthropic-ratelimit-${tokenName}-${field}`, at),
+        ...fields(output, (field) => `anthropic-ratelimit-output-tokens-${field}`, at),
+        ...(refused ? { 'retry-after': String(Math.ceil(waitMs / 1000)) } : {}),
       }
     }
     case 'gemini':
+    case 'none':
       return {}
   }
 }

@@ -7,7 +7,8 @@ import { EndpointPace } from '../../../adapters/models/endpoint-pace.ts'
 import type { WireProtocol } from '../../../adapters/models/wire-check.ts'
 import { chatRequest } from '../../support/chat-request.ts'
 import { clientEnv } from '../../support/fault-injecting-server.ts'
-import { startRateLimitedServer, type HeaderStyle } from '../../support/rate-limited-server.ts'
+import { sendJson, startLoopbackServer } from '../../support/loopback-server.ts'
+import { startRateLimitedServer, type HeaderStyle, type RateLimitedOptions } from '../../support/rate-limited-server.ts'
 
 const request = (index: number): ChatRequest => ({
   ...chatRequest(`question ${index}`),
@@ -50,6 +51,100 @@ describe.concurrent('a run over the provider’s rate limit', () => {
       expect(server.sentWhileTold).toBe(0)
       // With the allowance left on every answer, the client waits for the reset before a 429 comes.
       if (style === 'openai' || style === 'anthropic') expect(server.refused).toBeLessThan(10)
+    },
+  )
+
+  // Each limit as providers count it, through the real SDKs, with TESTBENCH_RETRIES=1: a 429 is a hold, never one of
+  // the item's retries, so an item that waited through several refusals is still answered.
+  const LIMITERS: Array<[string, RateLimitedOptions]> = [
+    [
+      'a token bucket (burst 3)',
+      { protocol: 'openai', style: 'openai', limiter: 'bucket', burst: 3, requestsPerWindow: 15, windowMs: 1000 },
+    ],
+    [
+      'a sliding window',
+      { protocol: 'openai', style: 'openai', limiter: 'sliding', requestsPerWindow: 6, windowMs: 400 },
+    ],
+    [
+      'tokens per minute, input and output apart',
+      {
+        protocol: 'anthropic',
+        style: 'anthropic',
+        limiter: 'bucket',
+        requestsPerWindow: 100,
+        tokensPerWindow: 600,
+        tokensPerRequest: 100,
+        outputTokensPerWindow: 1000,
+        windowMs: 400,
+      },
+    ],
+    [
+      '429s with only Retry-After',
+      { protocol: 'openai', style: 'retry-after', limiter: 'bucket', burst: 3, requestsPerWindow: 30, windowMs: 1000 },
+    ],
+    [
+      'bare 429s',
+      { protocol: 'openai', style: 'none', limiter: 'bucket', burst: 3, requestsPerWindow: 30, windowMs: 1000 },
+    ],
+  ]
+  test.concurrent.for(LIMITERS)(
+    '%s: every request is answered, none is sent while told to wait, no retry is spent on a 429',
+    async ([, options], { onTestFinished }) => {
+      const server = await startRateLimitedServer(options)
+      onTestFinished(() => server.close())
+      const adapter = await adapterFor(options.protocol, server.url, { TESTBENCH_RETRIES: '1' })
+      const replies = await Promise.all(Array.from({ length: 20 }, (_, index) => adapter.chat(request(index))))
+      expect(replies.map((reply) => reply.text)).toEqual(
+        Array.from({ length: 20 }, (_, index) => `Answer to question ${index}`),
+      )
+      expect(server.answered).toBe(20)
+      expect(server.refused).toBeGreaterThan(0)
+      expect(server.sentWhileTold).toBe(0)
+    },
+  )
+
+  test.concurrent(
+    'a request larger than the whole limit is one error for the run: the others are not sent',
+    async ({ onTestFinished }) => {
+      const server = await startRateLimitedServer({
+        protocol: 'openai',
+        style: 'openai',
+        requestsPerWindow: 100,
+        tokensPerWindow: 50,
+        tokensPerRequest: 100,
+        windowMs: 60_000,
+      })
+      onTestFinished(() => server.close())
+      const adapter = await adapterFor('openai', server.url, { TESTBENCH_CONCURRENCY: '1' })
+      const asked = await Promise.allSettled(Array.from({ length: 5 }, (_, index) => adapter.chat(request(index))))
+      expect(asked.map((each) => each.status)).toEqual(Array.from({ length: 5 }, () => 'rejected'))
+      const [first] = asked
+      expect(first?.status === 'rejected' && String(first.reason)).toMatch(
+        /Request too large .*more tokens than the whole per-minute limit allows/,
+      )
+      expect(server.seen.filter((seen) => seen.method === 'POST')).toHaveLength(1)
+    },
+  )
+
+  test.concurrent(
+    "OpenAI's insufficient_quota is a billing matter: not retried, and no later request is sent",
+    async ({ onTestFinished }) => {
+      const server = await startLoopbackServer((request, response) => {
+        if (request.method !== 'POST') return sendJson(response, 200, { data: [] })
+        sendJson(response, 429, {
+          error: {
+            message: 'You exceeded your current quota, please check your plan and billing details.',
+            type: 'insufficient_quota',
+            param: null,
+            code: 'insufficient_quota',
+          },
+        })
+      })
+      onTestFinished(() => server.close())
+      const adapter = await adapterFor('openai', server.url, { TESTBENCH_CONCURRENCY: '1' })
+      const asked = await Promise.allSettled(Array.from({ length: 3 }, (_, index) => adapter.chat(request(index))))
+      expect(asked.every((each) => each.status === 'rejected' && /out of quota/.test(String(each.reason)))).toBe(true)
+      expect(server.seen.filter((seen) => seen.method === 'POST')).toHaveLength(1)
     },
   )
 
