@@ -98,7 +98,8 @@ describe.concurrent('a run over the provider’s rate limit', () => {
         Array.from({ length: 20 }, (_, index) => `Answer to question ${index}`),
       )
       expect(server.answered).toBe(20)
-      expect(server.refused).toBeGreaterThan(0)
+      // Without figures on its answers the provider is found only by its refusals; with them, the pace may avoid all.
+      if (options.style !== 'openai' && options.style !== 'anthropic') expect(server.refused).toBeGreaterThan(0)
       expect(server.sentWhileTold).toBe(0)
     },
   )
