@@ -28,8 +28,8 @@ export {
   type ItemContext,
   type RecordFields,
 } from './harness/benchmark.ts'
-export { scoringFacts, optional, type ScoringFacts, type FactsOf } from './harness/scoring-facts.ts'
-export type { ItemRecord, TokenUsage } from './harness/item-record.ts'
+export { scoringFacts, optional, type ScoringFacts, type FactsOf } from './harness/scoring/scoring-facts.ts'
+export type { ItemRecord, TokenUsage } from './harness/records/item-record.ts'
 export type { ResolvedModel } from './harness/model-session.ts'
 export type { ConversationRequest, ConversationResult } from './harness/conversation/converse.ts'
 export type { ConversationLimits } from './harness/conversation/limits.ts'
@@ -62,8 +62,8 @@ export {
 
 // Verdicts and scores.
 export { OUTCOMES, NOT_THE_MODELS_FAULT, isOutcome, type Outcome } from './adapters/outcome.ts'
-export type { Score, ScoreInterval, Scorer } from './harness/score.ts'
-export { passRate } from './reporters/pass-rate.ts'
+export type { Score, ScoreInterval, Scorer } from './harness/scoring/score.ts'
+export { passRate } from './reporters/statistics/pass-rate.ts'
 export {
   passAtK,
   passHatK,
@@ -73,10 +73,10 @@ export {
   type PassAtK,
   type PassAtKScoreOptions,
   type SampleCount,
-} from './harness/pass-at-k.ts'
-export { withIntervals } from './reporters/score-interval.ts'
-export { wilsonInterval, meanInterval, type ShareUnit } from './harness/proportion-interval.ts'
+} from './harness/scoring/pass-at-k.ts'
+export { withIntervals } from './reporters/statistics/score-interval.ts'
+export { wilsonInterval, meanInterval, type ShareUnit } from './harness/scoring/proportion-interval.ts'
 export type { RunReport } from './reporters/run-report.ts'
-export type { FlakyItem } from './reporters/flaky-items.ts'
+export type { FlakyItem } from './reporters/statistics/flaky-items.ts'
 
 export { TESTBENCH_VERSION } from './harness/version.ts'

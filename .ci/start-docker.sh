@@ -13,7 +13,7 @@ testbench_start_docker() {
   local socket="$dir/docker.sock"
   local here
   here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-  local dockerfile="$here/adapters/sandbox/images/Dockerfile"
+  local dockerfile="$here/adapters/sandbox/container/images/Dockerfile"
   local sandbox_image="localhost/testbench/sandbox:bookworm"
 
   if ! command -v dockerd >/dev/null; then

@@ -13,7 +13,7 @@ testbench_start_podman() {
   local mirror="${TESTBENCH_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
   local here
   here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-  local dockerfile="$here/adapters/sandbox/images/Dockerfile"
+  local dockerfile="$here/adapters/sandbox/container/images/Dockerfile"
   local base_image="localhost/testbench/base:bookworm"
   local sandbox_image="localhost/testbench/sandbox:bookworm"
 

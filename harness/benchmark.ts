@@ -3,20 +3,20 @@ import type { ChatMessage, ChatParams, ChatReply, ToolDefinition } from '../adap
 import { ProviderError } from '../adapters/models/model-adapter.ts'
 import { NOT_THE_MODELS_FAULT } from '../adapters/outcome.ts'
 import { sandboxInUse } from '../adapters/sandbox/index.ts'
-import { replayCoverage } from '../adapters/models/replay.ts'
+import { replayCoverage } from '../adapters/models/answer-sources/replay.ts'
 import { askerFor, type ResolvedModel } from './model-session.ts'
-import type { ItemRecord } from './item-record.ts'
-import type { DeclaredItem } from './declared-item.ts'
-import type { FactRecord, ScoringFacts } from './scoring-facts.ts'
+import type { ItemRecord } from './records/item-record.ts'
+import type { DeclaredItem } from './records/declared-item.ts'
+import type { FactRecord, ScoringFacts } from './scoring/scoring-facts.ts'
 import { sampleCount } from './knobs.ts'
-import { renderMessages } from './render-messages.ts'
-import { displayText } from './display-text.ts'
-import { showRecord } from './show-record.ts'
-import { withoutAnnotationStacks } from './annotation-stacks.ts'
-import { withoutHiddenFrames } from './hidden-frames.ts'
+import { renderMessages } from './records/render-messages.ts'
+import { displayText } from './records/display-text.ts'
+import { showRecord } from './records/show-record.ts'
+import { withoutAnnotationStacks } from './records/annotation-stacks.ts'
+import { withoutHiddenFrames } from './records/hidden-frames.ts'
 import { converse, type ConversationRequest, type ConversationResult } from './conversation/converse.ts'
 import { cutOffReason } from './cut-off-replies.ts'
-import { CostLimitReached } from './cost-budget.ts'
+import { CostLimitReached } from './run-wide/cost-budget.ts'
 
 /** One benchmark item; suites extend it with whatever their items carry. */
 export interface BenchItem {
@@ -55,7 +55,7 @@ export interface ItemContext<Scoring extends object = FactRecord> {
 
 export interface BenchmarkDefinition<Item extends BenchItem, Scoring extends object = FactRecord> {
   suite: string
-  /** The suite's scoring facts (harness/scoring-facts.ts): what `bench.record({ scoring })` takes, checked as it is recorded. */
+  /** The suite's scoring facts (harness/scoring/scoring-facts.ts): what `bench.record({ scoring })` takes, checked as it is recorded. */
   scoring?: ScoringFacts<Scoring>
   /** A language, a dataset variant…: adds a `describe` level and is recorded as ItemRecord.variant. */
   variant?: string

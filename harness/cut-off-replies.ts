@@ -1,6 +1,6 @@
 import { isCutOffAtTokenLimit } from '../adapters/models/cut-off.ts'
 import { NOT_THE_MODELS_FAULT } from '../adapters/outcome.ts'
-import type { ItemRecord } from './item-record.ts'
+import type { ItemRecord } from './records/item-record.ts'
 
 /**
  * Replies that ended at the token limit keep the verdict their benchmark gives them (upstream scores them so),

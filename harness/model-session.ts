@@ -4,9 +4,9 @@ import type { ModelSpec } from '../adapters/models/model-spec.ts'
 import { ReplyCache } from '../adapters/models/reply-cache.ts'
 import { inject } from 'vitest'
 import { cacheDir, cacheMode, thinkSetting } from '../adapters/models/knobs.ts'
-import { useRunWideSlots, type RunWideSlots } from '../adapters/models/endpoint-slots.ts'
-import { runWideEndpointSlots } from './run-slots.ts'
-import { runWideLedger } from './run-budget.ts'
+import { useRunWideSlots, type RunWideSlots } from '../adapters/models/requests/endpoint-slots.ts'
+import { runWideEndpointSlots } from './run-wide/run-slots.ts'
+import { runWideLedger } from './run-wide/run-budget.ts'
 import {
   COST_LIMIT,
   CostLimitReached,
@@ -15,9 +15,9 @@ import {
   spentText,
   worstCaseCost,
   type Ledger,
-} from './cost-budget.ts'
-import { pricesFromEnv } from './prices.ts'
-import { batchingAsker } from './batch-asker.ts'
+} from './run-wide/cost-budget.ts'
+import { pricesFromEnv } from './run-wide/prices.ts'
+import { batchingAsker } from './batches/batch-asker.ts'
 
 /** A model from MODEL after the up-front check: what the provider said about it comes along. */
 export interface ResolvedModel extends ModelSpec {

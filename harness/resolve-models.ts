@@ -28,7 +28,7 @@ export async function resolveModels(
 }
 
 async function everyOllamaModel(env: NodeJS.ProcessEnv): Promise<ModelSpec[]> {
-  const { listOllamaModels } = await import('../adapters/models/ollama.ts')
+  const { listOllamaModels } = await import('../adapters/models/ollama/ollama.ts')
   const names = await listOllamaModels(env)
   if (names.length === 0)
     throw new ProviderError('MODEL=ollama:* but Ollama has no local models: pull one with `ollama pull qwen2.5`.')

@@ -1,7 +1,7 @@
 import type { KnobGroup } from '../adapters/knob.ts'
-import type { ItemRecord } from './item-record.ts'
-import type { SuiteCharts } from './leaderboard-chart.ts'
-import type { Scorer } from './score.ts'
+import type { ItemRecord } from './records/item-record.ts'
+import type { SuiteCharts } from './scoring/leaderboard-chart.ts'
+import type { Scorer } from './scoring/score.ts'
 
 /** Orders a suite's results-table rows (one per model) and fills the columns that compare models. */
 export type ResultsTable = (rows: ReadonlyArray<Record<string, string>>) => Array<Record<string, string>>

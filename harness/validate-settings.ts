@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
 import { parseModelList } from '../adapters/models/model-spec.ts'
-import { ReplayAdapter } from '../adapters/models/replay.ts'
+import { ReplayAdapter } from '../adapters/models/answer-sources/replay.ts'
 import { CACHE } from '../adapters/models/knobs.ts'
 import { HTML_DIR, MODEL } from './knob-table.ts'
 import { stopBeforeItems } from './stop-before-items.ts'

@@ -8,9 +8,9 @@ import { modelKnobs } from '../adapters/models/knobs.ts'
 import { sandboxKnobs } from '../adapters/sandbox/knobs.ts'
 import { harnessKnobs } from '../harness/knob-table.ts'
 import { registeredSuites } from '../suites/registry.ts'
-import { reportKnobs } from '../harness/prices.ts'
-import { budgetKnobs } from '../harness/cost-budget.ts'
-import { batchKnobs } from '../harness/batch-knobs.ts'
+import { reportKnobs } from '../harness/run-wide/prices.ts'
+import { budgetKnobs } from '../harness/run-wide/cost-budget.ts'
+import { batchKnobs } from '../harness/batches/batch-knobs.ts'
 
 /** The run's, the sandbox's and each registered suite's knobs (a project's own suites' too). */
 export function knobGroups(): KnobGroup[] {

@@ -5,7 +5,7 @@ import type { ViteUserConfig } from 'vitest/config'
 import { CONCURRENCY, providerConcurrency } from '../adapters/models/knobs.ts'
 import { SANDBOX_CONCURRENCY } from '../adapters/sandbox/knobs.ts'
 import { sandboxConcurrency } from '../adapters/sandbox/concurrency.ts'
-import { BATCH } from '../harness/batch-knobs.ts'
+import { BATCH } from '../harness/batches/batch-knobs.ts'
 
 export type BenchmarkTestOptions = NonNullable<ViteUserConfig['test']>
 
@@ -17,7 +17,7 @@ export function benchmarkTestOptions(include: string[], env: NodeJS.ProcessEnv =
   return {
     include,
     // The run's slot server, the models and the sandbox's warm servers, started once per run.
-    globalSetup: [siblingModule('../harness/global-setup')],
+    globalSetup: [siblingModule('../harness/run-wide/global-setup')],
     // Items wait on models and sandboxes, which bound themselves; a test's own limit is the request timeout.
     testTimeout: 0,
     maxConcurrency: itemsAtOnce(env),
@@ -45,7 +45,7 @@ function workers(env: NodeJS.ProcessEnv): number {
 
 /**
  * Items of one part file started at once. TESTBENCH_CONCURRENCY bounds the model requests in flight across
- * workers (harness/run-slots.ts) and the sandbox bounds its programs; this only keeps 10,000 items from all
+ * workers (harness/run-wide/run-slots.ts) and the sandbox bounds its programs; this only keeps 10,000 items from all
  * waiting in memory at once, and is 4 times what either may run, so that it never caps them.
  */
 function itemsAtOnce(env: NodeJS.ProcessEnv): number {

@@ -1,6 +1,6 @@
 import { NOT_THE_MODELS_FAULT } from '../adapters/outcome.ts'
 import type { TestCase, TestModule } from 'vitest/node'
-import type { ItemRecord } from '../harness/item-record.ts'
+import type { ItemRecord } from '../harness/records/item-record.ts'
 
 /** The record a benchmark test wrote in its meta, or undefined for a test that is not a benchmark item. */
 export function recordOf(testCase: TestCase): ItemRecord | undefined {

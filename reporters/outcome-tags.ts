@@ -1,8 +1,8 @@
 import type { TestTagDefinition } from 'vitest'
 import type { TestCase } from 'vitest/node'
 import { NOT_THE_MODELS_FAULT, OUTCOMES, type Outcome } from '../adapters/outcome.ts'
-import type { ItemRecord } from '../harness/item-record.ts'
-import { ITEM_MARKS } from '../harness/item-marks.ts'
+import type { ItemRecord } from '../harness/records/item-record.ts'
+import { ITEM_MARKS } from '../harness/records/item-marks.ts'
 
 /** The tag every item whose outcome is not the model's fault gets besides its outcome's. */
 export const NOT_THE_MODELS_FAULT_TAG = 'not_the_models_fault'

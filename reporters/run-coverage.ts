@@ -1,5 +1,5 @@
 import type { TestCase, TestModule } from 'vitest/node'
-import '../harness/declared-item.ts'
+import '../harness/records/declared-item.ts'
 
 /** How much of a suite's set one model's run covered, when it covered only part of it. */
 export interface PartialRun {

@@ -1,8 +1,8 @@
 import type { Reporter, TestCase, TestModule, TestSpecification } from 'vitest/node'
-import { runFiles } from '../harness/run-files.ts'
+import { runFiles } from '../harness/run-wide/run-files.ts'
 
 /**
- * Tells the run's batch server (harness/batch-server.ts, in this process) which test files are yet to start their
+ * Tells the run's batch server (harness/batches/batch-server.ts, in this process) which test files are yet to start their
  * items: a batch waits for them, so that a worker that starts late on a busy machine does not send its requests
  * in a second batch, which waits for its own answers after the first.
  */

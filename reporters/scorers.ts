@@ -1,14 +1,14 @@
 import { NOT_THE_MODELS_FAULT } from '../adapters/outcome.ts'
-import type { ItemRecord } from '../harness/item-record.ts'
-import type { Score, Scorer } from '../harness/score.ts'
+import type { ItemRecord } from '../harness/records/item-record.ts'
+import type { Score, Scorer } from '../harness/scoring/score.ts'
 import type { ResultsTable, SuiteFiles } from '../harness/suite-declaration.ts'
 import { suiteNamed } from '../suites/registry.ts'
-import { passHatKScores, passRate } from './pass-rate.ts'
+import { passHatKScores, passRate } from './statistics/pass-rate.ts'
 import type { RunReport } from './run-report.ts'
 
 /**
  * The suite's own scorer (its declaration's); a suite without one is scored by its pass rate. With two or more
- * samples per item, a scorer that gives no pass^k gets it added (reporters/pass-rate.ts).
+ * samples per item, a scorer that gives no pass^k gets it added (reporters/statistics/pass-rate.ts).
  */
 export function scorerFor(suite: string): Scorer {
   const own = suiteNamed(suite)?.scorer

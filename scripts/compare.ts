@@ -6,9 +6,9 @@
  * outcomes, and the items one report lacks. Exits 0 whatever the difference: the gate decides.
  * TESTBENCH_PRICES adds each run's cost.
  */
-import { compareReports, comparisonMarkdown, CompareError } from '../reporters/compare.ts'
-import { pricesFromEnv, PricesError } from '../harness/prices.ts'
-import { readSavedReport, SavedReportError } from '../reporters/saved-report.ts'
+import { compareReports, comparisonMarkdown, CompareError } from '../reporters/saved-reports/compare.ts'
+import { pricesFromEnv, PricesError } from '../harness/run-wide/prices.ts'
+import { readSavedReport, SavedReportError } from '../reporters/saved-reports/saved-report.ts'
 import { answerHelp } from './script-usage.ts'
 
 const USAGE = `usage: llm-testbench compare <a.json> <b.json> [--json]   (npm run compare -- … in this repository)

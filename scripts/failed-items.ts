@@ -4,8 +4,14 @@
  * `--outcome=wrong_answer,timeout` picks outcomes (default: every one but passed, and unfinished items).
  * The pattern goes to stdout, the count to stderr; no matching item is exit code 1.
  */
-import { readSavedReport, SavedReportError } from '../reporters/saved-report.ts'
-import { itemsWithOutcome, NOT_PASSED, parseOutcomes, rerunPattern, SELECTABLE } from '../reporters/failed-items.ts'
+import { readSavedReport, SavedReportError } from '../reporters/saved-reports/saved-report.ts'
+import {
+  itemsWithOutcome,
+  NOT_PASSED,
+  parseOutcomes,
+  rerunPattern,
+  SELECTABLE,
+} from '../reporters/saved-reports/failed-items.ts'
 import { answerHelp } from './script-usage.ts'
 
 const USAGE = `usage: llm-testbench failed <saved report .json> [--outcome=wrong_answer,timeout,…]   (npm run failed -- …)

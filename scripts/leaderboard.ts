@@ -8,10 +8,20 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { reportDir } from '../harness/knobs.ts'
-import { leaderboard, leaderboardMarkdown, type Leaderboard, type SavedRun } from '../reporters/leaderboard.ts'
-import { leaderboardPage } from '../reporters/leaderboard-page.ts'
-import { pricesFromEnv, PricesError } from '../harness/prices.ts'
-import { readSavedReport, savedReportFiles, savedSuites, SavedReportError } from '../reporters/saved-report.ts'
+import {
+  leaderboard,
+  leaderboardMarkdown,
+  type Leaderboard,
+  type SavedRun,
+} from '../reporters/leaderboard/leaderboard.ts'
+import { leaderboardPage } from '../reporters/leaderboard/leaderboard-page.ts'
+import { pricesFromEnv, PricesError } from '../harness/run-wide/prices.ts'
+import {
+  readSavedReport,
+  savedReportFiles,
+  savedSuites,
+  SavedReportError,
+} from '../reporters/saved-reports/saved-report.ts'
 import { answerHelp } from './script-usage.ts'
 
 const USAGE = `usage: llm-testbench leaderboard [suite…]   (npm run leaderboard -- … in this repository)

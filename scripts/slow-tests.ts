@@ -53,24 +53,27 @@ export const SLOW_TESTS: readonly SlowTests[] = [
     glob: 'test/package/consumer.test.ts',
     why: 'the package packed, installed into a fresh project and run there',
   },
-  { glob: 'test/adapters/sandbox/docker-sandbox.test.ts', why: 'the container tier' },
-  { glob: 'test/adapters/sandbox/sandbox-image.test.ts', why: "the container tier's image" },
-  { glob: 'test/benchmarks/swebench/container-evaluation.test.ts', why: "SWE-bench's evaluation in its container" },
+  { glob: 'test/adapters/sandbox/container/docker-sandbox.test.ts', why: 'the container tier' },
+  { glob: 'test/adapters/sandbox/container/sandbox-image.test.ts', why: "the container tier's image" },
   {
-    glob: 'test/benchmarks/swebench/agent-episode.test.ts',
+    glob: 'test/benchmarks/swebench/evaluation/container-evaluation.test.ts',
+    why: "SWE-bench's evaluation in its container",
+  },
+  {
+    glob: 'test/benchmarks/swebench/agent/agent-episode.test.ts',
     why: "the bash-only agent's episodes in the instance's container",
   },
   {
-    glob: 'test/benchmarks/swebench/agent-replay.test.ts',
+    glob: 'test/benchmarks/swebench/agent/agent-replay.test.ts',
     why: 'the bash-only track with tool calls through two SDKs, and its trajectories replayed, in containers',
   },
   {
-    glob: 'test/benchmarks/swebench/agent-suite.test.ts',
+    glob: 'test/benchmarks/swebench/agent/agent-suite.test.ts',
     why: 'the bash-only track end to end, with Ctrl-C and a crash in the middle',
   },
   { glob: 'test/adapters/sandbox/self-check.test.ts', why: "the container tier's self-check on each engine" },
   {
-    glob: 'test/adapters/sandbox/container-tier-probe.test.ts',
+    glob: 'test/adapters/sandbox/container/container-tier-probe.test.ts',
     why: "the container tier's up-front probe on each engine",
   },
   {
@@ -82,7 +85,7 @@ export const SLOW_TESTS: readonly SlowTests[] = [
     why: "the recorded provider responses through suites/demo and PE-Bench's tool mode, some fourteen runs",
   },
   {
-    glob: 'test/adapters/models/openai-responses-runs.test.ts',
+    glob: 'test/adapters/models/openai/openai-responses-runs.test.ts',
     why: "HumanEval and PE-Bench's tool mode through the Responses API, each run twice",
   },
   {
@@ -100,14 +103,20 @@ export const SLOW_TESTS: readonly SlowTests[] = [
   },
   { glob: 'test/harness/bad-input.test.ts', why: 'a run of a suite for each of some sixty bad inputs' },
   { glob: 'test/ui/item-view.test.ts', why: 'the html report and the UI in Chromium' },
-  { glob: 'test/harness/batch-openai.test.ts', why: 'whole demo runs through OpenAI batches, one killed and resumed' },
   {
-    glob: 'test/harness/batch-providers.test.ts',
+    glob: 'test/harness/batches/batch-openai.test.ts',
+    why: 'whole demo runs through OpenAI batches, one killed and resumed',
+  },
+  {
+    glob: 'test/harness/batches/batch-providers.test.ts',
     why: 'whole demo runs through Anthropic and Gemini batches, killed and resumed',
   },
-  { glob: 'test/harness/batch-lost-create.test.ts', why: 'demo runs killed while each provider creates its batch' },
   {
-    glob: 'test/harness/batch-humaneval.test.ts',
+    glob: 'test/harness/batches/batch-lost-create.test.ts',
+    why: 'demo runs killed while each provider creates its batch',
+  },
+  {
+    glob: 'test/harness/batches/batch-humaneval.test.ts',
     why: "HumanEval through each provider's batches, killed and resumed",
   },
 ]

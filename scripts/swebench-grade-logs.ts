@@ -1,14 +1,14 @@
 // node scripts/swebench-grade-logs.mjs <instance.json> <log>...: the SWE-bench suite's verdict on each evaluation log
-// of one instance, as the suite reaches it after the container has run (suites/swebench/evaluate.ts's judgeLog): one
+// of one instance, as the suite reaches it after the container has run (suites/swebench/evaluation/evaluate.ts's judgeLog): one
 // line per log, `<log>\t<status>`, then `grading ms\t<ms>` (the grading alone, start-up excluded). The .mjs beside it
 // turns Node's compile cache on and loads this. bench:swebench runs it beside SWE-bench's own grading on the same
 // logs. The instance's patch and test_patch may sit in patches/gold.diff and patches/test.diff beside instance.json
 // (the fixture's layout).
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { judgeLog } from '../suites/swebench/evaluate.ts'
+import { judgeLog } from '../suites/swebench/evaluation/evaluate.ts'
 import { parseInstance } from '../suites/swebench/instance.ts'
-import { repoSpec } from '../suites/swebench/repo-specs.ts'
+import { repoSpec } from '../suites/swebench/evaluation/repo-specs.ts'
 import { refuseArguments } from './script-usage.ts'
 
 const USAGE = `usage: node scripts/swebench-grade-logs.mjs <instance.json> <log>...

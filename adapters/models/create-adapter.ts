@@ -9,31 +9,31 @@ import type { ModelSpec } from './model-spec.ts'
 export async function createAdapter(spec: ModelSpec, env: NodeJS.ProcessEnv = process.env): Promise<ModelAdapter> {
   switch (spec.provider) {
     case 'ollama': {
-      const { OllamaAdapter } = await import('./ollama.ts')
+      const { OllamaAdapter } = await import('./ollama/ollama.ts')
       return new OllamaAdapter(spec.model, env)
     }
     case 'openai': {
-      const { OpenAIAdapter, openaiEndpoint } = await import('./openai.ts')
+      const { OpenAIAdapter, openaiEndpoint } = await import('./openai/openai.ts')
       return new OpenAIAdapter(spec.model, openaiEndpoint(env), env)
     }
     case 'openrouter': {
-      const { openrouterAdapter } = await import('./openrouter.ts')
+      const { openrouterAdapter } = await import('./openrouter/openrouter.ts')
       return openrouterAdapter(spec.model, env)
     }
     case 'anthropic': {
-      const { AnthropicAdapter } = await import('./anthropic.ts')
+      const { AnthropicAdapter } = await import('./anthropic/anthropic.ts')
       return new AnthropicAdapter(spec.model, env)
     }
     case 'google': {
-      const { GoogleAdapter } = await import('./google.ts')
+      const { GoogleAdapter } = await import('./google/google.ts')
       return new GoogleAdapter(spec.model, env)
     }
     case 'reference': {
-      const { ReferenceAdapter } = await import('./reference.ts')
+      const { ReferenceAdapter } = await import('./answer-sources/reference.ts')
       return new ReferenceAdapter()
     }
     case 'replay': {
-      const { ReplayAdapter } = await import('./replay.ts')
+      const { ReplayAdapter } = await import('./answer-sources/replay.ts')
       return new ReplayAdapter(spec.model)
     }
   }

@@ -1,5 +1,5 @@
 import { ProviderError } from './model-adapter.ts'
-import type { WireProtocol } from './wire-check.ts'
+import type { WireProtocol } from './requests/wire-check.ts'
 
 /**
  * The hosted providers, one row each: what `MODEL=<prefix>:…` means, which wire protocol it speaks,

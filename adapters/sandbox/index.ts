@@ -10,8 +10,8 @@
  * and reads `result.outcome`: `passed` only when the program exited 0 and printed this run's marker,
  * which only the end of the checks prints. SANDBOX picks the tier; both implement `Sandbox`.
  */
-import { DockerSandbox } from './docker-sandbox.ts'
-import { ProcessSandbox } from './process-sandbox.ts'
+import { DockerSandbox } from './container/docker-sandbox.ts'
+import { ProcessSandbox } from './process/process-sandbox.ts'
 import type { RunRequest, RunResult, Sandbox } from './sandbox.ts'
 import { configuredTier } from './sandbox-tier.ts'
 

@@ -17,7 +17,7 @@ export const SANDBOX_IMAGE = textKnob({
   default: 'localhost/testbench/sandbox:bookworm',
   accepted: 'a container image name',
   readme:
-    'image of the container tier; the default one is built from `adapters/sandbox/images/Dockerfile` when the engine lacks it',
+    'image of the container tier; the default one is built from `adapters/sandbox/container/images/Dockerfile` when the engine lacks it',
 })
 /** Read by the tests only, through process.env: declared so that the settings check knows the name. */
 export const DOCKER_ENGINE_HOST = textKnob({

@@ -3,8 +3,13 @@
  * A run that executes model code checks this before its first item: no working tier is one error,
  * never programs run unsandboxed; only SANDBOX=none runs them without one, under a banner.
  */
-import { DockerSandbox } from './docker-sandbox.ts'
-import { hostProtections, processTierProblem, unsandboxedProblem, type HostProtections } from './host-protections.ts'
+import { DockerSandbox } from './container/docker-sandbox.ts'
+import {
+  hostProtections,
+  processTierProblem,
+  unsandboxedProblem,
+  type HostProtections,
+} from './process/host-protections.ts'
 
 import { SANDBOX, type TierName } from './knobs.ts'
 

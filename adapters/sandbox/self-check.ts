@@ -3,9 +3,9 @@
  * installed Docker Desktop or podman (macOS, Windows) or bwrap (Linux). It runs one known program, which
  * must pass, and one known hostile program, which must not (nor end as our infra_error), in that tier.
  */
-import { DockerSandbox } from './docker-sandbox.ts'
+import { DockerSandbox } from './container/docker-sandbox.ts'
 import { printMarker } from './languages.ts'
-import { ProcessSandbox } from './process-sandbox.ts'
+import { ProcessSandbox } from './process/process-sandbox.ts'
 import type { RunResult, Sandbox } from './sandbox.ts'
 import { configuredTier, tierReadiness, type TierName } from './sandbox-tier.ts'
 

@@ -7,7 +7,7 @@ import type {
   TokenUsage,
 } from '../../adapters/models/model-adapter.ts'
 import { capped, DEFAULT_OUTPUT_CHARS, type ConversationLimits } from './limits.ts'
-import { tokenCost, type TokenPrice } from '../prices.ts'
+import { tokenCost, type TokenPrice } from '../run-wide/prices.ts'
 import { sumTokens } from '../../adapters/models/token-usage.ts'
 import type { ConversationTool, ToolAnswer } from './tool.ts'
 import { parseToolArguments } from './tool-arguments.ts'

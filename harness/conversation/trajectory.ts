@@ -1,6 +1,6 @@
 import type { TokenUsage } from '../../adapters/models/model-adapter.ts'
 import type { LimitName } from './limits.ts'
-import { completionTokenText, promptTokenText } from '../token-text.ts'
+import { completionTokenText, promptTokenText } from '../records/token-text.ts'
 
 /** One tool call of a turn and what the model was answered; `ignored` says why a call was not run. */
 export interface TrajectoryCall {

@@ -4,7 +4,7 @@
  * tasks) and base + plus tests ("HumanEval+", "MBPP+"). An EvalPlus item records
  * `basePassed`; this derives the base column's records from it.
  */
-import type { ItemRecord } from '../item-record.ts'
+import type { ItemRecord } from '../records/item-record.ts'
 
 /**
  * `records` plus, for each record that says whether its base inputs passed, a

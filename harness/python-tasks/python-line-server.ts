@@ -6,8 +6,8 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { createInterface } from 'node:readline'
-import { HostToolchain } from '../../adapters/sandbox/host-toolchain.ts'
-import { isRecord } from '../dataset-file.ts'
+import { HostToolchain } from '../../adapters/sandbox/process/host-toolchain.ts'
+import { isRecord } from '../datasets/dataset-file.ts'
 
 export interface LineServerOptions {
   /** The Python script, as a file URL. */

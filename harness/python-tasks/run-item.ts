@@ -1,6 +1,6 @@
 /** One HumanEval- or MBPP-style item: ask, take the solution from the reply, run the checks, record, assert. */
 import type { ItemContext } from '../benchmark.ts'
-import { optional, scoringFacts, type FactsOf } from '../scoring-facts.ts'
+import { optional, scoringFacts, type FactsOf } from '../scoring/scoring-facts.ts'
 import { solutionFrom, withImports, type ExtractedSolution } from './extract-solution.ts'
 import { runUpstreamCheck } from './checks/run-upstream-check.ts'
 import { runIoCheck } from './io/run-io-check.ts'

@@ -10,8 +10,8 @@ import {
   stringField,
   type DatasetFile,
   type JsonRecord,
-} from '../../harness/dataset-file.ts'
-import { hubFileUrl, readDatasetParquet } from '../../harness/parquet-file.ts'
+} from '../../harness/datasets/dataset-file.ts'
+import { hubFileUrl, readDatasetParquet } from '../../harness/datasets/parquet-file.ts'
 import type { BenchItem } from '../../harness/benchmark.ts'
 import { fencedPython } from '../../harness/python-tasks/python-task.ts'
 import { VERSION, type Subset } from './knobs.ts'

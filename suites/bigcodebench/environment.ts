@@ -7,7 +7,7 @@
  * the warm interpreter fall back to a fresh one per program, with a warning).
  */
 import { runProgram, sandbox } from '../../adapters/sandbox/index.ts'
-import { isRecord } from '../../harness/dataset-file.ts'
+import { isRecord } from '../../harness/datasets/dataset-file.ts'
 
 /**
  * Imported once by the warm interpreter instead of by each program, for the tasks that import the

@@ -1,4 +1,4 @@
-import { optional, scoringFacts, type FactsOf } from '../../harness/scoring-facts.ts'
+import { optional, scoringFacts, type FactsOf } from '../../harness/scoring/scoring-facts.ts'
 import { SUBSETS } from './dataset.ts'
 import { SPLITS } from './options.ts'
 

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { runProgram, type RunResult } from '../../adapters/sandbox/index.ts'
-import { isRecord } from '../../harness/dataset-file.ts'
+import { isRecord } from '../../harness/datasets/dataset-file.ts'
 import { judgeVerdict, type MethodResult, type RunnerVerdict, type TaskRun } from './task-run.ts'
 
 /**

@@ -16,8 +16,8 @@ import {
   passAtEveryK,
   passAtKScore,
   passHatEveryK,
-} from '../../harness/pass-at-k.ts'
-import type { Score, Scorer } from '../../harness/score.ts'
+} from '../../harness/scoring/pass-at-k.ts'
+import type { Score, Scorer } from '../../harness/scoring/score.ts'
 import { bigCodeBenchFacts } from './facts.ts'
 import { parseExclusions, scoreName } from './variant.ts'
 

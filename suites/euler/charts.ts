@@ -1,4 +1,4 @@
-import { suiteAnchor, type ChartedBoard, type SizeChart } from '../../harness/leaderboard-chart.ts'
+import { suiteAnchor, type ChartedBoard, type SizeChart } from '../../harness/scoring/leaderboard-chart.ts'
 import { memoryGB } from './model-size.ts'
 import { BEST_FOR_SIZE_COLUMN, BITS_COLUMN, SIZE_COLUMN } from './score.ts'
 

@@ -2,7 +2,7 @@
 import type { ChatMessage } from '../../adapters/models/model-adapter.ts'
 import type { Language } from './languages.ts'
 import type { Era } from './options.ts'
-import type { EulerProblem } from './problems.ts'
+import type { EulerProblem } from './dataset/problems.ts'
 
 /** The original's request: this system message, temperature 0, up to 32768 tokens. */
 export const SYSTEM_MESSAGE = 'You are a helpful assistant'

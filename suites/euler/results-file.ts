@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { appendFile, mkdir } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import type { ItemRecord } from '../../harness/item-record.ts'
+import type { ItemRecord } from '../../harness/records/item-record.ts'
 import { isOutcome, NOT_THE_MODELS_FAULT } from '../../adapters/outcome.ts'
 import type { Era, Mode } from './options.ts'
 import type { ThinkSetting } from '../../adapters/models/model-adapter.ts'

@@ -18,7 +18,7 @@
  */
 import { LANGUAGES, type LanguageId } from './languages.ts'
 import { memoryGB } from './model-size.ts'
-import { pythonFixed } from '../../harness/python-round.ts'
+import { pythonFixed } from '../../harness/scoring/python-round.ts'
 import type { Mode } from './options.ts'
 import {
   BEST_FOR_SIZE_COLUMN,

@@ -10,15 +10,15 @@ import { groupBy } from '../../harness/group-by.ts'
  *   bits, context | one column per language. Mem-Score = 100 · PE-<N>-Score / memory (GB); the
  *   rows are ordered and "Best Model for Size" filled across models in results-table.ts.
  */
-import type { ItemRecord } from '../../harness/item-record.ts'
-import type { Score, ScoreInterval, Scorer } from '../../harness/score.ts'
-import { meanInterval, WILSON_EFFECTIVE } from '../../harness/proportion-interval.ts'
-import { optional, scoringFacts, type FactsOf } from '../../harness/scoring-facts.ts'
+import type { ItemRecord } from '../../harness/records/item-record.ts'
+import type { Score, ScoreInterval, Scorer } from '../../harness/scoring/score.ts'
+import { meanInterval, WILSON_EFFECTIVE } from '../../harness/scoring/proportion-interval.ts'
+import { optional, scoringFacts, type FactsOf } from '../../harness/scoring/scoring-facts.ts'
 import { LANGUAGES, LANGUAGE_IDS, type LanguageId } from './languages.ts'
 import { memoryGB, modelSize } from './model-size.ts'
 import { ERAS, MODES, type Mode } from './knobs.ts'
 import type { ThinkSetting } from '../../adapters/models/model-adapter.ts'
-import { pythonFixed, pythonRound } from '../../harness/python-round.ts'
+import { pythonFixed, pythonRound } from '../../harness/scoring/python-round.ts'
 
 export const SUITE = 'euler'
 export const THINKING = ['think', 'no_think'] as const

@@ -1,6 +1,6 @@
 import type { SuiteDeclaration } from '../../harness/suite-declaration.ts'
 import { eulerCharts } from './charts.ts'
-import { eulerProblems } from './data-source.ts'
+import { eulerProblems } from './dataset/data-source.ts'
 import { eulerKnobs } from './knobs.ts'
 import { eulerOptions } from './options.ts'
 import { eulerResultsTable } from './results-table.ts'

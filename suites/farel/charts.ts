@@ -1,4 +1,4 @@
-import { suiteAnchor, type ChartedBoard, type RelationChart } from '../../harness/leaderboard-chart.ts'
+import { suiteAnchor, type ChartedBoard, type RelationChart } from '../../harness/scoring/leaderboard-chart.ts'
 import { farelRuns } from './score.ts'
 
 /** One chart of per-relation accuracies per model, best first. */

@@ -4,13 +4,13 @@
  * prints it (2 decimals), their mean rounded as pandas rounds; a reply without
  * an answer counts as wrong. Computed from the item records alone.
  */
-import type { ItemRecord } from '../../harness/item-record.ts'
+import type { ItemRecord } from '../../harness/records/item-record.ts'
 import { NOT_THE_MODELS_FAULT } from '../../adapters/outcome.ts'
-import type { Score, ScoreInterval, Scorer } from '../../harness/score.ts'
-import { meanInterval, STRATIFIED_WILSON } from '../../harness/proportion-interval.ts'
-import type { SampleCount } from '../../harness/pass-at-k.ts'
-import { numpyRound, pythonFixed, pythonRound } from '../../harness/python-round.ts'
-import { optional, scoringFacts, type FactsOf } from '../../harness/scoring-facts.ts'
+import type { Score, ScoreInterval, Scorer } from '../../harness/scoring/score.ts'
+import { meanInterval, STRATIFIED_WILSON } from '../../harness/scoring/proportion-interval.ts'
+import type { SampleCount } from '../../harness/scoring/pass-at-k.ts'
+import { numpyRound, pythonFixed, pythonRound } from '../../harness/scoring/python-round.ts'
+import { optional, scoringFacts, type FactsOf } from '../../harness/scoring/scoring-facts.ts'
 import { PARSES, type Parse } from './answer.ts'
 
 export const SUITE = 'farel'

@@ -1,5 +1,10 @@
 /** HumanEval and HumanEval+ as PythonTasks: the pinned files and the mapping of their rows. */
-import { readDatasetJsonLines, stringField, type DatasetFile, type JsonRecord } from '../../harness/dataset-file.ts'
+import {
+  readDatasetJsonLines,
+  stringField,
+  type DatasetFile,
+  type JsonRecord,
+} from '../../harness/datasets/dataset-file.ts'
 import { instructionPrompt } from '../../harness/python-tasks/prompt.ts'
 import { fencedPython, importLines, type PythonTask } from '../../harness/python-tasks/python-task.ts'
 

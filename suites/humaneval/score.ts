@@ -2,9 +2,9 @@
  * HumanEval scores: pass@1 … pass@n per model and variant (`HumanEval pass@1`, `HumanEval+ pass@1`) with a 95% interval,
  * and EvalPlus's base column (`HumanEval (base tests of HumanEval+) pass@1`: the original tests' inputs over the HumanEval+ tasks).
  */
-import { scorePassAtK } from '../../harness/pass-at-k.ts'
+import { scorePassAtK } from '../../harness/scoring/pass-at-k.ts'
 import { withBaseRecords } from '../../harness/python-tasks/base-column.ts'
-import type { Scorer } from '../../harness/score.ts'
+import type { Scorer } from '../../harness/scoring/score.ts'
 import { excludedTasks } from './dataset.ts'
 
 const NAMES: Record<string, string> = {

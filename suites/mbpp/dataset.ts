@@ -8,7 +8,7 @@ import {
   stringListField,
   type DatasetFile,
   type JsonRecord,
-} from '../../harness/dataset-file.ts'
+} from '../../harness/datasets/dataset-file.ts'
 import { instructionPrompt } from '../../harness/python-tasks/prompt.ts'
 import { fencedPython, type PythonTask } from '../../harness/python-tasks/python-task.ts'
 

@@ -3,9 +3,9 @@
  * `MBPP sanitized`, `MBPP+ v0.2.0`, `MBPP+ v0.1.0`, and EvalPlus's base column for each MBPP+ version
  * (`MBPP (base tests of MBPP+ v0.2.0)`: the original asserts' inputs over the MBPP+ tasks).
  */
-import { scorePassAtK } from '../../harness/pass-at-k.ts'
+import { scorePassAtK } from '../../harness/scoring/pass-at-k.ts'
 import { withBaseRecords } from '../../harness/python-tasks/base-column.ts'
-import type { Scorer } from '../../harness/score.ts'
+import type { Scorer } from '../../harness/scoring/score.ts'
 import { excludedTasks } from './dataset.ts'
 
 const NAMES: Record<string, string> = {

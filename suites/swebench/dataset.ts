@@ -1,6 +1,6 @@
 /** SWE-bench Lite (pinned JSON), Verified and full (the hub's parquet), or any SWE-bench-format file the user points at. */
-import { readJson, readJsonLines, datasetFilePath, type DatasetFile } from '../../harness/dataset-file.ts'
-import { hubFileUrl, readParquet } from '../../harness/parquet-file.ts'
+import { readJson, readJsonLines, datasetFilePath, type DatasetFile } from '../../harness/datasets/dataset-file.ts'
+import { hubFileUrl, readParquet } from '../../harness/datasets/parquet-file.ts'
 import { parseInstance, type SwebenchInstance } from './instance.ts'
 import { swebenchDataset, type SwebenchDataset } from './options.ts'
 

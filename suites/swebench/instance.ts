@@ -1,7 +1,7 @@
 /** One SWE-bench task instance, as the dataset gives it (the two test lists decoded from their JSON strings). */
-import { isRecord, stringField, type JsonRecord } from '../../harness/dataset-file.ts'
-import { LOG_PARSERS, type LogParserName } from './log-parsers.ts'
-import type { RepoSpec } from './repo-specs.ts'
+import { isRecord, stringField, type JsonRecord } from '../../harness/datasets/dataset-file.ts'
+import { LOG_PARSERS, type LogParserName } from './evaluation/log-parsers.ts'
+import type { RepoSpec } from './evaluation/repo-specs.ts'
 
 export interface SwebenchInstance {
   instanceId: string

@@ -8,7 +8,7 @@
 import { join } from 'node:path'
 import { writeFileAtomicallySync } from '../../harness/atomic-file.ts'
 import { groupBy } from '../../harness/group-by.ts'
-import type { ItemRecord } from '../../harness/item-record.ts'
+import type { ItemRecord } from '../../harness/records/item-record.ts'
 
 export interface Prediction {
   instance_id: string

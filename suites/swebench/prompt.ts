@@ -5,7 +5,7 @@
  */
 import type { SwebenchInstance } from './instance.ts'
 import type { ContextMode } from './options.ts'
-import { patchFiles } from './patch-files.ts'
+import { patchFiles } from './patches/patch-files.ts'
 import type { RepoCache } from './repo-cache.ts'
 
 export interface ContextFile {

@@ -4,9 +4,9 @@
  * predictions replay one-shot, trajectories replay on the bash-only track, tool calls in `agent` and fenced commands in
  * `agent-text`. Checked before any item, with the mode to set.
  */
-import { parseReplayFile, type ReplayAnswer } from '../../adapters/models/replay.ts'
+import { parseReplayFile, type ReplayAnswer } from '../../adapters/models/answer-sources/replay.ts'
 import { MODE, type SwebenchMode } from './knobs.ts'
-import { TEXT_ACTION_PATTERN } from './mini-swe-agent-config.ts'
+import { TEXT_ACTION_PATTERN } from './agent/mini-swe-agent-config.ts'
 
 /** Why `MODEL=replay:<file>` cannot run in `mode`, or undefined when it can. */
 export function replayModeProblem(file: string, mode: SwebenchMode): string | undefined {

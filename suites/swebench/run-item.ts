@@ -4,19 +4,19 @@ import type Docker from 'dockerode'
 import { Limiter } from '../../adapters/sandbox/concurrency.ts'
 import type { BenchItem, ItemContext } from '../../harness/benchmark.ts'
 import { cacheDir } from '../../harness/knobs.ts'
-import { connectEngine, engineUnavailable } from './container-engine.ts'
-import { evaluatePatch } from './evaluate.ts'
+import { connectEngine, engineUnavailable } from './evaluation/container-engine.ts'
+import { evaluatePatch } from './evaluation/evaluate.ts'
 import type { SwebenchInstance } from './instance.ts'
-import { judgePatch, judgeReply, type Judges, type ReplyVerdict } from './judge-reply.ts'
+import { judgePatch, judgeReply, type Judges, type ReplyVerdict } from './patches/judge-reply.ts'
 import type { SwebenchMode, SwebenchOptions } from './options.ts'
-import { referenceSubmission } from './reference-submission.ts'
-import { NoFutureImages } from './no-future-image.ts'
-import { PulledImages } from './pulled-images.ts'
+import { referenceSubmission } from './agent/reference-submission.ts'
+import { NoFutureImages } from './agent/no-future-image.ts'
+import { PulledImages } from './evaluation/pulled-images.ts'
 import { contextFiles, swebenchPrompt } from './prompt.ts'
 import { RepoCache } from './repo-cache.ts'
-import { repoSpec } from './repo-specs.ts'
+import { repoSpec } from './evaluation/repo-specs.ts'
 import type { SwebenchFacts } from './score.ts'
-import { runAgentItem } from './run-agent-item.ts'
+import { runAgentItem } from './agent/run-agent-item.ts'
 
 export interface SwebenchItem extends BenchItem {
   instance: SwebenchInstance
@@ -52,7 +52,7 @@ export interface SwebenchRun {
   engine?: { docker: Docker; images: PulledImages; noFuture: NoFutureImages; limiter: TaskLimiter }
 }
 
-/** Runs at most so many tasks at once: a Limiter, or one shared by the run's workers (harness/run-slots.ts). */
+/** Runs at most so many tasks at once: a Limiter, or one shared by the run's workers (harness/run-wide/run-slots.ts). */
 export interface TaskLimiter {
   run<T>(task: () => Promise<T>): Promise<T>
 }

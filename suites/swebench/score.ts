@@ -10,14 +10,14 @@
  * failed) counts by its outcome all the same: `infra_error` as an evaluation error, anything else left out.
  */
 import { groupBy } from '../../harness/group-by.ts'
-import type { ItemRecord } from '../../harness/item-record.ts'
-import type { Score, Scorer } from '../../harness/score.ts'
-import type { SampleCount } from '../../harness/pass-at-k.ts'
-import { meanInterval, shareIntervalMethod } from '../../harness/proportion-interval.ts'
-import { optional, scoringFacts, type FactsOf } from '../../harness/scoring-facts.ts'
-import { APPLIED_WITH } from './evaluate.ts'
-import type { VerdictStatus } from './judge-reply.ts'
-import { EXIT_STATUSES } from './agent-loop.ts'
+import type { ItemRecord } from '../../harness/records/item-record.ts'
+import type { Score, Scorer } from '../../harness/scoring/score.ts'
+import type { SampleCount } from '../../harness/scoring/pass-at-k.ts'
+import { meanInterval, shareIntervalMethod } from '../../harness/scoring/proportion-interval.ts'
+import { optional, scoringFacts, type FactsOf } from '../../harness/scoring/scoring-facts.ts'
+import { APPLIED_WITH } from './evaluation/evaluate.ts'
+import type { VerdictStatus } from './patches/judge-reply.ts'
+import { EXIT_STATUSES } from './agent/agent-loop.ts'
 
 const STATUSES = [
   'resolved',

@@ -6,7 +6,7 @@
  */
 import { inject } from 'vitest'
 import { benchmark, declarePart, type Part } from '../../harness/benchmark.ts'
-import { runWideLimiter } from '../../harness/run-slots.ts'
+import { runWideLimiter } from '../../harness/run-wide/run-slots.ts'
 import { loadInstances } from './dataset.ts'
 import { INSTANCES } from './knobs.ts'
 import { swebenchOptions } from './options.ts'

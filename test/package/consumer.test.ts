@@ -22,7 +22,7 @@ import { isolationMissing } from '../support/sandbox-available.ts'
 import { datasetOrSkip } from '../support/test-datasets.ts'
 import { loadHumanEval } from '../../suites/humaneval/dataset.ts'
 import type { RunReport } from '../../reporters/run-report.ts'
-import { unpackTar } from '../../adapters/sandbox/tar.ts'
+import { unpackTar } from '../../adapters/sandbox/container/tar.ts'
 
 const run = promisify(execFile)
 const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
@@ -74,7 +74,7 @@ describe('the tarball', () => {
     expect(files).toContain('package/index.js')
     expect(files).toContain('package/index.d.ts')
     expect(files).toContain('package/scripts/llm-testbench.js')
-    expect(files).toContain('package/adapters/sandbox/python-fork-server.py')
+    expect(files).toContain('package/adapters/sandbox/warm-servers/python-fork-server.py')
     expect(files).toContain('package/suites/humaneval/humaneval-1.test.js')
     expect(files).toContain('package/CHANGELOG.md')
     const outside = files.filter(

@@ -5,11 +5,11 @@
  */
 import { describe, expect, test } from 'vitest'
 import type { Outcome } from '../../adapters/outcome.ts'
-import type { ItemRecord } from '../../harness/item-record.ts'
-import { compareReports, comparisonMarkdown } from '../../reporters/compare.ts'
-import { evaluateGate, gateText } from '../../reporters/gate.ts'
+import type { ItemRecord } from '../../harness/records/item-record.ts'
+import { compareReports, comparisonMarkdown } from '../../reporters/saved-reports/compare.ts'
+import { evaluateGate, gateText } from '../../reporters/gate/gate.ts'
 import { buildRunReport, summaryText } from '../../reporters/run-report.ts'
-import { withIntervals } from '../../reporters/score-interval.ts'
+import { withIntervals } from '../../reporters/statistics/score-interval.ts'
 import { scorerFor } from '../../reporters/scorers.ts'
 
 function records(outcome: Outcome, count: number, notAsked = false): ItemRecord[] {

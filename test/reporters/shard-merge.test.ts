@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, test } from 'vitest'
 import { itemsOfPart } from '../../harness/benchmark.ts'
-import type { ItemRecord } from '../../harness/item-record.ts'
+import type { ItemRecord } from '../../harness/records/item-record.ts'
 import type { RunReport } from '../../reporters/run-report.ts'
 import { REPO_ROOT, startVitestRun } from '../support/run-vitest.ts'
 

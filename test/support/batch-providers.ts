@@ -9,8 +9,8 @@ import {
   type BatchBehaviour,
 } from './batch-loopback.ts'
 import type { LoopbackServer } from './loopback-server.ts'
-import { batchWireFor } from '../../adapters/models/batch/batch-wire-for.ts'
-import type { BatchWire } from '../../adapters/models/batch/batch-wire.ts'
+import { batchWireFor } from '../../adapters/models/batch-wire-for.ts'
+import type { BatchWire } from '../../adapters/models/batch-wire.ts'
 import { killRun, startVitestRun } from './run-vitest.ts'
 import { waitFor } from './wait-for.ts'
 

@@ -1,4 +1,4 @@
-import { DockerSandbox } from '../../adapters/sandbox/docker-sandbox.ts'
+import { DockerSandbox } from '../../adapters/sandbox/container/docker-sandbox.ts'
 import { TOOLS, type Tool } from './required-tool.ts'
 
 /**

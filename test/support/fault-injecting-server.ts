@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http'
-import type { WireProtocol } from '../../adapters/models/wire-check.ts'
+import type { WireProtocol } from '../../adapters/models/requests/wire-check.ts'
 import { sendJson, startLoopbackServer, type LoopbackServer, type SeenRequest } from './loopback-server.ts'
 import { promptOf, streamedReply, type StreamedReply, type WireToolCall } from './wire-replies.ts'
 

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
-import type { WireProtocol } from '../../adapters/models/wire-check.ts'
+import type { WireProtocol } from '../../adapters/models/requests/wire-check.ts'
 import { sendJson, startLoopbackServer, type LoopbackServer } from './loopback-server.ts'
 import { limiterOf, type Limiter, type LimiterKind } from './rate-limiters.ts'
 import { promptOf, streamedReply } from './wire-replies.ts'

@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { ItemRecord } from '../../harness/item-record.ts'
+import type { ItemRecord } from '../../harness/records/item-record.ts'
 import { startVitestRun } from './run-vitest.ts'
 import { datasetEnv } from './test-datasets.ts'
 

@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { ItemRecord } from '../../harness/item-record.ts'
-import type { DeclaredItem } from '../../harness/declared-item.ts'
+import type { ItemRecord } from '../../harness/records/item-record.ts'
+import type { DeclaredItem } from '../../harness/records/declared-item.ts'
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url))
 

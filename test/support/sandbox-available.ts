@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { hostProtections } from '../../adapters/sandbox/host-protections.ts'
+import { hostProtections } from '../../adapters/sandbox/process/host-protections.ts'
 import type { Language } from '../../adapters/sandbox/index.ts'
-import { ProcessSandbox } from '../../adapters/sandbox/process-sandbox.ts'
+import { ProcessSandbox } from '../../adapters/sandbox/process/process-sandbox.ts'
 import { skipWithoutTool, TOOLS, type SkippableContext, type Tool } from './required-tool.ts'
 
 /**

@@ -1,4 +1,4 @@
-import type { WireProtocol } from '../../adapters/models/wire-check.ts'
+import type { WireProtocol } from '../../adapters/models/requests/wire-check.ts'
 import { startFaultyModelServer } from './fault-injecting-server.ts'
 import { startLoopbackServer, type LoopbackServer } from './loopback-server.ts'
 import { streamedReply, type ReplyShape } from './wire-replies.ts'

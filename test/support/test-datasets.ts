@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { DatasetUnavailableError } from '../../harness/dataset-file.ts'
+import { DatasetUnavailableError } from '../../harness/datasets/dataset-file.ts'
 import { cacheDir, dataDir } from '../../harness/knobs.ts'
 import { skipForMissing, type SkippableContext } from './required-tool.ts'
 

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import type { ServerResponse } from 'node:http'
 import seedrandom from 'seedrandom'
-import type { WireProtocol } from '../../adapters/models/wire-check.ts'
+import type { WireProtocol } from '../../adapters/models/requests/wire-check.ts'
 import { startLoopbackServer, type LoopbackServer } from './loopback-server.ts'
 
 /**

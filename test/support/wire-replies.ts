@@ -1,4 +1,4 @@
-import type { WireProtocol } from '../../adapters/models/wire-check.ts'
+import type { WireProtocol } from '../../adapters/models/requests/wire-check.ts'
 import type { SeenRequest } from './loopback-server.ts'
 
 /** A streamed reply as the bytes each protocol sends, one frame (SSE event or NDJSON line) per entry. */

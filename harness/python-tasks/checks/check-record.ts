@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { writeFileAtomically } from '../../atomic-file.ts'
-import { isRecord } from '../../dataset-file.ts'
+import { isRecord } from '../../datasets/dataset-file.ts'
 import { cacheDir } from '../../knobs.ts'
 import { recordCheck, type CheckRecord, type CheckSpec } from './check-judge.ts'
 

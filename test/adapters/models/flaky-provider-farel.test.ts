@@ -2,8 +2,8 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { afterEach, describe, expect, test } from 'vitest'
 import type { ChatReply } from '../../../adapters/models/model-adapter.ts'
-import type { WireProtocol } from '../../../adapters/models/wire-check.ts'
-import type { ItemRecord } from '../../../harness/item-record.ts'
+import type { WireProtocol } from '../../../adapters/models/requests/wire-check.ts'
+import type { ItemRecord } from '../../../harness/records/item-record.ts'
 import { scoreFarel } from '../../../suites/farel/score.ts'
 import {
   clientEnv,

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { createAdapter } from '../../../adapters/models/create-adapter.ts'
 import { HOSTED_PROVIDERS, parseModel } from '../../../adapters/models/model-spec.ts'
-import { OpenAIAdapter } from '../../../adapters/models/openai.ts'
+import { OpenAIAdapter } from '../../../adapters/models/openai/openai.ts'
 import { apiKeyOf, baseUrlOf, PROVIDERS, type ProviderRow } from '../../../adapters/models/providers.ts'
 
 /** Providers that could one day be added, named like the model families Ollama serves. */

@@ -7,7 +7,7 @@ import { parseModel } from '../../../adapters/models/model-spec.ts'
 import { ProviderError, type ChatReply, type ChatRequest } from '../../../adapters/models/model-adapter.ts'
 import { ReplyCache } from '../../../adapters/models/reply-cache.ts'
 import { FAST_RETRIES, WORKSPACE_TOOLS } from '../../support/model-test-settings.ts'
-import type { WireProtocol } from '../../../adapters/models/wire-check.ts'
+import type { WireProtocol } from '../../../adapters/models/requests/wire-check.ts'
 import { chatRequest } from '../../support/chat-request.ts'
 import {
   clientEnv,

@@ -1,6 +1,6 @@
 import { describe, expect, onTestFinished, test } from 'vitest'
-import { AnthropicAdapter } from '../../../adapters/models/anthropic.ts'
-import { GoogleAdapter } from '../../../adapters/models/google.ts'
+import { AnthropicAdapter } from '../../../adapters/models/anthropic/anthropic.ts'
+import { GoogleAdapter } from '../../../adapters/models/google/google.ts'
 import type {
   ChatMessage,
   ChatReply,
@@ -8,9 +8,9 @@ import type {
   ModelAdapter,
   ToolDefinition,
 } from '../../../adapters/models/model-adapter.ts'
-import { OllamaAdapter } from '../../../adapters/models/ollama.ts'
-import { OpenAIAdapter, openaiEndpoint } from '../../../adapters/models/openai.ts'
-import { openrouterAdapter } from '../../../adapters/models/openrouter.ts'
+import { OllamaAdapter } from '../../../adapters/models/ollama/ollama.ts'
+import { OpenAIAdapter, openaiEndpoint } from '../../../adapters/models/openai/openai.ts'
+import { openrouterAdapter } from '../../../adapters/models/openrouter/openrouter.ts'
 import { skipForMissing } from '../../support/required-tool.ts'
 import { EXPECTED_REPLIES, type ExpectedReply } from '../../support/wire-recording-expectations.ts'
 import { digestOf, expectSentBack } from '../../support/wire-recording-checks.ts'

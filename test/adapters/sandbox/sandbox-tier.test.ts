@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'vitest'
-import type { HostProtections } from '../../../adapters/sandbox/host-protections.ts'
-import { processTierProblem, unsandboxedProblem } from '../../../adapters/sandbox/host-protections.ts'
+import type { HostProtections } from '../../../adapters/sandbox/process/host-protections.ts'
+import { processTierProblem, unsandboxedProblem } from '../../../adapters/sandbox/process/host-protections.ts'
 import { configuredTier, tierReadiness, UNSANDBOXED } from '../../../adapters/sandbox/sandbox-tier.ts'
-import type { ItemRecord } from '../../../harness/item-record.ts'
-import { leaderboardMarkdown } from '../../../reporters/leaderboard.ts'
+import type { ItemRecord } from '../../../harness/records/item-record.ts'
+import { leaderboardMarkdown } from '../../../reporters/leaderboard/leaderboard.ts'
 import { buildRunReport, summaryText } from '../../../reporters/run-report.ts'
 
 const WORKING: HostProtections = {

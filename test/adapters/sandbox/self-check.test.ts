@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { printMarker } from '../../../adapters/sandbox/languages.ts'
-import { ProcessSandbox } from '../../../adapters/sandbox/process-sandbox.ts'
+import { ProcessSandbox } from '../../../adapters/sandbox/process/process-sandbox.ts'
 import {
   formatSelfCheck,
   HOSTILE_CHECK_PROGRAM,

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url'
-import { readJsonLines } from '../../../harness/dataset-file.ts'
+import { readJsonLines } from '../../../harness/datasets/dataset-file.ts'
 import { bigCodeBenchTask, type BigCodeBenchTask } from '../../../suites/bigcodebench/dataset.ts'
 
 /** Made-up tasks in BigCodeBench's format (fixtures/bigcodebench/make-tasks.py says how each one ends). */

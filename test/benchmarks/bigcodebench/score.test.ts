@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import type { ItemRecord } from '../../../harness/item-record.ts'
+import type { ItemRecord } from '../../../harness/records/item-record.ts'
 import { scoreBigCodeBench } from '../../../suites/bigcodebench/score.ts'
 import { formatExclusions, parseExclusions, scoreName, variantName } from '../../../suites/bigcodebench/variant.ts'
 

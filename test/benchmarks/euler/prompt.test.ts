@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import { describe, expect, test } from 'vitest'
 import { LANGUAGES, LANGUAGE_IDS } from '../../../suites/euler/languages.ts'
-import { loadProblems } from '../../../suites/euler/problems.ts'
+import { loadProblems } from '../../../suites/euler/dataset/problems.ts'
 import { buildPrompt, problemStatement } from '../../../suites/euler/prompt.ts'
 
 const FIXTURE = fileURLToPath(new URL('../../../fixtures/euler/datasets/euler', import.meta.url))

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import { describe, expect, test } from 'vitest'
-import type { ItemRecord } from '../../../harness/item-record.ts'
+import type { ItemRecord } from '../../../harness/records/item-record.ts'
 import { runSuiteForRecords } from '../../support/run-vitest.ts'
 import { skipWithoutSandbox } from '../../support/sandbox-available.ts'
 

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest'
 import type { Outcome } from '../../../adapters/outcome.ts'
-import type { ItemRecord } from '../../../harness/item-record.ts'
+import type { ItemRecord } from '../../../harness/records/item-record.ts'
 import { eulerResultsTable } from '../../../suites/euler/results-table.ts'
 import { scoreEuler, type Thinking } from '../../../suites/euler/score.ts'
 

@@ -115,7 +115,7 @@ describe('HumanEval+ judged outside the program', () => {
         verdicts.join('\n'),
       ).toEqual([])
       // Sample 7 prints the fork server's breakdown line and exits 125 before its function exists: the process
-      // tier still reads that as its own failure (adapters/sandbox/process-sandbox.ts, issue 13 item 4, the
+      // tier still reads that as its own failure (adapters/sandbox/process/process-sandbox.ts, issue 13 item 4, the
       // sandbox's part); the driver's first line proves the sandbox had started the program for every other case.
       expect(
         records

@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest'
-import type { ItemRecord } from '../../../harness/item-record.ts'
+import type { ItemRecord } from '../../../harness/records/item-record.ts'
 import type { Outcome } from '../../../adapters/outcome.ts'
 import { scoreHumanEval } from '../../../suites/humaneval/score.ts'
-import { formatInterval } from '../../../reporters/score-interval.ts'
+import { formatInterval } from '../../../reporters/statistics/score-interval.ts'
 
 function record(itemId: string, sample: number, outcome: Outcome, variant = 'humaneval', model = 'm'): ItemRecord {
   return { suite: 'humaneval', itemId, model, provider: 'ollama', sample, outcome, variant }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import type { ItemRecord } from '../../../harness/item-record.ts'
+import type { ItemRecord } from '../../../harness/records/item-record.ts'
 import type { Outcome } from '../../../adapters/outcome.ts'
 import { scoreMbpp } from '../../../suites/mbpp/score.ts'
 

@@ -1,11 +1,11 @@
 /** The synthetic instance of fixtures/swebench/tinycalc: a tiny Python repository with one bug, and its local image. */
 import { readFileSync } from 'node:fs'
 import type Docker from 'dockerode'
-import { engineUnavailable } from '../../../suites/swebench/container-engine.ts'
+import { engineUnavailable } from '../../../suites/swebench/evaluation/container-engine.ts'
 import { TOOLS, type Tool } from '../../support/required-tool.ts'
-import { readJson } from '../../../harness/dataset-file.ts'
+import { readJson } from '../../../harness/datasets/dataset-file.ts'
 import { parseInstance, type SwebenchInstance } from '../../../suites/swebench/instance.ts'
-import type { RepoSpec } from '../../../suites/swebench/repo-specs.ts'
+import type { RepoSpec } from '../../../suites/swebench/evaluation/repo-specs.ts'
 
 export const FIXTURE_DIR = new URL('../../../fixtures/swebench/tinycalc/', import.meta.url)
 

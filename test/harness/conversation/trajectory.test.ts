@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest'
-import type { ItemRecord } from '../../../harness/item-record.ts'
-import { itemView } from '../../../harness/show-record.ts'
+import type { ItemRecord } from '../../../harness/records/item-record.ts'
+import { itemView } from '../../../harness/records/show-record.ts'
 import { renderTrajectory, type TrajectoryTurn } from '../../../harness/conversation/trajectory.ts'
 
 const turns: TrajectoryTurn[] = [
