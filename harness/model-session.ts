@@ -1,6 +1,4 @@
-import type { ChatReply, ChatRequest, ModelDetails } from '../adapters/models/model-adapter.ts'
 import { createAdapter } from '../adapters/models/create-adapter.ts'
-import type { ModelSpec } from '../adapters/models/model-spec.ts'
 import { ReplyCache } from '../adapters/models/reply-cache.ts'
 import { inject } from 'vitest'
 import { cacheDir, cacheMode, thinkSetting } from '../adapters/models/knobs.ts'
@@ -18,19 +16,9 @@ import {
 } from './run-wide/cost-budget.ts'
 import { pricesFromEnv } from './run-wide/prices.ts'
 import { batchingAsker } from './batches/batch-asker.ts'
+import type { Asker, ResolvedModel } from './resolved-model.ts'
 
-/** A model from MODEL after the up-front check: what the provider said about it comes along. */
-export interface ResolvedModel extends ModelSpec {
-  details: ModelDetails
-}
-
-declare module 'vitest' {
-  interface ProvidedContext {
-    benchModels: ResolvedModel[]
-  }
-}
-
-export type Asker = (request: ChatRequest) => Promise<ChatReply>
+export type { Asker, ResolvedModel } from './resolved-model.ts'
 
 const askers = new Map<string, Asker>()
 let runWide: { address: string; slots: RunWideSlots } | undefined

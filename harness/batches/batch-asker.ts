@@ -5,7 +5,7 @@ import { batchable } from '../../adapters/models/batch-wire.ts'
 import type { ChatRequest } from '../../adapters/models/model-adapter.ts'
 import { ProviderError } from '../../adapters/models/model-adapter.ts'
 import type { BatchAsk, BatchReplyLine, OneByOne } from './batch-server.ts'
-import type { Asker, ResolvedModel } from '../model-session.ts'
+import type { Asker, ResolvedModel } from '../resolved-model.ts'
 
 interface Waiter {
   resolve: (line: BatchReplyLine) => void

@@ -16,7 +16,6 @@ import { contextFiles, swebenchPrompt } from './prompt.ts'
 import { RepoCache } from './repo-cache.ts'
 import { repoSpec } from './evaluation/repo-specs.ts'
 import type { SwebenchFacts } from './score.ts'
-import { runAgentItem } from './agent/run-agent-item.ts'
 
 export interface SwebenchItem extends BenchItem {
   instance: SwebenchInstance
@@ -125,7 +124,6 @@ export async function assertEngineReachable(
 }
 
 export async function runItem(item: SwebenchItem, bench: ItemContext<SwebenchFacts>, run: SwebenchRun): Promise<void> {
-  if (run.options.mode !== 'oneshot') return runAgentItem(item, bench, run)
   const { instance } = item
   // A replayed prediction was made elsewhere, from its own prompt: none is shown here, so nothing is read from a clone.
   const replayed = bench.model.provider === 'replay'

@@ -12,6 +12,7 @@ import { INSTANCES } from './knobs.ts'
 import { swebenchOptions } from './options.ts'
 import { replayModeProblem } from './replay-mode.ts'
 import { assertEngineReachable, runItem, swebenchItem, swebenchRun, type SwebenchRun } from './run-item.ts'
+import { runAgentItem } from './agent/run-agent-item.ts'
 import { swebenchFacts } from './score.ts'
 
 const options = swebenchOptions()
@@ -48,7 +49,9 @@ export function declareSwebench(part: Part): Promise<void> {
       ...(options.instances === undefined ? {} : { narrowedBy: `${INSTANCES.name}=${INSTANCES.raw()}` }),
       scoring: swebenchFacts,
       concurrent: true,
-      run: (item, bench) => runItem(item, bench, runs),
+      // The agent's tracks here, not in runItem, so that run-item.ts and agent/run-agent-item.ts do not import each other.
+      run: (item, bench) =>
+        runs.options.mode === 'oneshot' ? runItem(item, bench, runs) : runAgentItem(item, bench, runs),
     })
   })
 }
