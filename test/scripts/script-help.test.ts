@@ -7,11 +7,11 @@ import { REPO_ROOT } from '../support/run-vitest.ts'
 
 const run = promisify(execFile)
 
-/** Every `npm run` script that is one of scripts/*.ts, by its name: the ones a user passes arguments to. */
+/** Every `npm run` script that is a file under scripts/, by its name: the ones a user passes arguments to. */
 const NPM_SCRIPTS = Object.entries(
   (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts,
 ).flatMap(([name, command]) => {
-  const file = /^node (scripts\/[\w-]+\.ts)$/.exec(command)?.[1]
+  const file = /^node (scripts\/[\w/-]+\.ts)$/.exec(command)?.[1]
   return file === undefined ? [] : [{ name, file }]
 })
 
