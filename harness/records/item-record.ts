@@ -1,8 +1,11 @@
 import type { TokenUsage } from '../../adapters/models/model-adapter.ts'
 import type { Outcome } from '../../adapters/outcome.ts'
-import type { FactRecord } from '../scoring/scoring-facts.ts'
 import type { ItemMark } from './item-marks.ts'
 import type { ConversationEnd, TrajectoryTurn } from '../conversation/trajectory.ts'
+
+/** The JSON a record's `scoring` holds (its shape declared by the suite's scoring facts, scoring/scoring-facts.ts). */
+export type FactValue = string | number | boolean
+export type FactRecord = Readonly<Record<string, FactValue>>
 
 /**
  * Everything a test body records about one item × model × sample. It lives in

@@ -1,5 +1,7 @@
 import type { ItemRecord } from '../records/item-record.ts'
 
+export type { FactRecord, FactValue } from '../records/item-record.ts'
+
 /**
  * A suite's scoring facts: the typed record each of its items writes (`bench.record({ scoring })`)
  * and its scorer reads back, from a run, merged shards or a saved report. Declared once per suite:
@@ -17,10 +19,6 @@ export interface OptionalFact<Type extends FactType = FactType> {
 }
 
 export type FactShape = Readonly<Record<string, FactType | OptionalFact>>
-
-/** The JSON a record's `scoring` holds. */
-export type FactValue = string | number | boolean
-export type FactRecord = Readonly<Record<string, FactValue>>
 
 type ValueOf<Type> = Type extends 'string'
   ? string

@@ -14,7 +14,7 @@ import { isRecord } from '../../datasets/dataset-file.ts'
 import { driverStarted } from '../io/run-io-check.ts'
 import type { UpstreamCheck } from '../python-task.ts'
 import { wallBackstopSeconds } from './call-driver-run.ts'
-import type { CheckPolicy, CheckRun } from './run-upstream-check.ts'
+import type { CheckPolicy, CheckRun } from './check-policy.ts'
 
 const DRIVER = readFileSync(new URL('in_process_driver.py', import.meta.url), 'utf8')
 

