@@ -53,8 +53,13 @@ describe("a project's own suites", () => {
     expect(knownKnobNames()).toContain('TESTBENCH_TICKETS_QUEUE')
     const exactMatch = (): Score[] => [{ suite: 'sql', model: 'm', name: 'exact match', value: 1, display: '100%' }]
     registerOwnSuites([{ name: 'sql', title: 'SQL', runsPrograms: true, scorer: exactMatch }])
-    expect(scorerFor('sql')([])).toEqual(exactMatch())
-    expect(scorerFor('tickets')).toBe(passRate)
+    expect(scorerFor('sql')(records('sql', ['passed']))).toEqual(exactMatch())
+    const judged = records('tickets', ['passed', 'wrong_answer'])
+    expect(scorerFor('tickets')(judged)).toEqual(passRate(judged))
+    // Over no judged item, even a project's own scorer is no score.
+    expect(scorerFor('sql')(records('sql', ['provider_error']))).toMatchObject([
+      { name: 'exact match', display: 'no items were judged', noItems: expect.stringMatching(/1 provider_error/) },
+    ])
     // The same declaration again (the config loaded twice) is no conflict.
     expect(() => registerOwnSuites([tickets])).not.toThrow()
   })

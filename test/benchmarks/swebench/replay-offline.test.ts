@@ -112,7 +112,7 @@ describe.concurrent('a SWE-bench predictions file replayed offline', () => {
   )
 
   test(
-    'an instance that breaks before it records its facts (a clone that fails) still leaves a score and a report',
+    'an instance that breaks before it records its facts (a clone that fails) still leaves a report, and no score',
     { timeout: 180_000 },
     async () => {
       // The reference model is shown the oracle files, which are read from a clone; this one cannot be made.
@@ -130,11 +130,13 @@ describe.concurrent('a SWE-bench predictions file replayed offline', () => {
       expect(records[0]?.reason).toMatch(/Could not clone https:\/\/github\.com\/testbench\/tinycalc\.git/)
       expect(output).not.toMatch(/does not hold swebench facts/)
       const [score] = savedReport(reports).scores
+      // Its only item is ours to fix, not the model's: no item was judged, and the score says so instead of 0 %.
       expect(score).toMatchObject({
         name: 'SWE-bench (dataset not recorded) % Resolved',
-        value: 0,
-        counted: { solved: 0, total: 1 },
+        display: 'no items were judged',
+        noItems: expect.stringMatching(/1 infra_error/),
       })
+      expect(score?.counted).toBeUndefined()
       expect(score?.columns).toMatchObject({ 'evaluation errors': '1' })
     },
   )
