@@ -1,6 +1,6 @@
 import type { JsonValue, SendBack, TokenUsage, ToolCall } from '../model-adapter.ts'
 import { madeUpCallId } from '../made-up-call-id.ts'
-import { responsesUsage } from './openai-responses-usage.ts'
+import { responsesUsage } from './openai-usage.ts'
 
 /** An error the Responses API sent after its 200: an `error` event, or `response.failed`'s `response.error`. */
 export interface ResponsesFailure {
