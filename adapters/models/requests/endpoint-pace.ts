@@ -45,6 +45,8 @@ export const START_SHARE = 4
 export const RATE_SPAN_MS = 10_000
 /** Each answer while the pace spaces its starts shortens the spacing by this share: it feels for the rate again. */
 export const SPACING_PROBE = 0.02
+/** The longest spacing between two starts: what the answers of RATE_SPAN_MS can measure at their slowest (two). */
+export const MAX_SPACING_MS = RATE_SPAN_MS / 2
 
 /**
  * How many requests one endpoint may have in flight now, and until when none may start: concurrency that
@@ -95,6 +97,8 @@ export class EndpointPace {
   /** The least time between two starts, learned from refusals when no answer says the limit (0: none). */
   spacingMs = 0
   #nextStartAt = 0
+  /** Whether the last `mayStart` said no for the time alone: until one says yes, `waitForMs` is at least 1 ms. */
+  #refusedForTime = false
   /** Whether any answer said the provider's limit: then its windows pace the starts, not the spacing. */
   #limitsSaid = false
   /** Whether the provider's allowance refills continuously (a token bucket), or was shown to be a window. */
@@ -145,13 +149,20 @@ export class EndpointPace {
    * request (a window spent past its reset waits for an answer instead: no timer).
    */
   waitForMs(): number {
+    const wait = this.#timeToWait()
+    // A caller asks this a moment after `mayStart` said no for the time: by then the wait may have run out, and a
+    // 0 would leave its waiting requests with no timer, and nothing in flight to wake them.
+    return this.#refusedForTime ? Math.max(1, wait) : wait
+  }
+
+  #timeToWait(): number {
     const now = this.#now()
     const window = this.#window
     const refilled =
       window !== undefined && this.#refills && window.perMs > 0 && this.windowRoom() <= 0
         ? window.heardAt + (window.counted - window.allowance + 1) / window.perMs - now
         : 0
-    return Math.max(this.heldForMs(), this.#nextStartAt - now, refilled)
+    return Math.max(Math.max(0, this.holdUntil - now), this.#nextStartAt - now, refilled)
   }
 
   /**
@@ -159,7 +170,10 @@ export class EndpointPace {
    * window, unless nothing is in flight to bring one.
    */
   mayStart(inFlight: number): boolean {
-    if (inFlight >= this.#startingCeiling() || this.waitForMs() > 0) return false
+    this.#refusedForTime = false
+    if (inFlight >= this.#startingCeiling()) return false
+    this.#refusedForTime = this.#timeToWait() > 0
+    if (this.#refusedForTime) return false
     return inFlight === 0 || this.windowRoom() > 0
   }
 
@@ -317,7 +331,8 @@ export class EndpointPace {
     const since = Math.max(this.#firstCutAt, now - RATE_SPAN_MS)
     const answered = this.#answeredAt.filter((at) => at > since).length
     const measured = now - since >= 500 && answered >= 2 ? (now - since) / answered : undefined
-    this.spacingMs = Math.max(measured ?? 2 * this.spacingMs, 1)
+    // Measured, the spacing is at most half the span (two answers in it); doubled, it must not grow without end.
+    this.spacingMs = Math.min(Math.max(measured ?? 2 * this.spacingMs, 1), MAX_SPACING_MS)
     this.#nextStartAt = Math.max(this.#nextStartAt, now + this.spacingMs)
   }
 

@@ -7,7 +7,7 @@ import {
   retryInfoDelayMs,
   waitAskedFor,
 } from '../../../../adapters/models/requests/rate-limit-headers.ts'
-import { EndpointPace } from '../../../../adapters/models/requests/endpoint-pace.ts'
+import { EndpointPace, MAX_SPACING_MS } from '../../../../adapters/models/requests/endpoint-pace.ts'
 import type { WireProtocol } from '../../../../adapters/models/requests/wire-check.ts'
 import { chatRequest } from '../../../support/chat-request.ts'
 import { clientEnv } from '../../../support/fault-injecting-server.ts'
@@ -395,6 +395,47 @@ describe('the pace of one endpoint', () => {
     clock = 1700
     expect(pace.mayStart(0)).toBe(true)
     expect(pace.holds).toBe(1)
+  })
+
+  test('a start refused for its spacing still leaves a wait to set a timer for, however late the wait is asked', () => {
+    // A provider that says nothing of its limit: a refusal, answers, then a second refusal space the starts.
+    let clock = 10
+    const pace = new EndpointPace(8, () => clock)
+    for (let start = 0; start < 2; start++) pace.started()
+    pace.report({ throttled: true, waitMs: 100 }, 0, 0)
+    for (const at of [200, 300, 400]) {
+      clock = at
+      pace.started()
+      pace.report({ throttled: false }, 0, at)
+    }
+    clock = 700
+    pace.started()
+    pace.report({ throttled: true, waitMs: 50 }, 0, 650)
+    expect(pace.spacingMs).toBeCloseTo(230)
+    // The slots' pump asks whether a request may start, then how long to wait for a timer: the clock moves between.
+    clock = 929.5
+    expect(pace.mayStart(0)).toBe(false)
+    clock = 930.5
+    // A 0 here set no timer, and with nothing in flight to end, the waiting requests were never started.
+    expect(pace.waitForMs()).toBeGreaterThan(0)
+    expect(pace.mayStart(0)).toBe(true)
+    expect(pace.waitForMs()).toBe(0)
+  })
+
+  test('refusals with no answer between them space the starts at most MAX_SPACING_MS apart', () => {
+    let clock = 0
+    const pace = new EndpointPace(8, () => clock)
+    // Each start waits what the pace says, and is refused with a wait of 100 ms: the spacing doubles each time.
+    for (let refusal = 0; refusal < 30; refusal++) {
+      const wait = pace.waitForMs()
+      expect(wait).toBeLessThanOrEqual(MAX_SPACING_MS)
+      clock += wait
+      expect(pace.mayStart(0)).toBe(true)
+      pace.started()
+      clock += 10
+      pace.report({ throttled: true, waitMs: 100 }, 0, clock - 10)
+    }
+    expect(pace.spacingMs).toBe(MAX_SPACING_MS)
   })
 })
 
