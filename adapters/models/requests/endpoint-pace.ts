@@ -47,6 +47,8 @@ export const RATE_SPAN_MS = 10_000
 export const SPACING_PROBE = 0.02
 /** The longest spacing between two starts: what the answers of RATE_SPAN_MS can measure at their slowest (two). */
 export const MAX_SPACING_MS = RATE_SPAN_MS / 2
+/** How far apart two answered starts of a window must be for their resets to tell a sliding window from a fixed one. */
+export const SLIDE_SPREAD_MS = 500
 
 /**
  * How many requests one endpoint may have in flight now, and until when none may start: concurrency that
@@ -70,6 +72,11 @@ export const MAX_SPACING_MS = RATE_SPAN_MS / 2
  * (what it counted over the time until it is whole), and a start waits for the next request's worth, not for the
  * whole bucket. A refusal that asks for a wait longer than a refill's is a window after all, and the pace keeps to
  * windows from then on.
+ *
+ * A sliding window's reset is when it is empty again: it moves later with each request it lets in, at the clock's
+ * pace (a bucket's moves by a refill a request, a fixed window's stays put). Then the pace counts its own starts
+ * within the window's length (the least time from a start to the reset its answer said: that of a window its request
+ * had just entered), and a spent window holds only until enough of them have left it, not until it is empty.
  *
  * A provider that sends no rate-limit figures at all, only refusals (429, with or without Retry-After), is paced by
  * its refusals: the first spaces starts by the wait it asked for; each later one by the rate of the answers of the
@@ -104,6 +111,19 @@ export class EndpointPace {
   /** Whether the provider's allowance refills continuously (a token bucket), or was shown to be a window. */
   #refills = false
   #windowed = false
+  /**
+   * Whether the provider's window slides (each request counts until a window's length after it was let in, and the
+   * reset said is when the window is empty), and that length: the least time from a start to the reset its answer
+   * said, the reset of a window its request had just entered.
+   */
+  #slides = false
+  #slideMs = Infinity
+  /** When the pace's own starts were, for the last two window lengths: a sliding window frees one as each leaves it. */
+  #startTimes: number[] = []
+  /** What the provider counted in a sliding window when the last answer's request was let in, with the starts since. */
+  #slideCount = { count: 0, at: -Infinity }
+  /** The first answer of the current window: when its request started, and the reset it said. */
+  #firstSaid: { startedAt: number; resetAt: number } | undefined
   /** Whether any answer or refusal came yet. */
   #heardAny = false
   /** The fewest tokens a request took, as the answers' figures said it. */
@@ -182,6 +202,7 @@ export class EndpointPace {
     this.#endWindowIfReset(this.#now())
     const window = this.#window
     if (window === undefined) return Infinity
+    if (!this.#refills && this.#slides) return window.allowance - this.#slidingCount()
     if (!this.#refills) return window.allowance - Math.max(window.counted, this.#startsInWindow)
     const refilled = Math.floor(window.perMs * Math.max(0, this.#now() - window.heardAt))
     return Math.min(window.allowance, window.allowance - window.counted + refilled)
@@ -194,6 +215,10 @@ export class EndpointPace {
     if (this.spacingMs > 0) this.#nextStartAt = Math.max(now, this.#nextStartAt) + this.spacingMs
     this.#endWindowIfReset(now)
     this.#startsInWindow++
+    this.#startTimes.push(now)
+    const horizon = now - 2 * (Number.isFinite(this.#slideMs) ? this.#slideMs : 60_000)
+    if ((this.#startTimes[0] ?? now) < horizon) this.#startTimes = this.#startTimes.filter((at) => at >= horizon)
+    this.#slideCount.count++
     if (this.#window === undefined) return
     this.#window.counted++
     this.#holdIfSpent(this.#window)
@@ -215,6 +240,7 @@ export class EndpointPace {
         // A window carried past its reset counts only the pace's own starts: this one did not count.
         if (this.#window?.resetAt === Infinity && this.#window.counted > 0) this.#window.counted--
       }
+      this.#forgetStart(startedAt)
       if (startedAt > this.#lastCut) {
         // A refusal that says how long to wait is a window's allowance spent, which the hold answers: one step down.
         // One that does not (an overloaded server, a proxy) halves the concurrency.
@@ -228,12 +254,14 @@ export class EndpointPace {
       if (this.#refills && (signal.waitMs === undefined || perMs <= 0 || signal.waitMs > 2 / perMs + 1000)) {
         this.#refills = false
         this.#windowed = true
+        // Its resets moved as a bucket's: what they said of a sliding window is not to be trusted either.
+        this.#slides = false
       }
       if (signal.waitMs !== undefined) this.hold(now + signal.waitMs)
-      if (signal.rateLimit !== undefined) this.#heed(signal.rateLimit, startedSince, now, startedAt)
+      if (signal.rateLimit !== undefined) this.#heed(signal.rateLimit, startedSince, now, startedAt, false)
       return
     }
-    this.#heed(signal.rateLimit ?? {}, startedSince, now, startedAt)
+    this.#heed(signal.rateLimit ?? {}, startedSince, now, startedAt, true)
     if (!this.#limitsSaid && this.#firstCutAt !== undefined) {
       this.#answeredAt.push(now)
       if (this.#answeredAt.length > 4096) this.#answeredAt.splice(0, 2048)
@@ -250,7 +278,7 @@ export class EndpointPace {
    * say nothing of the current one. Without the provider's limit, what it counted is taken as the pace's own starts
    * up to the answer's request.
    */
-  #heed(rateLimit: RateLimitState, startedSince: number, now: number, startedAt: number): void {
+  #heed(rateLimit: RateLimitState, startedSince: number, now: number, startedAt: number, answered: boolean): void {
     this.#endWindowIfReset(now)
     if (startedAt < this.#windowBegunAt) return
     const ownCount = Math.max(1, this.#startsInWindow - startedSince)
@@ -291,7 +319,51 @@ export class EndpointPace {
         known.counted = Math.max(known.counted, tightest.counted)
       }
     }
+    if (answered && !this.#refills) this.#watchSlide(tightest, startedSince, startedAt)
     this.#holdIfSpent(known ?? tightest)
+  }
+
+  /**
+   * An answer of a window that is not a bucket. A sliding window's reset (when it is empty again) moves later with
+   * each request it lets in, as time goes on; a fixed window's stays put. Once a request started SLIDE_SPREAD_MS or
+   * more after the window's first answered one says a reset at least 3/4 of that time later, the window slides.
+   */
+  #watchSlide(said: ProviderWindow, startedSince: number, startedAt: number): void {
+    this.#slideMs = Math.min(this.#slideMs, said.resetAt - startedAt)
+    const candidate = { count: said.counted + startedSince, at: startedAt }
+    if (this.#slideCountOf(candidate) >= this.#slideCountOf(this.#slideCount)) this.#slideCount = candidate
+    const first = this.#firstSaid
+    if (first === undefined || first.resetAt <= startedAt) {
+      this.#firstSaid = { startedAt, resetAt: said.resetAt }
+      return
+    }
+    const spread = startedAt - first.startedAt
+    if (spread >= SLIDE_SPREAD_MS && said.resetAt - first.resetAt >= 0.75 * spread) this.#slides = true
+  }
+
+  /**
+   * What a sliding window counts now: the more of the pace's own starts within a window's length, and what an answer
+   * said it counted less the pace's starts that have left the window since.
+   */
+  #slidingCount(): number {
+    const gone = this.#now() - this.#slideMs
+    return Math.max(this.#startTimes.filter((at) => at > gone).length, this.#slideCountOf(this.#slideCount))
+  }
+
+  #slideCountOf({ count, at }: { count: number; at: number }): number {
+    const gone = this.#now() - this.#slideMs
+    return count - this.#startTimes.filter((start) => start > at - this.#slideMs && start <= gone).length
+  }
+
+  /** A refused start did not enter the provider's window: its time leaves the pace's own count. */
+  #forgetStart(startedAt: number): void {
+    if (startedAt >= this.#slideCount.at && this.#slideCount.count > 0) this.#slideCount.count--
+    let nearest = -1
+    let distance = Infinity
+    this.#startTimes.forEach((at, index) => {
+      if (Math.abs(at - startedAt) < distance) [nearest, distance] = [index, Math.abs(at - startedAt)]
+    })
+    if (nearest >= 0) this.#startTimes.splice(nearest, 1)
   }
 
   /** Once the window has reset, the next one begins with the same allowance: no answer has spoken of it yet. */
@@ -304,9 +376,18 @@ export class EndpointPace {
     this.#window = { allowance, counted: 0, resetAt: Infinity, heardAt: resetAt, perMs: this.#refills ? perMs : 0 }
   }
 
-  /** A window spent holds until its reset; a bucket spent, until it has refilled one request's worth. */
+  /**
+   * A window spent holds until its reset; a sliding one, until enough of its starts have left it; a bucket spent,
+   * until it has refilled one request's worth.
+   */
   #holdIfSpent(window: ProviderWindow): void {
     const room = this.windowRoom()
+    if (room <= 0 && !this.#refills && this.#slides) {
+      // A sliding window frees a request as each start leaves it: the hold ends when enough of the pace's own have.
+      const gone = this.#now() - this.#slideMs
+      const freeing = this.#startTimes.filter((at) => at > gone)[-room]
+      if (freeing !== undefined) return this.hold(Math.min(window.resetAt, freeing + this.#slideMs))
+    }
     if (room > 0 || !Number.isFinite(window.resetAt)) return
     if (this.#refills && window.perMs > 0)
       this.hold(Math.min(window.resetAt, window.heardAt + (window.counted - window.allowance + 1) / window.perMs))

@@ -397,6 +397,35 @@ describe('the pace of one endpoint', () => {
     expect(pace.holds).toBe(1)
   })
 
+  test('a sliding window spent frees one request as each start leaves it; a fixed window holds to its reset', () => {
+    // 10 in 10 s; one start every 100 ms, each answered 50 ms later. A sliding window's reset is when it is empty
+    // (the last request let in, plus its length); a fixed window's, its end (here at 20 s).
+    const spend = (resetAt: (startedAt: number) => number) => {
+      let clock = 0
+      const pace = new EndpointPace(64, () => clock)
+      pace.report({ throttled: false }, 0, 0)
+      const answer = (startedAt: number, remaining: number): void => {
+        clock = startedAt
+        expect(pace.mayStart(0)).toBe(true)
+        pace.started()
+        clock = startedAt + 50
+        const rateLimit = { requests: { remaining, limit: 10, resetMs: resetAt(startedAt) - clock } }
+        pace.report({ throttled: false, rateLimit }, 0, startedAt)
+      }
+      for (let index = 0; index < 10; index++) answer(index * 100, 9 - index)
+      return { pace, answer }
+    }
+    const sliding = spend((startedAt) => startedAt + 10_000)
+    expect(sliding.pace.heldForMs()).toBe(9050)
+    // The start at 0 left at 10 s: one may start, and the next leaves at 10.1 s, not when the window is empty (20 s).
+    sliding.answer(10_000, 0)
+    expect(sliding.pace.heldForMs()).toBe(50)
+    sliding.answer(10_100, 0)
+    expect(sliding.pace.heldForMs()).toBe(50)
+    const fixed = spend(() => 20_000)
+    expect(fixed.pace.heldForMs()).toBe(19_050)
+  })
+
   test('a start refused for its spacing still leaves a wait to set a timer for, however late the wait is asked', () => {
     // A provider that says nothing of its limit: a refusal, answers, then a second refusal space the starts.
     let clock = 10
