@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -77,9 +77,15 @@ export async function runSuiteForRecords(suite: string, env: Record<string, stri
       ...env,
     },
   )
-  const { code, output } = await run.done
-  // The benchmark items: a part file whose slice is empty declares a skipped placeholder, no item.
-  const results = readJsonReport(report).filter((result) => result.meta.declared !== undefined)
-  const records = results.map((result) => result.meta.bench).filter((record) => record !== undefined)
-  return { code, output, results, records, reports }
+  try {
+    const { code, output } = await run.done
+    // The benchmark items: a part file whose slice is empty declares a skipped placeholder, no item.
+    const results = readJsonReport(report).filter((result) => result.meta.declared !== undefined)
+    const records = results.map((result) => result.meta.bench).filter((record) => record !== undefined)
+    return { code, output, results, records, reports }
+  } catch (error) {
+    // A run that wrote no report leaves nothing for the caller to read, or to remove.
+    rmSync(dir, { recursive: true, force: true })
+    throw error
+  }
 }
