@@ -1,4 +1,5 @@
 import type { RateLimitState } from './rate-limit-headers.ts'
+import { RefusalSpacing } from './refusal-spacing.ts'
 
 /**
  * What one finished attempt tells its endpoint's pace; `heardAt`, when its answer's headers came (Date.now()):
@@ -41,12 +42,6 @@ interface ProviderWindow {
 
 /** Until the first answer, a 1/START_SHARE of the ceiling may be in flight. */
 export const START_SHARE = 4
-/** How far back the answers count when a refusal says the provider's rate was passed, in ms. */
-export const RATE_SPAN_MS = 10_000
-/** Each answer while the pace spaces its starts shortens the spacing by this share: it feels for the rate again. */
-export const SPACING_PROBE = 0.02
-/** The longest spacing between two starts: what the answers of RATE_SPAN_MS can measure at their slowest (two). */
-export const MAX_SPACING_MS = RATE_SPAN_MS / 2
 /** How far apart two answered starts of a window must be for their resets to tell a sliding window from a fixed one. */
 export const SLIDE_SPREAD_MS = 500
 
@@ -79,9 +74,8 @@ export const SLIDE_SPREAD_MS = 500
  * had just entered), and a spent window holds only until enough of them have left it, not until it is empty.
  *
  * A provider that sends no rate-limit figures at all, only refusals (429, with or without Retry-After), is paced by
- * its refusals: the first spaces starts by the wait it asked for; each later one by the rate of the answers of the
- * last 10 s, which is the provider's rate once it refuses; each answer shortens the spacing by 2 %, so that a limit
- * that rises is found again.
+ * its refusals (`RefusalSpacing`): after the first, they space the starts at the rate the provider lets in, and no
+ * longer lower the concurrency.
  */
 export class EndpointPace {
   current: number
@@ -101,9 +95,13 @@ export class EndpointPace {
   #startsInWindow = 0
   #answeredInARow = 0
   #lastCut = -Infinity
+  /** The spacing of starts learned from refusals, while no answer says the limit. */
+  #spacing = new RefusalSpacing()
   /** The least time between two starts, learned from refusals when no answer says the limit (0: none). */
-  spacingMs = 0
-  #nextStartAt = 0
+  get spacingMs(): number {
+    return this.#spacing.spacingMs
+  }
+
   /** Whether the last `mayStart` said no for the time alone: until one says yes, `waitForMs` is at least 1 ms. */
   #refusedForTime = false
   /** Whether any answer said the provider's limit: then its windows pace the starts, not the spacing. */
@@ -128,9 +126,6 @@ export class EndpointPace {
   #heardAny = false
   /** The fewest tokens a request took, as the answers' figures said it. */
   #fewestTokens = Infinity
-  /** When the answers since the first refusal came (the provider's rate, once it refuses), and when that came. */
-  #answeredAt: number[] = []
-  #firstCutAt: number | undefined
 
   readonly ceiling: number
   readonly #now: () => number
@@ -182,7 +177,7 @@ export class EndpointPace {
       window !== undefined && this.#refills && window.perMs > 0 && this.windowRoom() <= 0
         ? window.heardAt + (window.counted - window.allowance + 1) / window.perMs - now
         : 0
-    return Math.max(Math.max(0, this.holdUntil - now), this.#nextStartAt - now, refilled)
+    return Math.max(Math.max(0, this.holdUntil - now), this.#spacing.waitForMs(now), refilled)
   }
 
   /**
@@ -212,7 +207,7 @@ export class EndpointPace {
   started(): void {
     this.starts++
     const now = this.#now()
-    if (this.spacingMs > 0) this.#nextStartAt = Math.max(now, this.#nextStartAt) + this.spacingMs
+    this.#spacing.started(now)
     this.#endWindowIfReset(now)
     this.#startsInWindow++
     this.#startTimes.push(now)
@@ -241,14 +236,15 @@ export class EndpointPace {
         if (this.#window?.resetAt === Infinity && this.#window.counted > 0) this.#window.counted--
       }
       this.#forgetStart(startedAt)
-      if (startedAt > this.#lastCut) {
+      // Once refusals space the starts of a provider that says nothing of its limit, they set the rate, not this.
+      if (startedAt > this.#lastCut && (this.#limitsSaid || !this.#spacing.spaced)) {
         // A refusal that says how long to wait is a window's allowance spent, which the hold answers: one step down.
         // One that does not (an overloaded server, a proxy) halves the concurrency.
         this.current = Math.max(1, signal.waitMs === undefined ? Math.floor(this.current / 2) : this.current - 1)
         this.lowest = Math.min(this.lowest, this.current)
         this.#lastCut = now
-        if (!this.#limitsSaid) this.#spaceStarts(now, signal.waitMs)
       }
+      if (!this.#limitsSaid) this.#spacing.refused(now, startedAt, signal.waitMs, this.#startTimes)
       // A bucket refuses for about one refill's time; a longer wait is a window's end.
       const perMs = this.#window?.perMs ?? 0
       if (this.#refills && (signal.waitMs === undefined || perMs <= 0 || signal.waitMs > 2 / perMs + 1000)) {
@@ -262,11 +258,7 @@ export class EndpointPace {
       return
     }
     this.#heed(signal.rateLimit ?? {}, startedSince, now, startedAt, true)
-    if (!this.#limitsSaid && this.#firstCutAt !== undefined) {
-      this.#answeredAt.push(now)
-      if (this.#answeredAt.length > 4096) this.#answeredAt.splice(0, 2048)
-      this.spacingMs *= 1 - SPACING_PROBE
-    }
+    if (!this.#limitsSaid) this.#spacing.answered(startedAt)
     if (++this.#answeredInARow >= this.current && this.current < this.ceiling) {
       this.current++
       this.#answeredInARow = 0
@@ -287,9 +279,8 @@ export class EndpointPace {
     this.#fewestTokens = Math.min(this.#fewestTokens, tokensPerRequest(rateLimit) ?? Infinity)
     const tightest = tightestWindowSaid(rateLimit, counted, now, this.#fewestTokens)
     if (tightest === undefined) return
+    if (!this.#limitsSaid) this.#spacing = new RefusalSpacing()
     this.#limitsSaid = true
-    this.spacingMs = 0
-    this.#nextStartAt = 0
     const known = this.#window
     if (tightest.resetAt <= now) {
       // Whole again by the time the answer came (a bucket refilled, a window over): a window begins, in which at most
@@ -392,29 +383,6 @@ export class EndpointPace {
     if (this.#refills && window.perMs > 0)
       this.hold(Math.min(window.resetAt, window.heardAt + (window.counted - window.allowance + 1) / window.perMs))
     else this.hold(window.resetAt)
-  }
-
-  /**
-   * A refusal from a provider that says nothing of its limit. The first holds (its wait) and cuts the concurrency
-   * to a quarter: a burst spent what the provider had saved up. Each later one spaces starts at the rate
-   * of the answers since the first, over the last RATE_SPAN_MS (it refuses: that is its rate); before half a
-   * second of them, at twice the spacing so far (its wait, if it named one, holds meanwhile).
-   */
-  #spaceStarts(now: number, waitMs: number | undefined): void {
-    if (this.#firstCutAt === undefined) {
-      // What the provider saved up is spent: after the hold, a quarter of the slots, as before the first answer (a
-      // refusal that names no wait has halved them already).
-      this.#firstCutAt = now
-      if (waitMs !== undefined) this.current = Math.max(1, Math.ceil(this.current / START_SHARE))
-      this.lowest = Math.min(this.lowest, this.current)
-      return
-    }
-    const since = Math.max(this.#firstCutAt, now - RATE_SPAN_MS)
-    const answered = this.#answeredAt.filter((at) => at > since).length
-    const measured = now - since >= 500 && answered >= 2 ? (now - since) / answered : undefined
-    // Measured, the spacing is at most half the span (two answers in it); doubled, it must not grow without end.
-    this.spacingMs = Math.min(Math.max(measured ?? 2 * this.spacingMs, 1), MAX_SPACING_MS)
-    this.#nextStartAt = Math.max(this.#nextStartAt, now + this.spacingMs)
   }
 
   /** No request starts before `until` (the pace's clock); a later hold extends an earlier one. */

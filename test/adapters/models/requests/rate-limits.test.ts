@@ -7,7 +7,8 @@ import {
   retryInfoDelayMs,
   waitAskedFor,
 } from '../../../../adapters/models/requests/rate-limit-headers.ts'
-import { EndpointPace, MAX_SPACING_MS } from '../../../../adapters/models/requests/endpoint-pace.ts'
+import { EndpointPace } from '../../../../adapters/models/requests/endpoint-pace.ts'
+import { MAX_SPACING_MS } from '../../../../adapters/models/requests/refusal-spacing.ts'
 import type { WireProtocol } from '../../../../adapters/models/requests/wire-check.ts'
 import { chatRequest } from '../../../support/chat-request.ts'
 import { clientEnv } from '../../../support/fault-injecting-server.ts'
@@ -288,6 +289,8 @@ describe('the pace of one endpoint', () => {
   test('halves once per burst of refusals, comes back one step per round of answers, never above the ceiling', () => {
     let clock = 0
     const pace = new EndpointPace(8, () => clock)
+    // An answer that says the provider's limit: its refusals move the concurrency (one that says nothing is spaced).
+    pace.report({ throttled: false, rateLimit: { requests: { limit: 1000, remaining: 999, resetMs: 60_000 } } }, 7, 0)
     for (let attempt = 0; attempt < 8; attempt++) pace.report({ throttled: true }, 7, 0)
     expect(pace.current).toBe(4)
     clock = 10
@@ -440,11 +443,12 @@ describe('the pace of one endpoint', () => {
     clock = 700
     pace.started()
     pace.report({ throttled: true, waitMs: 50 }, 0, 650)
-    expect(pace.spacingMs).toBeCloseTo(230)
+    // Four starts let in since the first refusal (the other at 10, and three), over the 650 ms to the second.
+    expect(pace.spacingMs).toBeCloseTo(650 / 4)
     // The slots' pump asks whether a request may start, then how long to wait for a timer: the clock moves between.
-    clock = 929.5
+    clock += pace.waitForMs() - 0.5
     expect(pace.mayStart(0)).toBe(false)
-    clock = 930.5
+    clock += 1
     // A 0 here set no timer, and with nothing in flight to end, the waiting requests were never started.
     expect(pace.waitForMs()).toBeGreaterThan(0)
     expect(pace.mayStart(0)).toBe(true)

@@ -1,0 +1,84 @@
+import { EndpointPace } from '../../adapters/models/requests/endpoint-pace.ts'
+import type { Limiter } from './rate-limiters.ts'
+
+/** How a simulated provider refuses: a bare 429, or one with `Retry-After` in whole seconds. */
+export type RefusalStyle = 'none' | 'retry-after'
+
+export interface PaceSimulation {
+  items: number
+  concurrency: number
+  replyMs: number
+  limiter: Limiter
+  style: RefusalStyle
+}
+
+export interface SimulatedRun {
+  /** When the last answer came, in ms from the first start. */
+  tookMs: number
+  refused: number
+  /** Requests started while a refusal the pace had heard said to wait. */
+  sentWhileTold: number
+}
+
+/** What comes back to the pace, and when. */
+interface Reply {
+  at: number
+  startedAt: number
+  startNumber: number
+  answered: boolean
+  waitMs?: number
+}
+
+/**
+ * The pace of one endpoint against a provider that says nothing of its limit but its refusals, on a clock of whole
+ * ms: each item's request starts when the pace lets it; the limiter lets it in (answered `replyMs` later) or refuses
+ * it (heard 1 ms later, and asked again). No timers, no sockets: a run of minutes takes milliseconds.
+ */
+export function simulatePace({ items, concurrency, replyMs, limiter, style }: PaceSimulation): SimulatedRun {
+  let clock = 0
+  const pace = new EndpointPace(concurrency, () => clock)
+  const replies: Reply[] = []
+  let waiting = items
+  let answered = 0
+  let refused = 0
+  let sentWhileTold = 0
+  let toldUntil = 0
+  let tookMs = 0
+  while (answered < items) {
+    if (clock > 3_600_000) throw new Error(`the simulated run did not end within an hour (${answered} of ${items})`)
+    replies.sort((a, b) => a.at - b.at)
+    while ((replies[0]?.at ?? Infinity) <= clock) {
+      const reply = replies.shift() as Reply
+      const since = pace.starts - reply.startNumber
+      if (reply.answered) {
+        pace.report({ throttled: false, heardAt: clock }, since, reply.startedAt)
+        answered++
+        tookMs = clock
+      } else {
+        const wait = reply.waitMs === undefined ? {} : { waitMs: reply.waitMs }
+        pace.report({ throttled: true, heardAt: clock, ...wait }, since, reply.startedAt)
+        if (reply.waitMs !== undefined) toldUntil = Math.max(toldUntil, clock + reply.waitMs)
+        waiting++
+      }
+      pace.ended()
+    }
+    while (waiting > 0 && pace.mayStart(replies.length)) {
+      pace.started()
+      waiting--
+      if (clock < toldUntil) sentWhileTold++
+      const fitsAt = limiter.fitsAt(clock, 1)
+      const reply = { startedAt: clock, startNumber: pace.starts }
+      if (fitsAt > clock) {
+        refused++
+        const waitMs = style === 'retry-after' ? Math.ceil((fitsAt - clock) / 1000) * 1000 : undefined
+        replies.push({ ...reply, at: clock + 1, answered: false, ...(waitMs === undefined ? {} : { waitMs }) })
+      } else {
+        limiter.take(clock, 1)
+        replies.push({ ...reply, at: clock + replyMs, answered: true })
+      }
+    }
+    const nextReply = Math.min(...replies.map((reply) => reply.at))
+    clock = Math.max(clock + 1, Math.ceil(Math.min(nextReply, clock + Math.max(1, pace.waitForMs()))))
+  }
+  return { tookMs, refused, sentWhileTold }
+}
