@@ -32,8 +32,8 @@ interface Pool {
   granted: Set<ServedSlot>
   pace: EndpointPace
   wake?: NodeJS.Timeout
-  /** What the workers were last told: the pace's concurrency and hold. */
-  told: string
+  /** What each worker's connection was last told: the pace's concurrency and hold. */
+  told: Map<(line: string) => void, string>
 }
 
 /** A slot one worker asked for, under the id it gave it on its connection. */
@@ -87,9 +87,12 @@ export async function startSlotServer(): Promise<SlotServer> {
     // Starts spaced apart (a provider that says nothing of its limit) all go through the server, which spaces them.
     const passOn = pool.pace.windowRoom() >= pool.active && pool.pace.spacingMs === 0
     const state = `${JSON.stringify({ key: pool.key, current, holdUntil, passOn } satisfies PaceState)}\n`
-    if (state === pool.told) return
-    pool.told = state
-    for (const send of new Set([...pool.granted].map((slot) => slot.send))) send(state)
+    // A worker granted its first slot since the state last changed has not heard it yet.
+    for (const { send } of pool.granted)
+      if (pool.told.get(send) !== state) {
+        pool.told.set(send, state)
+        send(state)
+      }
   }
   /** The slot's task ended or was aborted with no other waiting, or its worker died: the next waiting one may start. */
   const release = (slot: ServedSlot): void => {
@@ -118,7 +121,7 @@ export async function startSlotServer(): Promise<SlotServer> {
           let pool = pools.get(key)
           if (pool === undefined) {
             const pace = new EndpointPace(limit)
-            pool = { key, active: 0, waiting: [], granted: new Set(), pace, told: '' }
+            pool = { key, active: 0, waiting: [], granted: new Set(), pace, told: new Map() }
             pools.set(key, pool)
             paces.set(key, pace)
           }
@@ -159,6 +162,7 @@ export async function startSlotServer(): Promise<SlotServer> {
         freed.add(slot.pool)
       }
       slots.clear()
+      for (const pool of pools.values()) pool.told.delete(send)
       for (const pool of freed) grant(pool)
     })
   })
@@ -369,8 +373,11 @@ class ProcessSlots implements SlotUser {
   #current: number
   #holdUntil = 0
   #passOn = true
-  /** Slots whose last answer said the provider's window had less room than requests may be in flight. */
-  readonly #nearWindowEnd = new Set<number>()
+  /**
+   * Slots whose last answer said the provider's window had less room than requests may be in flight, or whose last
+   * attempt was refused: their next start goes through the server, which counts and spaces it.
+   */
+  readonly #backToServer = new Set<number>()
   #wake: NodeJS.Timeout | undefined
 
   constructor(address: string, key: string, limit: number) {
@@ -421,7 +428,7 @@ class ProcessSlots implements SlotUser {
   report(slot: number, signal: PaceSignal, startedAt: number): void {
     if (signal.throttled && signal.waitMs !== undefined)
       this.#holdUntil = Math.max(this.#holdUntil, (signal.heardAt ?? Date.now()) + signal.waitMs)
-    if (!signal.throttled && roomSaid(signal.rateLimit) < this.#current) this.#nearWindowEnd.add(slot)
+    if (signal.throttled || roomSaid(signal.rateLimit) < this.#current) this.#backToServer.add(slot)
     if (this.#held.has(slot)) this.#connection?.report(slot, signal, startedAt)
   }
 
@@ -444,7 +451,7 @@ class ProcessSlots implements SlotUser {
     this.#connection = undefined
     this.#held.clear()
     this.#fresh.clear()
-    this.#nearWindowEnd.clear()
+    this.#backToServer.clear()
     this.#idle.length = 0
     for (; this.#asked > 0; this.#asked--)
       this.#waiting
@@ -464,15 +471,15 @@ class ProcessSlots implements SlotUser {
       if (surplus === undefined) break
       this.#held.delete(surplus)
       this.#fresh.delete(surplus)
-      this.#nearWindowEnd.delete(surplus)
+      this.#backToServer.delete(surplus)
       this.#connection?.free(surplus)
     }
-    // Near the end of the provider's window, every start goes through the server, which counts it before it goes.
-    const mustGoBack = (slot: number) => !this.#fresh.has(slot) && (!this.#passOn || this.#nearWindowEnd.has(slot))
+    // Near the end of the provider's window, or after a refusal, a start goes through the server, which counts it first.
+    const mustGoBack = (slot: number) => !this.#fresh.has(slot) && (!this.#passOn || this.#backToServer.has(slot))
     for (const used of this.#idle.filter(mustGoBack)) {
       this.#idle.splice(this.#idle.indexOf(used), 1)
       this.#held.delete(used)
-      this.#nearWindowEnd.delete(used)
+      this.#backToServer.delete(used)
       this.#connection?.free(used)
     }
     const held = this.#holdUntil - Date.now()

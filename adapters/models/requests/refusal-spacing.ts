@@ -39,9 +39,9 @@ export class RefusalSpacing {
   spacingMs = 0
   /** When the next start may go. */
   nextStartAt = 0
-  /** When the request refused first started, and when the one that set the spacing last did. */
+  /** When the request refused first started, and when the pace heard the refusal that set the spacing last. */
   #firstRefusedAt: number | undefined
-  #lastRefusedAt = -Infinity
+  #lastHeardAt = -Infinity
   #probeShare = PROBE_SHARE
   #probeEvery = GUESS_PROBE_EVERY
   #answersAtSpacing = 0
@@ -57,7 +57,7 @@ export class RefusalSpacing {
 
   /** A request that started at `startedAt` was answered. */
   answered(startedAt: number): void {
-    if (this.#firstRefusedAt === undefined || startedAt <= this.#lastRefusedAt) return
+    if (this.#firstRefusedAt === undefined || startedAt <= this.#lastHeardAt) return
     if (++this.#answersAtSpacing < this.#probeEvery) return
     this.spacingMs *= 1 - this.#probeShare
     const largest = this.#probeEvery === PROBE_EVERY ? LARGEST_PROBE_SHARE : LARGEST_GUESS_SHARE
@@ -68,12 +68,12 @@ export class RefusalSpacing {
   /**
    * A request that started at `startedAt` was refused at `now`, asking for `waitMs` if it said a wait; `letIn` are
    * the start times of the pace's own requests the provider did not refuse. Refusals of requests that started
-   * before the last one that set the spacing say nothing new.
+   * before the pace heard the last one that set the spacing say nothing new: they were not spaced by it.
    */
   refused(now: number, startedAt: number, waitMs: number | undefined, letIn: readonly number[]): void {
-    if (startedAt <= this.#lastRefusedAt) return
+    if (startedAt <= this.#lastHeardAt) return
     const first = this.#firstRefusedAt
-    this.#lastRefusedAt = startedAt
+    this.#lastHeardAt = now
     this.#probeShare = PROBE_SHARE
     this.#answersAtSpacing = 0
     if (first === undefined) {

@@ -195,4 +195,23 @@ describe('run-wide slots', () => {
     await Promise.all(runs)
     expect(arrived).toBe(10)
   })
+
+  test('starts spaced after a refusal go through the server, from a worker that joined after it too', async () => {
+    server = await startSlotServer()
+    // Two workers: each its own connection to the server (the later one through a relay).
+    const first = runWideLimiter(server.address, 'endpoint:spaced', 8)
+    const later = runWideLimiter((await countingRelay(server.address)).address, 'endpoint:spaced', 8)
+    // A provider that says nothing of its limit refuses once: the pace spaces every start after.
+    await first(async (report) => report({ throttled: true, heardAt: Date.now() }))
+    const arrivals: number[] = []
+    const answered = async (report: PaceReport): Promise<void> => {
+      arrivals.push(Date.now())
+      await pause(1)
+      report({ throttled: false, heardAt: Date.now() })
+    }
+    await Promise.all(Array.from({ length: 10 }, () => later(answered)))
+    // Starts 25 ms apart, each probe of the answers a little sooner; passed on in the worker, six came 1 ms apart.
+    const gaps = arrivals.slice(1).map((at, index) => at - arrivals[index]!)
+    expect(Math.min(...gaps)).toBeGreaterThan(10)
+  })
 })
