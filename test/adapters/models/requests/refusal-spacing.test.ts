@@ -70,6 +70,16 @@ describe('the pace against a provider that says only its refusals, simulated', (
     expect(run.sentWhileTold).toBe(0)
   })
 
+  // The first 16 bring 6 refusals against a bucket of 10, and no pace tells 60 a minute from 3,000 without one more
+  // (docs/reports.md): the goal of 0.1 an item is out of reach here, the refusals stay within a dozen of those 6.
+  test.for(['none', 'retry-after'] as const)('%s at 60 a minute, 60 items: within 1.1×, under 18 refusals', (style) => {
+    const limit = () => limiterOf('bucket', 60, 60_000, 10)
+    const run = simulatePace({ items: 60, concurrency: 64, replyMs: 200, limiter: limit(), style })
+    expect(run.tookMs / allowedMs(60, 64, 200, [[limit(), 1]])).toBeLessThanOrEqual(1.1)
+    expect(run.refused).toBeLessThan(18)
+    expect(run.sentWhileTold).toBe(0)
+  })
+
   test('bare 429s of a fixed window: the next minute is found within a few dozen answers', () => {
     const limit = () => limiterOf('fixed', 300, 60_000)
     const run = simulatePace({ items: 450, concurrency: 64, replyMs: 200, limiter: limit(), style: 'none' })
