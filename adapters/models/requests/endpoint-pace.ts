@@ -87,8 +87,9 @@ export class EndpointPace {
   holds = 0
   heldMs = 0
   refusals = 0
-  /** Requests started so far. */
+  /** Requests started so far, and those of them that ended. */
   starts = 0
+  #ended = 0
   #window: ProviderWindow | undefined
   /** When the current window began (the reset of the one before), and the requests started in it. */
   #windowBegunAt = -Infinity
@@ -152,6 +153,7 @@ export class EndpointPace {
   /** A request ended, answered or not: the quarter before the first answer is over. */
   ended(): void {
     this.#heardAny = true
+    this.#ended++
   }
 
   /** How long, in ms, every request to the endpoint must still wait. */
@@ -187,6 +189,8 @@ export class EndpointPace {
   mayStart(inFlight: number): boolean {
     this.#refusedForTime = false
     if (inFlight >= this.#startingCeiling()) return false
+    // Refused while others were in flight, and too soon to measure a rate: what they meet says more than a new start.
+    if (inFlight > 0 && this.#spacing.awaitsAnswer) return false
     this.#refusedForTime = this.#timeToWait() > 0
     if (this.#refusedForTime) return false
     return inFlight === 0 || this.windowRoom() > 0
@@ -244,7 +248,8 @@ export class EndpointPace {
         this.lowest = Math.min(this.lowest, this.current)
         this.#lastCut = now
       }
-      if (!this.#limitsSaid) this.#spacing.refused(now, startedAt, signal.waitMs, this.#startTimes)
+      const othersInFlight = this.starts - this.#ended - 1
+      if (!this.#limitsSaid) this.#spacing.refused(now, startedAt, signal.waitMs, this.#startTimes, othersInFlight > 0)
       // A bucket refuses for about one refill's time; a longer wait is a window's end.
       const perMs = this.#window?.perMs ?? 0
       if (this.#refills && (signal.waitMs === undefined || perMs <= 0 || signal.waitMs > 2 / perMs + 1000)) {

@@ -26,8 +26,10 @@ const GUESS_PROBE_EVERY = 2
  * Retry-After; 503s). The first refusal says what the provider had saved up is spent: starts are spaced
  * FIRST_SPACING_MS apart (a wait it asked for holds them meanwhile). Each later refusal measures the provider's rate:
  * the pace's own starts it let in since the first refusal, over the last RATE_SPAN_MS (while it refuses, what it lets
- * in is its rate). Until there are two such starts, the spacing doubles instead, to at least the wait asked for (a
- * search, one refusal a step). A `Retry-After` is not the spacing itself: in whole seconds, it is a second for a
+ * in is its rate). Until there are two such starts, a refusal while other requests are in flight makes the next
+ * start wait for one of them to be answered (a provider that takes only so many at once frees room as they end, and a
+ * bucket refills meanwhile); with none in flight, the spacing doubles, to at least the wait asked for (a search, one
+ * refusal a step). A `Retry-After` is not the spacing itself: in whole seconds, it is a second for a
  * provider that refills a request every 20 ms.
  *
  * A rate that rises is found by probing: after PROBE_EVERY answers in a row (GUESS_PROBE_EVERY after a guess), the
@@ -45,6 +47,12 @@ export class RefusalSpacing {
   #probeShare = PROBE_SHARE
   #probeEvery = GUESS_PROBE_EVERY
   #answersAtSpacing = 0
+  /** Whether a refusal came while others were in flight, and no answer since: the next start waits for one. */
+  #awaitsAnswer = false
+
+  get awaitsAnswer(): boolean {
+    return this.#awaitsAnswer
+  }
 
   /** Whether a refusal has set a spacing yet. */
   get spaced(): boolean {
@@ -57,6 +65,7 @@ export class RefusalSpacing {
 
   /** A request that started at `startedAt` was answered. */
   answered(startedAt: number): void {
+    this.#awaitsAnswer = false
     if (this.#firstRefusedAt === undefined || startedAt <= this.#lastHeardAt) return
     if (++this.#answersAtSpacing < this.#probeEvery) return
     this.spacingMs *= 1 - this.#probeShare
@@ -70,7 +79,13 @@ export class RefusalSpacing {
    * the start times of the pace's own requests the provider did not refuse. Refusals of requests that started
    * before the pace heard the last one that set the spacing say nothing new: they were not spaced by it.
    */
-  refused(now: number, startedAt: number, waitMs: number | undefined, letIn: readonly number[]): void {
+  refused(
+    now: number,
+    startedAt: number,
+    waitMs: number | undefined,
+    letIn: readonly number[],
+    othersInFlight = false,
+  ): void {
     if (startedAt <= this.#lastHeardAt) return
     const first = this.#firstRefusedAt
     this.#lastHeardAt = now
@@ -78,6 +93,7 @@ export class RefusalSpacing {
     this.#answersAtSpacing = 0
     if (first === undefined) {
       this.#firstRefusedAt = startedAt
+      this.#awaitsAnswer = othersInFlight
       this.#probeEvery = GUESS_PROBE_EVERY
       this.#setSpacing(now, FIRST_SPACING_MS)
       return
@@ -86,7 +102,11 @@ export class RefusalSpacing {
     const counted = letIn.filter((at) => at > since && at < startedAt).length
     const sure = counted >= SURE_STARTS
     this.#probeEvery = sure ? PROBE_EVERY : GUESS_PROBE_EVERY
-    this.#setSpacing(now, counted >= 2 ? (startedAt - since) / counted : Math.max(2 * this.spacingMs, waitMs ?? 0))
+    if (counted >= 2) return this.#setSpacing(now, (startedAt - since) / counted)
+    // Too few let in to measure: while others are in flight, the next start waits for one of them to be answered (a
+    // provider that takes so many at once frees room as they end); with none, the search doubles the spacing.
+    if (othersInFlight) this.#awaitsAnswer = true
+    else this.#setSpacing(now, Math.max(2 * this.spacingMs, waitMs ?? 0))
   }
 
   #setSpacing(now: number, spacingMs: number): void {

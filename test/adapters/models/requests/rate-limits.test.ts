@@ -467,6 +467,7 @@ describe('the pace of one endpoint', () => {
       pace.started()
       clock += 10
       pace.report({ throttled: true, waitMs: 100 }, 0, clock - 10)
+      pace.ended()
     }
     expect(pace.spacingMs).toBe(MAX_SPACING_MS)
   })

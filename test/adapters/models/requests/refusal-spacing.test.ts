@@ -6,6 +6,7 @@ import {
   PROBE_SHARE,
   RefusalSpacing,
 } from '../../../../adapters/models/requests/refusal-spacing.ts'
+import { EndpointPace } from '../../../../adapters/models/requests/endpoint-pace.ts'
 import { allowedMs } from '../../../../scripts/bench/support/rate-limited-case.ts'
 import { simulatePace, type RefusalStyle } from '../../../support/pace-simulation.ts'
 import { limiterOf, type LimiterKind } from '../../../support/rate-limiters.ts'
@@ -28,6 +29,24 @@ describe('the spacing of starts to a provider that says only its refusals', () =
     expect(spacing.spacingMs).toBe(200)
     // The start the search's second set for 1,040 still waits for it.
     expect(spacing.waitForMs(810)).toBe(230)
+  })
+
+  test('a refusal while others are in flight waits for an answer instead of doubling the spacing', () => {
+    const spacing = new RefusalSpacing()
+    spacing.refused(1, 0, undefined, [0], true)
+    expect(spacing.awaitsAnswer).toBe(true)
+    spacing.answered(0)
+    expect(spacing.awaitsAnswer).toBe(false)
+    spacing.refused(30, 26, undefined, [0], true)
+    expect([spacing.awaitsAnswer, spacing.spacingMs]).toEqual([true, FIRST_SPACING_MS])
+    // The pace lets a start go while none is in flight, whatever it awaits: no answer would come.
+    let clock = 0
+    const pace = new EndpointPace(8, () => clock)
+    pace.started()
+    pace.started()
+    pace.report({ throttled: true }, 1, 0)
+    clock = FIRST_SPACING_MS
+    expect([pace.mayStart(1), pace.mayStart(0)]).toEqual([false, true])
   })
 
   test('a refusal with no start let in doubles the spacing, up to MAX_SPACING_MS', () => {
