@@ -119,7 +119,7 @@ export class EndpointPace {
   #slideMs = Infinity
   /** When the pace's own starts were, for the last two window lengths: a sliding window frees one as each leaves it. */
   #startTimes: number[] = []
-  /** What the provider counted in a sliding window when the last answer's request was let in, with the starts since. */
+  /** What the provider counted in a sliding window when an answer's request was let in, and the starts since it came. */
   #slideCount = { count: 0, at: -Infinity }
   /** The first answer of the current window: when its request started, and the reset it said. */
   #firstSaid: { startedAt: number; resetAt: number } | undefined
@@ -315,7 +315,7 @@ export class EndpointPace {
         known.counted = Math.max(known.counted, tightest.counted)
       }
     }
-    if (answered && !this.#refills) this.#watchSlide(tightest, startedSince, startedAt)
+    if (answered && !this.#refills) this.#watchSlide(tightest, startedAt)
     this.#holdIfSpent(known ?? tightest)
   }
 
@@ -324,9 +324,11 @@ export class EndpointPace {
    * each request it lets in, as time goes on; a fixed window's stays put. Once a request started SLIDE_SPREAD_MS or
    * more after the window's first answered one says a reset at least 3/4 of that time later, the window slides.
    */
-  #watchSlide(said: ProviderWindow, startedSince: number, startedAt: number): void {
+  #watchSlide(said: ProviderWindow, startedAt: number): void {
     this.#slideMs = Math.min(this.#slideMs, said.resetAt - startedAt)
-    const candidate = { count: said.counted + startedSince, at: startedAt }
+    // Not plus the starts since this request's: the provider counted those that reached it first (requests arrive out
+    // of the order they started in), and the pace's own count, the larger, has every one of them.
+    const candidate = { count: said.counted, at: startedAt }
     if (this.#slideCountOf(candidate) >= this.#slideCountOf(this.#slideCount)) this.#slideCount = candidate
     const first = this.#firstSaid
     if (first === undefined || first.resetAt <= startedAt) {
