@@ -20,6 +20,7 @@ import { createServer, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { killOnInterrupt, removeOnInterrupt } from './support/interrupt-cleanup.ts'
 import { farelOptions } from '../../suites/farel/options.ts'
 import { generateQuizzes } from '../../suites/farel/quiz.ts'
 import { limitersCase, rateLimitedCase } from './support/rate-limited-case.ts'
@@ -203,6 +204,7 @@ async function runCommand(
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   })
+  killOnInterrupt(child)
   if (child.pid !== undefined) server.watch(child.pid)
   let stderr = ''
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
@@ -224,7 +226,7 @@ async function runCommand(
 }
 
 function farelRun(server: BenchServer, concurrency: number): Promise<Measure> {
-  const dir = mkdtempSync(join(tmpdir(), 'testbench-bench-throughput-'))
+  const dir = removeOnInterrupt(mkdtempSync(join(tmpdir(), 'testbench-bench-throughput-')))
   const env = {
     MODEL: 'openai:bench',
     OPENAI_BASE_URL: server.url,

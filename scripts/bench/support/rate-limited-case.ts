@@ -17,6 +17,7 @@ import {
 } from '../../../test/support/rate-limited-server.ts'
 import { fixedWindow, limiterOf, type Limiter, type LimiterKind } from '../../../test/support/rate-limiters.ts'
 import { runSuiteForRecords } from '../../../test/support/run-vitest.ts'
+import { cleanUpRunOnInterrupt } from './interrupt-cleanup.ts'
 
 const ITEMS = 450
 /** A minute of a provider's limit, 60 times faster. */
@@ -83,10 +84,11 @@ export async function rateLimitedCase(concurrency: number, replyMs: number): Pro
       answer: (prompt) => `<ANSWER>${correct.get(prompt) ?? 1}</ANSWER>`,
     })
     try {
-      const { code, output, records, reports } = await runSuiteForRecords('farel', {
-        ...clientEnv(protocol, server.url, 'bench'),
-        TESTBENCH_CONCURRENCY: String(concurrency),
-      })
+      const { code, output, records, reports } = await runSuiteForRecords(
+        'farel',
+        { ...clientEnv(protocol, server.url, 'bench'), TESTBENCH_CONCURRENCY: String(concurrency) },
+        cleanUpRunOnInterrupt,
+      )
       rmSync(dirname(reports), { recursive: true, force: true })
       if (records.length !== ITEMS)
         throw new Error(
@@ -274,11 +276,11 @@ async function measuredRun(
   run: { farel: Record<string, string>; items: number; concurrency: number },
 ): Promise<{ tookMs: number; providerErrors: number }> {
   try {
-    const { code, output, records, reports } = await runSuiteForRecords('farel', {
-      ...clientEnv(protocol, server.url, 'bench'),
-      ...run.farel,
-      TESTBENCH_CONCURRENCY: String(run.concurrency),
-    })
+    const { code, output, records, reports } = await runSuiteForRecords(
+      'farel',
+      { ...clientEnv(protocol, server.url, 'bench'), ...run.farel, TESTBENCH_CONCURRENCY: String(run.concurrency) },
+      cleanUpRunOnInterrupt,
+    )
     rmSync(dirname(reports), { recursive: true, force: true })
     if (records.length !== run.items)
       throw new Error(
