@@ -178,11 +178,11 @@ export function caseLimits(each: LimiterCase, perMinute: number, minuteMs: numbe
 
 /**
  * Each limiter at each rate (requests a minute, and the items run at it), FaRel at `concurrency`, judged against the
- * larger of two yardsticks: the time the limit allows (`allowedMs`), and the same items at the same concurrency against
- * a server of the same protocol with no limit, run once per rate and protocol (where the limit does not bind, the schedule is only
- * ⌈items / concurrency⌉ replies, and the harness's own time is what is left). Goals: ≤ 1.1× that, 0 provider_error,
- * ≤ 0.1 × 429 an item, 0 requests sent inside a wait the server told. BENCH_LIMITERS and BENCH_RATES
- * (`300:450,3000:450,60:60`) choose; BENCH_MINUTE_MS shortens the minute for a quick look.
+ * larger of two yardsticks: the time the limit allows (`allowedMs`), and the same items at the same concurrency
+ * against a server of the same protocol with no limit, run once per rate and protocol (where the limit does not bind,
+ * the schedule is only ⌈items / concurrency⌉ replies, and the harness's own time is what is left). Goals: ≤ 1.1× that,
+ * 0 provider_error, ≤ 0.1 × 429 an item, 0 requests sent inside a wait the server told. BENCH_LIMITERS and
+ * BENCH_RATES (`300:450,3000:450,60:60`) choose; BENCH_MINUTE_MS shortens the minute for a quick look.
  */
 export async function limitersCase(concurrency: number, replyMs: number): Promise<void> {
   const minuteMs = Number(process.env.BENCH_MINUTE_MS ?? 60_000)
@@ -259,7 +259,11 @@ export async function limitersCase(concurrency: number, replyMs: number): Promis
  * A limiter's run against both yardsticks, judged on the larger (the smaller ratio):
  * `1.70 s of 1.60 s allowed (1.06× the limit's schedule; 0.97× the same run without a limit)`.
  */
-export function againstYardsticks(tookMs: number, allowedMs: number, unlimitedMs: number) {
+export function againstYardsticks(
+  tookMs: number,
+  allowedMs: number,
+  unlimitedMs: number,
+): { ratio: number; text: string } {
   const seconds = (ms: number) => (ms / 1000).toFixed(2)
   const ratios = `${(tookMs / allowedMs).toFixed(2)}× the limit's schedule; ${(tookMs / unlimitedMs).toFixed(2)}× the same run without a limit`
   return {
