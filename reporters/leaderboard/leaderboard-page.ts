@@ -86,7 +86,7 @@ function resultsTable(board: Leaderboard): string {
   const head = `<tr><th>#</th>${columns.map((column) => `<th>${escapeHtml(column)}</th>`).join('')}</tr>`
   const rows = board.rows.map(
     (row, index) =>
-      `<tr><td>${index + 1}</td>${columns.map((column) => `<td>${escapeHtml(row[column] ?? '')}</td>`).join('')}</tr>`,
+      `<tr><td>${index < board.ranked ? index + 1 : '–'}</td>${columns.map((column) => `<td>${escapeHtml(row[column] ?? '')}</td>`).join('')}</tr>`,
   )
   return `<div class="table"><table><thead>${head}</thead><tbody>${rows.join('')}</tbody></table></div>`
 }
@@ -107,12 +107,14 @@ function intervalCharts(board: Leaderboard, max: number): IntervalChart[] {
     model: entry.run.report.model.label,
     scores: savedScores(entry.run.report),
   }))
-  const names = [...new Set(perModel.flatMap(({ scores }) => scores.map((score) => score.name)))].slice(0, max)
+  // A score over no item has no point to draw: it is no score, not 0.
+  const charted = perModel.flatMap(({ scores }) => scores.filter((score) => score.noItems === undefined))
+  const names = [...new Set(charted.map((score) => score.name))].slice(0, max)
   return names.map((name, index) => {
     const points = perModel
       .flatMap(({ model, scores }) => {
         const score = scores.find((candidate) => candidate.name === name)
-        if (!score) return []
+        if (!score || score.noItems !== undefined) return []
         const range = formatInterval(score)
         return [
           {
@@ -134,14 +136,15 @@ function intervalCharts(board: Leaderboard, max: number): IntervalChart[] {
   })
 }
 
-/** The suite's own charts (its declaration's), drawn from the board's rows and each model's records. */
+/** The suite's own charts (its declaration's), drawn from the ranked rows and each ranked model's records. */
 function suiteCharts(board: Leaderboard): ChartSpec[] {
-  const entries = board.entries.map((entry) => ({
+  const rows = board.rows.slice(0, board.ranked)
+  const entries = board.entries.slice(0, board.ranked).map((entry) => ({
     model: entry.run.report.model.label,
     items: entry.run.report.items,
     headline: entry.scores[0],
   }))
-  return suiteNamed(board.suite)?.charts?.({ suite: board.suite, rows: board.rows, entries }) ?? []
+  return suiteNamed(board.suite)?.charts?.({ suite: board.suite, rows, entries }) ?? []
 }
 
 /** Chart.js's UMD build, as npm installed it, without its source-map comment (the page has no map beside it). */

@@ -4,7 +4,7 @@ import { completionTokenText, promptTokenText } from '../../harness/records/toke
 import { formatCost, runCost, type Prices } from '../../harness/run-wide/prices.ts'
 import { countCutOff } from '../../harness/cut-off-replies.ts'
 import type { RunReport } from '../run-report.ts'
-import { reportScores, resultsTableFor } from '../scorers.ts'
+import { NO_ITEMS, reportScores, resultsTableFor } from '../scorers.ts'
 
 export interface SavedRun {
   file: string
@@ -15,13 +15,20 @@ export interface SavedRun {
 export interface LeaderboardEntry {
   run: SavedRun
   scores: Score[]
+  /** Why the run is not ranked: its headline score judged no item (the score's `noItems`). */
+  unranked?: string
 }
 
 export interface Leaderboard {
   suite: string
-  /** Best first. */
+  /** Best first, then the unranked in the order their runs ended. */
   entries: LeaderboardEntry[]
-  /** The results table's rows, in the suite's columns, with the run's time, tokens, latency and cost. */
+  /** How many of `entries` and `rows`, from the first, are ranked. */
+  ranked: number
+  /**
+   * The results table's rows, in the suite's columns, with the run's time, tokens, latency and cost; an unranked
+   * run's row says why in `Unranked`.
+   */
   rows: Array<Record<string, string>>
   /** Which runs were read and which left out. */
   note: string
@@ -30,28 +37,42 @@ export interface Leaderboard {
 /**
  * A suite's leaderboard: the latest complete run of each model (and score set, so a run with a
  * system prompt and one without both show), best first, in the columns the suite prints after a
- * run. Scores are computed again from the saved items by the suite's scorer. With prices
- * (TESTBENCH_PRICES), each run's cost.
+ * run. Scores are computed again from the saved items by the suite's scorer. A run whose headline
+ * score judged no item has no rank: it follows the ranked runs with its reason, never ranked as 0.
+ * With prices (TESTBENCH_PRICES), each run's cost.
  */
 export function leaderboard(suite: string, runs: readonly SavedRun[], prices?: Prices): Leaderboard {
   const usable = runs.filter(({ report }) => report.complete && !report.shard && report.benchmark === suite)
   const latest = new Map<string, LeaderboardEntry>()
   for (const run of [...usable].sort((a, b) => a.report.endedAt.localeCompare(b.report.endedAt))) {
     const scores = reportScores(run.report)
-    latest.set(JSON.stringify([run.report.model.label, scores.map((score) => score.name)]), { run, scores })
+    const unranked = scores[0]?.noItems
+    const key = JSON.stringify([run.report.model.label, scores.map((score) => score.name)])
+    latest.set(key, { run, scores, ...(unranked === undefined ? {} : { unranked }) })
   }
-  const entries = [...latest.values()].sort(
-    (a, b) => (b.scores[0]?.value ?? -Infinity) - (a.scores[0]?.value ?? -Infinity),
-  )
-  const rows = entries.map(({ run, scores }) => {
+  const ranked = [...latest.values()]
+    .filter((entry) => entry.unranked === undefined)
+    .sort((a, b) => (b.scores[0]?.value ?? -Infinity) - (a.scores[0]?.value ?? -Infinity))
+  const unranked = [...latest.values()].filter((entry) => entry.unranked !== undefined)
+  const rowOf = ({ run, scores, unranked: why }: LeaderboardEntry) => {
     const row = tableRow(run.report.model.label, scores)
     // A run whose programs ran without a sandbox (SANDBOX=none) could have forged its verdicts: it says so where its score is.
     if (run.report.unsandboxed === true) row['Model'] = `${row['Model'] ?? run.report.model.label} (UNSANDBOXED)`
-    return { ...row, Run: run.report.endedAt.slice(0, 16).replace('T', ' '), ...usageColumns(run.report, prices) }
-  })
+    const time = { Run: run.report.endedAt.slice(0, 16).replace('T', ' ') }
+    return { ...row, ...time, ...usageColumns(run.report, prices), ...(why === undefined ? {} : { Unranked: why }) }
+  }
+  // The suite's table orders and marks ranked rows by their scores (PE-Bench's best for size): unranked rows stay out of it.
+  const rankedRows = ranked.length > 0 ? resultsTableFor(suite)(ranked.map(rowOf)) : []
   const skipped = runs.length - usable.length
-  const note = `The latest complete run of each model, best first: ${runs.length} saved run(s) read${skipped > 0 ? `, ${skipped} left out (interrupted, or one shard of a split run)` : ''}.`
-  return { suite, entries, rows: rows.length > 0 ? resultsTableFor(suite)(rows) : [], note }
+  const read = `${runs.length} saved run(s) read${skipped > 0 ? `, ${skipped} left out (interrupted, or one shard of a split run)` : ''}`
+  const note = `The latest complete run of each model, best first: ${read}${unranked.length > 0 ? `, then ${unranked.length} unranked: ${NO_ITEMS}` : ''}.`
+  return {
+    suite,
+    entries: [...ranked, ...unranked],
+    ranked: ranked.length,
+    rows: [...rankedRows, ...unranked.map(rowOf)],
+    note,
+  }
 }
 
 /** A suite's leaderboard in Markdown. */

@@ -12,6 +12,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { removeOnInterrupt } from './support/interrupt-cleanup.ts'
 import OpenAI from 'openai'
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions'
 import type { ChatReply, ChatRequest, ToolCall } from '../../adapters/models/model-adapter.ts'
@@ -275,7 +276,7 @@ async function timed(run: () => Promise<number>): Promise<number> {
 const { server, baseURL, requests } = await startServer()
 const client = new OpenAI({ baseURL, apiKey: 'bench', maxRetries: 0 })
 const ask = await harnessAsk(baseURL, client)
-const scratch = mkdtempSync(join(tmpdir(), 'bench-agent-'))
+const scratch = removeOnInterrupt(mkdtempSync(join(tmpdir(), 'bench-agent-')))
 const series: Record<'bare' | 'cacheOff' | 'cacheOn' | 'cacheHit', number[]> = {
   bare: [],
   cacheOff: [],

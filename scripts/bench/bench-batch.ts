@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { killOnInterrupt, removeOnInterrupt } from './support/interrupt-cleanup.ts'
 import { BatchEngine, startOpenAIBatchServer } from '../../test/support/batch-loopback.ts'
 import { refuseArguments } from '../script-usage.ts'
 import { treeKiB } from './support/process-tree.ts'
@@ -41,7 +42,7 @@ interface Measure {
 async function run(perClass: number): Promise<Measure> {
   const engine = new BatchEngine({ batchMs: BATCH_SECONDS * 1000, answer: () => 'I cannot tell.' })
   const server = await startOpenAIBatchServer(engine)
-  const dir = mkdtempSync(join(tmpdir(), 'testbench-bench-batch-'))
+  const dir = removeOnInterrupt(mkdtempSync(join(tmpdir(), 'testbench-bench-batch-')))
   const started = Date.now()
   const child = spawn(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', 'suites/farel', '--reporter=dot'], {
     env: {
@@ -56,6 +57,7 @@ async function run(perClass: number): Promise<Measure> {
     },
     stdio: ['ignore', 'ignore', 'pipe'],
   })
+  killOnInterrupt(child)
   let stderr = ''
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
   let waitingKiB = 0

@@ -21,6 +21,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gunzipSync } from 'node:zlib'
+import { removeOnInterrupt } from './support/interrupt-cleanup.ts'
 import { load, spread } from './support/bench-figures.ts'
 import { goalVerdict, interleave, ratioOfMedians, type Contestant } from './support/bench-interleave.ts'
 import {
@@ -88,7 +89,7 @@ if (named !== undefined && sample.length !== named.length)
   )
 const numbers = sample.map((task) => Number(task.task_id.split('/')[1]))
 
-const dir = mkdtempSync(join(tmpdir(), 'testbench-bench-bigcodebench-'))
+const dir = removeOnInterrupt(mkdtempSync(join(tmpdir(), 'testbench-bench-bigcodebench-')))
 chmodSync(dir, 0o755)
 const standIns = join(dir, 'stand-ins')
 const unpackaged = writeStandIns(standIns, 'bench:bigcodebench-upstream', STAND_INS)

@@ -14,6 +14,7 @@ import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { removeOnInterrupt } from './support/interrupt-cleanup.ts'
 import { sandboxConcurrency } from '../../adapters/sandbox/concurrency.ts'
 import { sandbox } from '../../adapters/sandbox/index.ts'
 import { calibrate, exclusionsByCategory } from '../../suites/bigcodebench/calibration.ts'
@@ -86,7 +87,7 @@ const sample = scoredTasks
   .slice(0, sampleSize)
 const ours: number[] = []
 const bare: number[] = []
-const scratch = mkdtempSync(join(tmpdir(), 'bench-bigcodebench-'))
+const scratch = removeOnInterrupt(mkdtempSync(join(tmpdir(), 'bench-bigcodebench-')))
 try {
   for (const task of sample) {
     const program = canonicalProgram(task)

@@ -33,6 +33,7 @@ import {
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { removeOnInterrupt } from './support/interrupt-cleanup.ts'
 import { load, median, spread as spreadOf } from './support/bench-figures.ts'
 import { EXTENSIONS, SIEVE_LANGUAGES, sieveProgram, type SieveLanguage } from './support/euler-sieve-programs.ts'
 import { refuseArguments } from '../script-usage.ts'
@@ -97,7 +98,7 @@ const answerOf = (id: string): string => {
   return answer
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'testbench-bench-euler-'))
+const dir = removeOnInterrupt(mkdtempSync(join(tmpdir(), 'testbench-bench-euler-')))
 chmodSync(dir, 0o755)
 
 /** Upstream at its pinned commit, exported from its git history into a dir of its own. */

@@ -21,6 +21,7 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { removeOnInterrupt } from './support/interrupt-cleanup.ts'
 import { load, spread } from './support/bench-figures.ts'
 import { goalVerdict, interleave, ratioOfMedians, type Contestant } from './support/bench-interleave.ts'
 import {
@@ -81,7 +82,7 @@ const STAND_INS: Record<string, string> = {
   datasets: 'evalplus.data.get_evalperf_data (EvalPerf only)',
   tempdir: 'evalplus.data.utils.make_cache (downloads only; the bench names the dataset files)',
 }
-const dir = mkdtempSync(join(tmpdir(), 'testbench-bench-evalplus-'))
+const dir = removeOnInterrupt(mkdtempSync(join(tmpdir(), 'testbench-bench-evalplus-')))
 chmodSync(dir, 0o755)
 const standIns = join(dir, 'stand-ins')
 const unpackaged = writeStandIns(standIns, 'bench:evalplus', STAND_INS)

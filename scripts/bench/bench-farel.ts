@@ -17,6 +17,7 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { removeOnInterrupt } from './support/interrupt-cleanup.ts'
 import { readFarelBenchLog, type LoggedClass } from '../../suites/farel/farel-bench-log.ts'
 import { farelOptions } from '../../suites/farel/options.ts'
 import { DEFAULT_SYSTEM_PROMPT, generateQuizzes } from '../../suites/farel/quiz.ts'
@@ -60,7 +61,7 @@ if (log.replies.length !== quizzes.length)
 const promptOf = new Map(quizzes.map((quiz) => [`${quiz.relation} #${quiz.index}`, quiz.prompt]))
 const correct = log.classes.reduce((sum, entry) => sum + entry.correct, 0)
 
-const dir = mkdtempSync(join(tmpdir(), 'testbench-bench-farel-'))
+const dir = removeOnInterrupt(mkdtempSync(join(tmpdir(), 'testbench-bench-farel-')))
 chmodSync(dir, 0o755)
 const upstream = upstreamTree(
   {

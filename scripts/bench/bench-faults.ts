@@ -26,6 +26,7 @@ import { runSuiteForRecords } from '../../test/support/run-vitest.ts'
 import { steadyFarelModel } from '../../test/support/steady-model.ts'
 import type { WireToolCall } from '../../test/support/wire-replies.ts'
 import { refuseArguments } from '../script-usage.ts'
+import { cleanUpRunOnInterrupt } from './support/interrupt-cleanup.ts'
 
 const USAGE = `usage: npm run bench:faults [-- --table-only]
 What a flaky provider costs: FaRel-3 through the OpenAI SDK against a loopback server, clean and with 20 %
@@ -63,12 +64,13 @@ async function run(faulty: boolean, round: number): Promise<Measure> {
   })
   try {
     const started = performance.now()
-    const { code, output, records, reports } = await runSuiteForRecords('farel', {
+    const env = {
       ...clientEnv('openai', server.url, 'fake'),
       TESTBENCH_CONCURRENCY: String(CONCURRENCY),
       TESTBENCH_IDLE_TIMEOUT: String(IDLE_TIMEOUT_S),
       TESTBENCH_RETRY_DELAY: String(RETRY_DELAY_S),
-    })
+    }
+    const { code, output, records, reports } = await runSuiteForRecords('farel', env, cleanUpRunOnInterrupt)
     const wallMs = performance.now() - started
     rmSync(dirname(reports), { recursive: true, force: true })
     if (records.length !== 450)

@@ -39,6 +39,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { load, median, spread as spreadOf } from './support/bench-figures.ts'
 import { gunzipSync } from 'node:zlib'
+import { removeOnInterrupt } from './support/interrupt-cleanup.ts'
 import { HUMAN_EVAL_DIR_VARIABLE, humanEvalCheckoutMissing } from '../../test/support/human-eval-checkout.ts'
 import { refuseArguments } from '../script-usage.ts'
 
@@ -72,7 +73,7 @@ const problems = gunzipSync(readFileSync(problemFile))
   .filter((line) => line.trim() !== '')
   .map((line) => JSON.parse(line) as Problem)
 
-const dir = mkdtempSync(join(tmpdir(), 'testbench-bench-humaneval-'))
+const dir = removeOnInterrupt(mkdtempSync(join(tmpdir(), 'testbench-bench-humaneval-')))
 chmodSync(dir, 0o755)
 
 /** As root, the ordinary user's run goes through runuser; its home, cache and reports live in a dir it owns. */

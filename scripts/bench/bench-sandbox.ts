@@ -16,6 +16,7 @@ import { execa } from 'execa'
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { removeOnInterrupt } from './support/interrupt-cleanup.ts'
 import { sandboxEnvironment } from '../../adapters/sandbox/environment.ts'
 import { HostToolchain } from '../../adapters/sandbox/process/host-toolchain.ts'
 import { languageSpec, type Language } from '../../adapters/sandbox/languages.ts'
@@ -47,7 +48,9 @@ const WARM: readonly Language[] = ['python', 'java']
 
 const toolchain = new HostToolchain()
 // In memory, as the sandbox's work dir and /tmp are (a tmpfs each): the host's /tmp may be a disk.
-const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'testbench-bench-sandbox-'))
+const dir = removeOnInterrupt(
+  mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'testbench-bench-sandbox-')),
+)
 const cold = new ProcessSandbox({ warmPython: false, warmJava: false, warmExec: true })
 const sandboxes: Record<string, Sandbox> = {
   cold,

@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { killOnInterrupt, removeOnInterrupt } from './support/interrupt-cleanup.ts'
 import { refuseArguments } from '../script-usage.ts'
 import { treeKiB } from './support/process-tree.ts'
 
@@ -30,7 +31,7 @@ interface Measure {
 }
 
 async function run(items: number): Promise<Measure> {
-  const reportDir = mkdtempSync(join(tmpdir(), 'testbench-bench-scale-'))
+  const reportDir = removeOnInterrupt(mkdtempSync(join(tmpdir(), 'testbench-bench-scale-')))
   const perClass = Math.ceil(items / CLASSES)
   const started = performance.now()
   const child = spawn(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', 'suites/farel', '--reporter=dot'], {
@@ -42,6 +43,7 @@ async function run(items: number): Promise<Measure> {
     },
     stdio: ['ignore', 'ignore', 'pipe'],
   })
+  killOnInterrupt(child)
   let stderr = ''
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
   let peakKiB = 0

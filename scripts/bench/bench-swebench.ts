@@ -23,6 +23,7 @@ import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { removeOnInterrupt } from './support/interrupt-cleanup.ts'
 import { evalScript } from '../../suites/swebench/evaluation/eval-script.ts'
 import { parseInstance } from '../../suites/swebench/instance.ts'
 import { testFiles } from '../../suites/swebench/patches/patch-files.ts'
@@ -47,7 +48,7 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
 const debianPython = '/usr/bin/python3'
 const GOAL = 1.0
 
-const dir = mkdtempSync(join(tmpdir(), 'testbench-bench-swebench-'))
+const dir = removeOnInterrupt(mkdtempSync(join(tmpdir(), 'testbench-bench-swebench-')))
 chmodSync(dir, 0o755)
 const readFixture = (name: string): string => readFileSync(join(fixture, name), 'utf8')
 const row = {

@@ -56,8 +56,14 @@ export function readJsonReport(file: string): JsonTestResult[] {
  * Runs one suite as a user would (`MODEL=… vitest run suites/<suite>`) with the reply cache off,
  * its own report dir and cache dir (unless `env` names one), none of the caller's
  * `TESTBENCH_<SUITE>_*` knobs, and reads every item's record from Vitest's JSON report.
+ * `started` is told the run's temp folder and process as soon as both exist (a bench removes and kills them
+ * when it is interrupted).
  */
-export async function runSuiteForRecords(suite: string, env: Record<string, string>) {
+export async function runSuiteForRecords(
+  suite: string,
+  env: Record<string, string>,
+  started?: (run: { dir: string; child: ChildProcess }) => void,
+) {
   const dir = mkdtempSync(join(tmpdir(), `${suite}-run-`))
   const report = join(dir, 'report.json')
   const prefix = `TESTBENCH_${suite.toUpperCase()}_`
@@ -77,6 +83,7 @@ export async function runSuiteForRecords(suite: string, env: Record<string, stri
       ...env,
     },
   )
+  started?.({ dir, child: run.child })
   try {
     const { code, output } = await run.done
     // The benchmark items: a part file whose slice is empty declares a skipped placeholder, no item.

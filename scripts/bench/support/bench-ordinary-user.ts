@@ -4,6 +4,7 @@ import { execa } from 'execa'
 import { spawn, spawnSync } from 'node:child_process'
 import { chownSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
+import { killOnInterrupt } from './interrupt-cleanup.ts'
 
 export interface OrdinaryUser {
   uid: number
@@ -182,6 +183,7 @@ export async function runUntilWritten(
       : ['runuser', ['-u', user.name, '--', 'env', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), file, ...args]]
   const started = performance.now()
   const child = spawn(command, commandArgs, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+  killOnInterrupt(child)
   let output = ''
   const keep = (chunk: Buffer): void => {
     output = (output + chunk.toString()).slice(-4000)

@@ -34,7 +34,8 @@ function residentKiB(pid: number): number {
   }
 }
 
-function descendants(pid: number): number[] {
+/** Every process a process started, and theirs, from /proc (Linux only); none for one gone. */
+export function descendants(pid: number): number[] {
   const children: number[] = []
   try {
     for (const task of readdirSync(`/proc/${pid}/task`)) {

@@ -10,9 +10,14 @@ import type { WireProtocol } from '../../../adapters/models/requests/wire-check.
 import { farelOptions } from '../../../suites/farel/options.ts'
 import { generateQuizzes } from '../../../suites/farel/quiz.ts'
 import { clientEnv } from '../../../test/support/fault-injecting-server.ts'
-import { startRateLimitedServer, type HeaderStyle } from '../../../test/support/rate-limited-server.ts'
+import {
+  startRateLimitedServer,
+  type HeaderStyle,
+  type RateLimitedServer,
+} from '../../../test/support/rate-limited-server.ts'
 import { fixedWindow, limiterOf, type Limiter, type LimiterKind } from '../../../test/support/rate-limiters.ts'
 import { runSuiteForRecords } from '../../../test/support/run-vitest.ts'
+import { cleanUpRunOnInterrupt } from './interrupt-cleanup.ts'
 
 const ITEMS = 450
 /** A minute of a provider's limit, 60 times faster. */
@@ -79,10 +84,11 @@ export async function rateLimitedCase(concurrency: number, replyMs: number): Pro
       answer: (prompt) => `<ANSWER>${correct.get(prompt) ?? 1}</ANSWER>`,
     })
     try {
-      const { code, output, records, reports } = await runSuiteForRecords('farel', {
-        ...clientEnv(protocol, server.url, 'bench'),
-        TESTBENCH_CONCURRENCY: String(concurrency),
-      })
+      const { code, output, records, reports } = await runSuiteForRecords(
+        'farel',
+        { ...clientEnv(protocol, server.url, 'bench'), TESTBENCH_CONCURRENCY: String(concurrency) },
+        cleanUpRunOnInterrupt,
+      )
       rmSync(dirname(reports), { recursive: true, force: true })
       if (records.length !== ITEMS)
         throw new Error(
@@ -171,10 +177,12 @@ export function caseLimits(each: LimiterCase, perMinute: number, minuteMs: numbe
 }
 
 /**
- * Each limiter at each rate (requests a minute, and the items run at it), FaRel at `concurrency`: the time against
- * the time the limit allows (goal ≤ 1.1×), provider_error (goal 0), 429s per item (goal ≤ 0.1), requests sent inside
- * a wait the server told (goal 0). BENCH_LIMITERS and BENCH_RATES (`300:450,3000:450,60:60`) choose; BENCH_MINUTE_MS
- * shortens the minute for a quick look.
+ * Each limiter at each rate (requests a minute, and the items run at it), FaRel at `concurrency`, judged against the
+ * larger of two yardsticks: the time the limit allows (`allowedMs`), and the same items at the same concurrency
+ * against a server of the same protocol with no limit, run once per rate and protocol (where the limit does not bind,
+ * the schedule is only ⌈items / concurrency⌉ replies, and the harness's own time is what is left). Goals: ≤ 1.1× that,
+ * 0 provider_error, ≤ 0.1 × 429 an item, 0 requests sent inside a wait the server told. BENCH_LIMITERS and
+ * BENCH_RATES (`300:450,3000:450,60:60`) choose; BENCH_MINUTE_MS shortens the minute for a quick look.
  */
 export async function limitersCase(concurrency: number, replyMs: number): Promise<void> {
   const minuteMs = Number(process.env.BENCH_MINUTE_MS ?? 60_000)
@@ -184,17 +192,38 @@ export async function limitersCase(concurrency: number, replyMs: number): Promis
     return { perMinute, items }
   })
   console.log(
-    `\nlimiters: FaRel at c = ${concurrency}, ${replyMs} ms a reply, a minute of ${minuteMs / 1000} s;` +
-      ` goals: ≤ ${GOAL}× the time the limit allows, 0 provider_error, ≤ 0.1 × 429 an item, 0 sent while told to wait`,
+    `\nlimiters: FaRel at c = ${concurrency}, ${replyMs} ms a reply, a minute of ${minuteMs / 1000} s; goals: ≤ ${GOAL}×` +
+      ` the larger of the time the limit allows and the same run's without a limit, 0 provider_error, ≤ 0.1 × 429 an item, 0 sent while told to wait`,
   )
-  for (const { perMinute, items } of rates)
+  for (const { perMinute, items } of rates) {
+    // FaRel's lengths 1–3 in 9 classes give 450 quizzes at 50 a class; lengths 1–2 in 5 classes, 60 at 12.
+    const farel: Record<string, string> =
+      items === ITEMS
+        ? {}
+        : { TESTBENCH_FAREL_LENGTH: '2', TESTBENCH_FAREL_PER_CLASS: String(Math.max(1, Math.round(items / 5))) }
+    const correct = new Map(generateQuizzes(farelOptions(farel)).map((quiz) => [quiz.prompt, quiz.correct]))
+    const answer = (prompt: string) => `<ANSWER>${correct.get(prompt) ?? 1}</ANSWER>`
+    const run = { farel, items: correct.size, concurrency }
+    const unlimited = new Map<WireProtocol, number>()
     for (const each of LIMITER_CASES.filter((candidate) => names.has(candidate.name))) {
-      // FaRel's lengths 1–3 in 9 classes give 450 quizzes at 50 a class; lengths 1–2 in 5 classes, 60 at 12.
-      const farel: Record<string, string> =
-        items === ITEMS
-          ? {}
-          : { TESTBENCH_FAREL_LENGTH: '2', TESTBENCH_FAREL_PER_CLASS: String(Math.max(1, Math.round(items / 5))) }
-      const correct = new Map(generateQuizzes(farelOptions(farel)).map((quiz) => [quiz.prompt, quiz.correct]))
+      if (!unlimited.has(each.protocol)) {
+        // No limit: a window that never fills, and a server that says nothing of one.
+        const server = await startRateLimitedServer({
+          protocol: each.protocol,
+          style: 'none',
+          requestsPerWindow: Number.POSITIVE_INFINITY,
+          windowMs: minuteMs,
+          latencyMs: replyMs,
+          answer,
+        })
+        const { tookMs, providerErrors } = await measuredRun(`no limit (${each.protocol})`, server, each.protocol, run)
+        unlimited.set(each.protocol, tookMs)
+        console.log(
+          `${String(perMinute).padStart(4)} rpm ${'no limit'.padEnd(11)} ${String(correct.size).padStart(3)} items:` +
+            ` ${(tookMs / 1000).toFixed(2)} s, ${each.protocol}'s wire, ${providerErrors} provider_error: the yardstick without a limit` +
+            ` (load ${loadavg()[0]?.toFixed(1) ?? '?'})`,
+        )
+      }
       const allowed = allowedMs(correct.size, concurrency, replyMs, caseLimits(each, perMinute, minuteMs))
       const server = await startRateLimitedServer({
         protocol: each.protocol,
@@ -202,7 +231,7 @@ export async function limitersCase(concurrency: number, replyMs: number): Promis
         limiter: each.limiter,
         windowMs: minuteMs,
         latencyMs: replyMs,
-        answer: (prompt) => `<ANSWER>${correct.get(prompt) ?? 1}</ANSWER>`,
+        answer,
         ...(each.tokens === true
           ? {
               requestsPerWindow: perMinute * 10,
@@ -213,30 +242,59 @@ export async function limitersCase(concurrency: number, replyMs: number): Promis
             }
           : { requestsPerWindow: perMinute, ...(each.burst === undefined ? {} : { burst: each.burst }) }),
       })
-      try {
-        const { code, output, records, reports } = await runSuiteForRecords('farel', {
-          ...clientEnv(each.protocol, server.url, 'bench'),
-          ...farel,
-          TESTBENCH_CONCURRENCY: String(concurrency),
-        })
-        rmSync(dirname(reports), { recursive: true, force: true })
-        if (records.length !== correct.size)
-          throw new Error(
-            `${each.name}: ${records.length} of ${correct.size} items recorded (exit ${code}):\n${output.slice(-3000)}`,
-          )
-        const providerErrors = records.filter((record) => record.outcome === 'provider_error').length
-        const tookMs = (server.lastAnswerAt ?? 0) - (server.firstRequestAt ?? 0)
-        const ratio = tookMs / allowed
-        const perItem = server.refused / correct.size
-        const met = ratio <= GOAL && providerErrors === 0 && perItem <= 0.1 && server.sentWhileTold === 0
-        console.log(
-          `${String(perMinute).padStart(4)} rpm ${each.name.padEnd(11)} ${String(correct.size).padStart(3)} items:` +
-            ` ${(tookMs / 1000).toFixed(2)} s of ${(allowed / 1000).toFixed(2)} allowed (${ratio.toFixed(2)}×),` +
-            ` ${providerErrors} provider_error, ${server.refused} × 429 (${perItem.toFixed(2)} an item), ${server.sentWhileTold} sent while told to wait` +
-            ` · goal ${met ? 'met' : 'NOT met'} (load ${loadavg()[0]?.toFixed(1) ?? '?'})`,
-        )
-      } finally {
-        await server.close()
-      }
+      const { tookMs, providerErrors } = await measuredRun(each.name, server, each.protocol, run)
+      const judged = againstYardsticks(tookMs, allowed, unlimited.get(each.protocol) ?? 0)
+      const perItem = server.refused / correct.size
+      const met = judged.ratio <= GOAL && providerErrors === 0 && perItem <= 0.1 && server.sentWhileTold === 0
+      console.log(
+        `${String(perMinute).padStart(4)} rpm ${each.name.padEnd(11)} ${String(correct.size).padStart(3)} items: ${judged.text},` +
+          ` ${providerErrors} provider_error, ${server.refused} × 429 (${perItem.toFixed(2)} an item), ${server.sentWhileTold} sent while told to wait` +
+          ` · goal ${met ? 'met' : 'NOT met'} (load ${loadavg()[0]?.toFixed(1) ?? '?'})`,
+      )
     }
+  }
+}
+
+/**
+ * A limiter's run against both yardsticks, judged on the larger (the smaller ratio):
+ * `1.70 s of 1.60 s allowed (1.06× the limit's schedule; 0.97× the same run without a limit)`.
+ */
+export function againstYardsticks(
+  tookMs: number,
+  allowedMs: number,
+  unlimitedMs: number,
+): { ratio: number; text: string } {
+  const seconds = (ms: number) => (ms / 1000).toFixed(2)
+  const ratios = `${(tookMs / allowedMs).toFixed(2)}× the limit's schedule; ${(tookMs / unlimitedMs).toFixed(2)}× the same run without a limit`
+  return {
+    ratio: tookMs / Math.max(allowedMs, unlimitedMs),
+    text: `${seconds(tookMs)} s of ${seconds(allowedMs)} s allowed (${ratios})`,
+  }
+}
+
+/** FaRel's items at `concurrency` against `server`, which it closes after: the server's time from the first request to the last answer. */
+async function measuredRun(
+  name: string,
+  server: RateLimitedServer,
+  protocol: WireProtocol,
+  run: { farel: Record<string, string>; items: number; concurrency: number },
+): Promise<{ tookMs: number; providerErrors: number }> {
+  try {
+    const { code, output, records, reports } = await runSuiteForRecords(
+      'farel',
+      { ...clientEnv(protocol, server.url, 'bench'), ...run.farel, TESTBENCH_CONCURRENCY: String(run.concurrency) },
+      cleanUpRunOnInterrupt,
+    )
+    rmSync(dirname(reports), { recursive: true, force: true })
+    if (records.length !== run.items)
+      throw new Error(
+        `${name}: ${records.length} of ${run.items} items recorded (exit ${code}):\n${output.slice(-3000)}`,
+      )
+    return {
+      tookMs: (server.lastAnswerAt ?? 0) - (server.firstRequestAt ?? 0),
+      providerErrors: records.filter((record) => record.outcome === 'provider_error').length,
+    }
+  } finally {
+    await server.close()
+  }
 }

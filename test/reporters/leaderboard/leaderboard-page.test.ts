@@ -7,6 +7,8 @@ import { afterEach, expect, test } from 'vitest'
 import type { Outcome } from '../../../adapters/outcome.ts'
 import type { ItemRecord } from '../../../harness/records/item-record.ts'
 import { buildRunReport } from '../../../reporters/run-report.ts'
+import { leaderboard } from '../../../reporters/leaderboard/leaderboard.ts'
+import { leaderboardPage } from '../../../reporters/leaderboard/leaderboard-page.ts'
 import { withIntervals } from '../../../reporters/statistics/score-interval.ts'
 import { scorerFor } from '../../../reporters/scorers.ts'
 import { openChromium, screenshotPath, skipWithoutChromium } from '../../ui/chromium.ts'
@@ -216,3 +218,25 @@ test('npm run leaderboard writes one html page with tables and charts that stays
     clip: { x: 0, y: farelTop - 40, width: 1500, height: 1400 },
   })
 }, 120_000)
+
+test('the page gives an unranked run no rank and no point at 0 in any chart', () => {
+  const saved = (model: string, outcomes: Outcome[]) => {
+    const items = outcomes.map((each, index): ItemRecord => ({
+      suite: 'demo',
+      itemId: `i${index}`,
+      model,
+      provider: 'replay',
+      sample: 0,
+      outcome: each,
+    }))
+    const report = buildRunReport(items, [], { complete: true, endedAt: new Date('2026-03-01T12:00:00Z') })
+    return { file: `${model}.json`, report }
+  }
+  const board = leaderboard('demo', [saved('left-out', ['provider_error']), saved('weak', ['wrong_answer'])])
+  const page = leaderboardPage([board], new Date('2026-03-02T00:00:00Z'))
+  expect(page).toMatch(/<tr><td>1<\/td><td>weak<\/td>/)
+  expect(page).toMatch(/<tr><td>–<\/td><td>left-out<\/td><td>no items were judged<\/td>/)
+  const data = /<script type="application\/json" id="leaderboard-data">(.*?)<\/script>/s.exec(page)?.[1] ?? '{}'
+  const { charts } = JSON.parse(data) as { charts: Array<{ points?: Array<{ model: string }> }> }
+  expect(charts.flatMap((chart) => chart.points ?? []).map((point) => point.model)).toEqual(['weak'])
+})

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { expect, test } from 'vitest'
 import type { ItemRecord } from '../../../harness/records/item-record.ts'
 import type { Outcome } from '../../../adapters/outcome.ts'
-import { leaderboardMarkdown, type SavedRun } from '../../../reporters/leaderboard/leaderboard.ts'
+import { leaderboard, leaderboardMarkdown, type SavedRun } from '../../../reporters/leaderboard/leaderboard.ts'
 import { buildRunReport, type RunFacts } from '../../../reporters/run-report.ts'
 import { REPO_ROOT } from '../../support/run-vitest.ts'
 
@@ -61,4 +61,25 @@ test('one command writes LEADERBOARD.md beside the saved reports of every suite'
   const written = readFileSync(join(directory, 'demo', 'LEADERBOARD.md'), 'utf8')
   expect(written).toContain('| old-model | 100.00% | 2026-01-02 10:00 |')
   expect(output).toContain(written)
+})
+
+test('a run whose headline score judged no item is unranked, after every ranked run, with its reason, never as 0', () => {
+  const board = leaderboard('demo', [
+    run('left-out-model', ['provider_error', 'provider_error'], '2026-01-01T10:00:00Z'),
+    run('weak-model', ['wrong_answer', 'wrong_answer'], '2026-01-02T10:00:00Z'),
+    run('good-model', ['passed', 'wrong_answer'], '2026-01-03T10:00:00Z'),
+  ])
+  expect(board.entries.map((entry) => entry.run.report.model.label)).toEqual([
+    'good-model',
+    'weak-model',
+    'left-out-model',
+  ])
+  expect(board.ranked).toBe(2)
+  expect(board.entries[2]?.unranked).toMatch(/^2 provider_error/)
+  expect(board.rows.map((row) => [row['Model'], row['demo pass rate'], row['Unranked']])).toEqual([
+    ['good-model', '50.00%', undefined],
+    ['weak-model', '0.00%', undefined],
+    ['left-out-model', 'no items were judged', expect.stringMatching(/^2 provider_error \(not the model's fault/)],
+  ])
+  expect(board.note).toMatch(/, then 1 unranked: no items were judged\.$/)
 })

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { allowedMs } from '../../../../scripts/bench/support/rate-limited-case.ts'
+import { againstYardsticks, allowedMs } from '../../../../scripts/bench/support/rate-limited-case.ts'
 import { fixedWindow, slidingWindow, tokenBucket } from '../../../support/rate-limiters.ts'
 
 describe('the time a rate limit allows (the yardstick of the rate-limited bench)', () => {
@@ -49,5 +49,24 @@ describe('the time a rate limit allows (the yardstick of the rate-limited bench)
     // at 800 the 4,400 left plus 400 refilled start 48 more (304); then one every 200 ms: the 450th at 30.0 s.
     expect(allowedMs(300, 64, 200, [[tokenBucket(30_000, 30_000, 60_000), 100]])).toBe(1000)
     expect(allowedMs(450, 64, 200, [[tokenBucket(30_000, 30_000, 60_000), 100]])).toBeCloseTo(30_200, 6)
+  })
+})
+
+describe('a limiter run judged against the larger yardstick', () => {
+  test('where the limit does not bind, the run without a limit is the yardstick', () => {
+    // 450 items under 3,000 a minute at c = 64: the schedule is 8 rounds of 200 ms; the harness alone took 2.0 s.
+    const judged = againstYardsticks(2100, 1600, 2000)
+    expect(judged.ratio).toBeCloseTo(1.05, 6)
+    expect(judged.text).toBe(
+      "2.10 s of 1.60 s allowed (1.31× the limit's schedule; 1.05× the same run without a limit)",
+    )
+  })
+
+  test('where the limit binds, its schedule is the yardstick', () => {
+    const judged = againstYardsticks(61_200, 60_600, 2000)
+    expect(judged.ratio).toBeCloseTo(61_200 / 60_600, 6)
+    expect(judged.text).toBe(
+      "61.20 s of 60.60 s allowed (1.01× the limit's schedule; 30.60× the same run without a limit)",
+    )
   })
 })
