@@ -44,6 +44,12 @@ interface ProviderWindow {
 export const START_SHARE = 4
 /** How far apart two answered starts of a window must be for their resets to tell a sliding window from a fixed one. */
 export const SLIDE_SPREAD_MS = 500
+/**
+ * How much longer than the least the pace keeps a start in a sliding window: the provider counts each from when it
+ * arrived, the pace from when it started, and the least time from a start to its reset is of the one that arrived
+ * soonest.
+ */
+export const SLIDE_LAG_MS = 100
 
 /**
  * How many requests one endpoint may have in flight now, and until when none may start: concurrency that
@@ -325,7 +331,7 @@ export class EndpointPace {
    * more after the window's first answered one says a reset at least 3/4 of that time later, the window slides.
    */
   #watchSlide(said: ProviderWindow, startedAt: number): void {
-    this.#slideMs = Math.min(this.#slideMs, said.resetAt - startedAt)
+    this.#slideMs = Math.min(this.#slideMs, said.resetAt - startedAt + SLIDE_LAG_MS)
     // Not plus the starts since this request's: the provider counted those that reached it first (requests arrive out
     // of the order they started in), and the pace's own count, the larger, has every one of them.
     const candidate = { count: said.counted, at: startedAt }

@@ -7,7 +7,7 @@ import {
   retryInfoDelayMs,
   waitAskedFor,
 } from '../../../../adapters/models/requests/rate-limit-headers.ts'
-import { EndpointPace } from '../../../../adapters/models/requests/endpoint-pace.ts'
+import { EndpointPace, SLIDE_LAG_MS } from '../../../../adapters/models/requests/endpoint-pace.ts'
 import { MAX_SPACING_MS } from '../../../../adapters/models/requests/refusal-spacing.ts'
 import type { WireProtocol } from '../../../../adapters/models/requests/wire-check.ts'
 import { chatRequest } from '../../../support/chat-request.ts'
@@ -421,9 +421,11 @@ describe('the pace of one endpoint', () => {
     const sliding = spend((startedAt) => startedAt + 10_000)
     expect(sliding.pace.heldForMs()).toBe(9050)
     // The start at 0 left at 10 s: one may start, and the next leaves at 10.1 s, not when the window is empty (20 s).
+    // The pace counts each start SLIDE_LAG_MS longer than the least time from a start to its reset: a request reaches
+    // the provider, which counts it from then, after it started.
     sliding.answer(10_000, 0)
-    expect(sliding.pace.heldForMs()).toBe(50)
-    sliding.answer(10_100, 0)
+    expect(sliding.pace.heldForMs()).toBe(50 + SLIDE_LAG_MS)
+    sliding.answer(10_100 + SLIDE_LAG_MS, 0)
     expect(sliding.pace.heldForMs()).toBe(50)
     const fixed = spend(() => 20_000)
     expect(fixed.pace.heldForMs()).toBe(19_050)
