@@ -1,8 +1,13 @@
 import { EndpointPace } from '../../adapters/models/requests/endpoint-pace.ts'
+import type { RateLimitState } from '../../adapters/models/requests/rate-limit-headers.ts'
 import type { Limiter } from './rate-limiters.ts'
 
-/** How a simulated provider refuses: a bare 429, or one with `Retry-After` in whole seconds. */
-export type RefusalStyle = 'none' | 'retry-after'
+/**
+ * What a simulated provider says: only its refusals (a bare 429, or one with `Retry-After` in whole seconds), or
+ * OpenAI's headers on every answer and refusal (the requests left and the time until whole again, as they stood when
+ * the request came, and a refusal's `retry-after-ms`).
+ */
+export type RefusalStyle = 'none' | 'retry-after' | 'openai'
 
 export interface PaceSimulation {
   items: number
@@ -10,6 +15,8 @@ export interface PaceSimulation {
   replyMs: number
   limiter: Limiter
   style: RefusalStyle
+  /** How much later than its reply the pace hears of an answer: the way back through a worker and the slot server. */
+  heardLagMs?: number
 }
 
 export interface SimulatedRun {
@@ -27,6 +34,7 @@ interface Reply {
   startNumber: number
   answered: boolean
   waitMs?: number
+  rateLimit?: RateLimitState
 }
 
 /**
@@ -34,7 +42,8 @@ interface Reply {
  * ms: each item's request starts when the pace lets it; the limiter lets it in (answered `replyMs` later) or refuses
  * it (heard 1 ms later, and asked again). No timers, no sockets: a run of minutes takes milliseconds.
  */
-export function simulatePace({ items, concurrency, replyMs, limiter, style }: PaceSimulation): SimulatedRun {
+export function simulatePace(simulation: PaceSimulation): SimulatedRun {
+  const { items, concurrency, replyMs, limiter, style, heardLagMs = 0 } = simulation
   let clock = 0
   const pace = new EndpointPace(concurrency, () => clock)
   const replies: Reply[] = []
@@ -50,13 +59,14 @@ export function simulatePace({ items, concurrency, replyMs, limiter, style }: Pa
     while ((replies[0]?.at ?? Infinity) <= clock) {
       const reply = replies.shift() as Reply
       const since = pace.starts - reply.startNumber
+      const said = reply.rateLimit === undefined ? {} : { rateLimit: { ...reply.rateLimit, leadMs: clock - reply.startedAt } }
       if (reply.answered) {
-        pace.report({ throttled: false, heardAt: clock }, since, reply.startedAt)
+        pace.report({ throttled: false, heardAt: clock, ...said }, since, reply.startedAt)
         answered++
         tookMs = clock
       } else {
         const wait = reply.waitMs === undefined ? {} : { waitMs: reply.waitMs }
-        pace.report({ throttled: true, heardAt: clock, ...wait }, since, reply.startedAt)
+        pace.report({ throttled: true, heardAt: clock, ...wait, ...said }, since, reply.startedAt)
         if (reply.waitMs !== undefined) toldUntil = Math.max(toldUntil, clock + reply.waitMs)
         waiting++
       }
@@ -67,14 +77,23 @@ export function simulatePace({ items, concurrency, replyMs, limiter, style }: Pa
       waiting--
       if (clock < toldUntil) sentWhileTold++
       const fitsAt = limiter.fitsAt(clock, 1)
-      const reply = { startedAt: clock, startNumber: pace.starts }
-      if (fitsAt > clock) {
+      const fits = fitsAt <= clock
+      if (fits) limiter.take(clock, 1)
+      const { remaining, resetMs } = limiter.left(clock)
+      const headers = style === 'openai' ? { rateLimit: { requests: { limit: limiter.limit, remaining, resetMs } } } : {}
+      const reply = { startedAt: clock, startNumber: pace.starts, ...headers }
+      if (!fits) {
         refused++
-        const waitMs = style === 'retry-after' ? Math.ceil((fitsAt - clock) / 1000) * 1000 : undefined
-        replies.push({ ...reply, at: clock + 1, answered: false, ...(waitMs === undefined ? {} : { waitMs }) })
+        const waitMs =
+          style === 'retry-after'
+            ? Math.ceil((fitsAt - clock) / 1000) * 1000
+            : style === 'openai'
+              ? fitsAt - clock
+              : undefined
+        const at = clock + 1 + heardLagMs
+        replies.push({ ...reply, at, answered: false, ...(waitMs === undefined ? {} : { waitMs }) })
       } else {
-        limiter.take(clock, 1)
-        replies.push({ ...reply, at: clock + replyMs, answered: true })
+        replies.push({ ...reply, at: clock + replyMs + heardLagMs, answered: true })
       }
     }
     const nextReply = Math.min(...replies.map((reply) => reply.at))

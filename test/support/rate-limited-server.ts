@@ -145,26 +145,11 @@ export async function startRateLimitedServer(options: RateLimitedOptions): Promi
     }
     for (const [limit, cost] of atStart) limit.take(now, cost)
     state.arrivals.push({ at: now, answered: true })
-    // What is left is counted when the request is let in, as providers count it; the reset from when the answer goes.
-    const admitted = allowances(now)
+    // Every figure as the limits stood when the request was let in, as OpenAI says them: an answer after 3.7 s of work
+    // said 4,999 of 5,000 requests left and a reset of `12ms`, one request's refill (../shared/wire-recordings).
+    const headers = limitHeaders(style, allowances(now), 0, false)
     if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs))
-    const sentAt = Date.now()
-    outputLimit?.charge(sentAt, outputTokensPerRequest)
-    // What was left when the request was let in; the reset as the limit stands when the answer goes (a bucket's time
-    // until whole counts every request let in since).
-    const sent = allowances(sentAt)
-    const later = (each: Allowance | undefined, now: Allowance | undefined): Allowance | undefined =>
-      each === undefined || now === undefined ? undefined : { ...each, resetMs: now.resetMs }
-    const headers = limitHeaders(
-      style,
-      {
-        requests: later(admitted.requests, sent.requests),
-        tokens: later(admitted.tokens, sent.tokens),
-        output: later(admitted.output, sent.output),
-      },
-      0,
-      false,
-    )
+    outputLimit?.charge(Date.now(), outputTokensPerRequest)
     state.firstAnswer ??= headers
     const reply = streamedReply(protocol, request.path, answer(promptOf(protocol, request)))
     response.writeHead(200, { 'content-type': reply.contentType, ...headers })

@@ -109,6 +109,7 @@ export function startAttempt(
 
   const attemptFetch: typeof fetch = async (input, init) => {
     armTimer()
+    const sentAt = Date.now()
     sdkSignal = init?.signal ?? undefined
     const combined = init?.signal ? AbortSignal.any([init.signal, signal]) : signal
     let response: Response
@@ -120,7 +121,7 @@ export function startAttempt(
     }
     status = response.status
     answeredAt = Date.now()
-    rateLimit = readRateLimit(response.headers, answeredAt)
+    rateLimit = readRateLimit(response.headers, answeredAt, sentAt)
     retryAfter = waitAskedFor(rateLimit)
     if (!response.ok || response.body === null) {
       if (retryAfter === undefined && THROTTLED.has(response.status))

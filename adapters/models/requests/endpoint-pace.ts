@@ -1,4 +1,5 @@
 import type { RateLimitState } from './rate-limit-headers.ts'
+import { ProviderBucket, showRefill, type Figures } from './provider-bucket.ts'
 import { RefusalSpacing } from './refusal-spacing.ts'
 
 /**
@@ -50,6 +51,7 @@ export const SLIDE_SPREAD_MS = 500
  * soonest.
  */
 export const SLIDE_LAG_MS = 100
+const RECENT_FIGURES = 16
 
 /**
  * How many requests one endpoint may have in flight now, and until when none may start: concurrency that
@@ -68,11 +70,11 @@ export const SLIDE_LAG_MS = 100
  * bucket refilled to its capacity (Anthropic's, and OpenAI's, whose reset is the time until the allowance is whole
  * again), a fixed or sliding window's next minute. Its starts stop at that allowance until an answer comes.
  *
- * A token bucket shows itself by its reset: the time until it is whole again moves later with every request it lets
- * in, where a window's end stays put. Then the room left grows as the bucket refills, at the rate its figures imply
- * (what it counted over the time until it is whole), and a start waits for the next request's worth, not for the
- * whole bucket. A refusal that asks for a wait longer than a refill's is a window after all, and the pace keeps to
- * windows from then on.
+ * A token bucket shows itself by its reset (`showRefill`): the time until it is whole again moves later with every
+ * request it lets in, where a window's end stays put. Then the room left grows as the bucket refills, at the rate its
+ * figures imply (what it counted over the time until it is whole), and a start waits for the next request's worth,
+ * not for the whole bucket (`ProviderBucket`). A refusal that asks for a wait longer than a refill's is a window
+ * after all, and the pace keeps to windows from then on.
  *
  * A sliding window's reset is when it is empty again: it moves later with each request it lets in, at the clock's
  * pace (a bucket's moves by a refill a request, a fixed window's stays put). Then the pace counts its own starts
@@ -113,9 +115,11 @@ export class EndpointPace {
   #refusedForTime = false
   /** Whether any answer said the provider's limit: then its windows pace the starts, not the spacing. */
   #limitsSaid = false
-  /** Whether the provider's allowance refills continuously (a token bucket), or was shown to be a window. */
-  #refills = false
+  /** The provider's allowance, once its figures showed a token bucket; whether they showed a window instead. */
+  #bucket: ProviderBucket | undefined
   #windowed = false
+  /** The figures of the last RECENT_FIGURES answers and refusals, which may show a bucket. */
+  #recentFigures: Figures[] = []
   /**
    * Whether the provider's window slides (each request counts until a window's length after it was let in, and the
    * reset said is when the window is empty), and that length: the least time from a start to the reset its answer
@@ -180,11 +184,7 @@ export class EndpointPace {
 
   #timeToWait(): number {
     const now = this.#now()
-    const window = this.#window
-    const refilled =
-      window !== undefined && this.#refills && window.perMs > 0 && this.windowRoom() <= 0
-        ? window.heardAt + (window.counted - window.allowance + 1) / window.perMs - now
-        : 0
+    const refilled = this.#bucket === undefined ? 0 : this.#bucket.waitMs(now)
     return Math.max(Math.max(0, this.holdUntil - now), this.#spacing.waitForMs(now), refilled)
   }
 
@@ -204,13 +204,12 @@ export class EndpointPace {
 
   /** Requests the provider's current window still allows, as far as the answers tell (Infinity before any does). */
   windowRoom(): number {
+    if (this.#bucket !== undefined) return this.#bucket.room(this.#now())
     this.#endWindowIfReset(this.#now())
     const window = this.#window
     if (window === undefined) return Infinity
-    if (!this.#refills && this.#slides) return window.allowance - this.#slidingCount()
-    if (!this.#refills) return window.allowance - Math.max(window.counted, this.#startsInWindow)
-    const refilled = Math.floor(window.perMs * Math.max(0, this.#now() - window.heardAt))
-    return Math.min(window.allowance, window.allowance - window.counted + refilled)
+    if (this.#slides) return window.allowance - this.#slidingCount()
+    return window.allowance - Math.max(window.counted, this.#startsInWindow)
   }
 
   /** A request starts: it takes one of the window's requests left, and the last one holds until the reset. */
@@ -224,6 +223,7 @@ export class EndpointPace {
     const horizon = now - 2 * (Number.isFinite(this.#slideMs) ? this.#slideMs : 60_000)
     if ((this.#startTimes[0] ?? now) < horizon) this.#startTimes = this.#startTimes.filter((at) => at >= horizon)
     this.#slideCount.count++
+    if (this.#bucket !== undefined) return this.#bucket.started(now)
     if (this.#window === undefined) return
     this.#window.counted++
     this.#holdIfSpent(this.#window)
@@ -257,9 +257,9 @@ export class EndpointPace {
       const othersInFlight = this.starts - this.#ended - 1
       if (!this.#limitsSaid) this.#spacing.refused(now, startedAt, signal.waitMs, this.#startTimes, othersInFlight > 0)
       // A bucket refuses for about one refill's time; a longer wait is a window's end.
-      const perMs = this.#window?.perMs ?? 0
-      if (this.#refills && (signal.waitMs === undefined || perMs <= 0 || signal.waitMs > 2 / perMs + 1000)) {
-        this.#refills = false
+      const perMs = this.#bucket?.perMs ?? 0
+      if (this.#bucket !== undefined && (signal.waitMs === undefined || signal.waitMs > 2 / perMs + 1000)) {
+        this.#bucket = undefined
         this.#windowed = true
         // Its resets moved as a bucket's: what they said of a sliding window is not to be trusted either.
         this.#slides = false
@@ -283,7 +283,8 @@ export class EndpointPace {
    */
   #heed(rateLimit: RateLimitState, startedSince: number, now: number, startedAt: number, answered: boolean): void {
     this.#endWindowIfReset(now)
-    if (startedAt < this.#windowBegunAt) return
+    // A bucket's figures hold whenever they were said; a window's only within it.
+    if (startedAt < this.#windowBegunAt && this.#bucket === undefined) return
     const ownCount = Math.max(1, this.#startsInWindow - startedSince)
     const { requests } = rateLimit
     const counted = requests?.limit === undefined ? ownCount : requests.limit - requests.remaining
@@ -292,6 +293,15 @@ export class EndpointPace {
     if (tightest === undefined) return
     if (!this.#limitsSaid) this.#spacing = new RefusalSpacing()
     this.#limitsSaid = true
+    // A reset said as a duration counts from when the provider counted the request: up to `leadMs` before the answer.
+    const lead = rateLimit.leadMs ?? 0
+    const figures = { ...tightest, wholeAt: tightest.resetAt - lead, sentAt: tightest.heardAt - lead }
+    this.#watchRefill(figures)
+    if (this.#bucket !== undefined) {
+      const since = this.#startTimes.slice(Math.max(0, this.#startTimes.length - startedSince))
+      this.#bucket.heard(figures, since)
+      return this.#holdIfSpent(tightest)
+    }
     const known = this.#window
     if (tightest.resetAt <= now) {
       // Whole again by the time the answer came (a bucket refilled, a window over): a window begins, in which at most
@@ -299,8 +309,7 @@ export class EndpointPace {
       // Answers to the requests started after this one speak of the new window too.
       this.#windowBegunAt = startedAt
       this.#startsInWindow = Math.min(this.#startsInWindow, startedSince)
-      const perMs = this.#refills ? (known?.perMs ?? 0) : 0
-      this.#window = { allowance: tightest.allowance, counted: startedSince, resetAt: Infinity, heardAt: now, perMs }
+      this.#window = { allowance: tightest.allowance, counted: startedSince, resetAt: Infinity, heardAt: now, perMs: 0 }
       return
     }
     if (known === undefined) {
@@ -308,21 +317,20 @@ export class EndpointPace {
       if (this.#startsInWindow > tightest.allowance) this.#startsInWindow = tightest.counted + startedSince
       this.#window = tightest
     } else {
-      const moved = tightest.resetAt - known.resetAt
-      if (!this.#windowed && Number.isFinite(moved) && moved > Math.max(500, 0.25 * (tightest.resetAt - now)))
-        this.#refills = true
-      if (this.#refills) {
-        // A bucket: the answer says what it counted when its request came; the starts since came out of it too.
-        Object.assign(known, { ...tightest, counted: tightest.counted + startedSince })
-      } else {
-        // A reset said as a duration (OpenAI's `0.8s`) counts from when the answer was read, late in a busy process.
-        known.resetAt = Math.min(known.resetAt, tightest.resetAt)
-        known.allowance = tightest.allowance
-        known.counted = Math.max(known.counted, tightest.counted)
-      }
+      // The latest a reset said as a duration can be is from when the answer came: the earliest of those holds.
+      known.resetAt = Math.min(known.resetAt, tightest.resetAt)
+      known.allowance = tightest.allowance
+      known.counted = Math.max(known.counted, tightest.counted)
     }
-    if (answered && !this.#refills) this.#watchSlide(tightest, startedAt)
+    if (answered) this.#watchSlide(tightest, startedAt)
     this.#holdIfSpent(known ?? tightest)
+  }
+
+  /** Once two of the recent figures show a token bucket, the pace keeps to it (until a refusal shows a window). */
+  #watchRefill(figures: Figures): void {
+    if (this.#bucket !== undefined || this.#windowed) return
+    if (this.#recentFigures.some((other) => showRefill(other, figures))) this.#bucket = new ProviderBucket(figures)
+    this.#recentFigures = [...this.#recentFigures.slice(1 - RECENT_FIGURES), figures]
   }
 
   /**
@@ -376,8 +384,8 @@ export class EndpointPace {
     this.#windowBegunAt = this.#window.resetAt
     this.#startsInWindow = 0
     // A bucket was whole at its reset, and goes on refilling at the rate it had.
-    const { allowance, resetAt, perMs } = this.#window
-    this.#window = { allowance, counted: 0, resetAt: Infinity, heardAt: resetAt, perMs: this.#refills ? perMs : 0 }
+    const { allowance, resetAt } = this.#window
+    this.#window = { allowance, counted: 0, resetAt: Infinity, heardAt: resetAt, perMs: 0 }
   }
 
   /**
@@ -386,16 +394,15 @@ export class EndpointPace {
    */
   #holdIfSpent(window: ProviderWindow): void {
     const room = this.windowRoom()
-    if (room <= 0 && !this.#refills && this.#slides) {
+    if (room <= 0 && this.#bucket !== undefined) return this.hold(this.#now() + this.#bucket.waitMs(this.#now()))
+    if (room <= 0 && this.#slides) {
       // A sliding window frees a request as each start leaves it: the hold ends when enough of the pace's own have.
       const gone = this.#now() - this.#slideMs
       const freeing = this.#startTimes.filter((at) => at > gone)[-room]
       if (freeing !== undefined) return this.hold(Math.min(window.resetAt, freeing + this.#slideMs))
     }
     if (room > 0 || !Number.isFinite(window.resetAt)) return
-    if (this.#refills && window.perMs > 0)
-      this.hold(Math.min(window.resetAt, window.heardAt + (window.counted - window.allowance + 1) / window.perMs))
-    else this.hold(window.resetAt)
+    this.hold(window.resetAt)
   }
 
   /** No request starts before `until` (the pace's clock); a later hold extends an earlier one. */

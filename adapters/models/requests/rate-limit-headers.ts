@@ -12,6 +12,13 @@ export interface RateLimitState {
   requests?: Allowance
   /** The tightest of the token allowances (total, input, output), as a share left of its limit. */
   tokens?: Allowance
+  /**
+   * How much sooner than said (from the answer) the resets may be: a reset said as a duration counts from when the
+   * provider counted the request, which may have been as early as its sending. A real OpenAI answer after 3.7 s of
+   * work said 4,999 of 5,000 requests left and a reset of `12ms`, one request's refill. Absent for resets said as
+   * times (Anthropic's), and where the sending is not known.
+   */
+  leadMs?: number
 }
 
 export interface Allowance {
@@ -20,7 +27,8 @@ export interface Allowance {
   resetMs?: number
 }
 
-export function readRateLimit(headers: Headers, now = Date.now()): RateLimitState {
+/** `now`: when the answer came; `sentAt`: when its request was sent, where known. */
+export function readRateLimit(headers: Headers, now = Date.now(), sentAt?: number): RateLimitState {
   // `retry-after-ms` is the precise wait; Azure sends `Retry-After: 1` with `retry-after-ms: 0`, and then the second holds.
   const precise = milliseconds(headers.get('retry-after-ms'))
   const retryAfter = precise !== undefined && precise > 0 ? precise : retryAfterMs(headers.get('retry-after'), now)
@@ -32,10 +40,12 @@ export function readRateLimit(headers: Headers, now = Date.now()): RateLimitStat
     allowance(headers, 'anthropic-ratelimit-input-tokens-%', now),
     allowance(headers, 'anthropic-ratelimit-output-tokens-%', now),
   ])
+  const asDuration = ['x-ratelimit-reset-requests', 'x-ratelimit-reset-tokens'].some((name) => headers.has(name))
   return {
     ...(retryAfter === undefined ? {} : { retryAfterMs: retryAfter }),
     ...(requests === undefined ? {} : { requests }),
     ...(tokens === undefined ? {} : { tokens }),
+    ...(asDuration && sentAt !== undefined && sentAt < now ? { leadMs: now - sentAt } : {}),
   }
 }
 

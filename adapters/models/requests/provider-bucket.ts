@@ -1,0 +1,75 @@
+/**
+ * What one answer's rate-limit headers said, as a pace reads them: the requests allowed in all, those the provider
+ * had counted when the request came, when the allowance is whole again (the reset, as the provider counted it: from
+ * the request's sending for a reset said as a duration), when the request was sent as near as known, and the refill
+ * rate the figures imply (what was counted over the time until whole), in requests a ms.
+ */
+export interface Figures {
+  allowance: number
+  counted: number
+  wholeAt: number
+  sentAt: number
+  perMs: number
+}
+
+/** How much further than the time between two requests their resets must move apart to show a bucket. */
+export const REFILL_SHOWN_MS = 50
+
+/**
+ * Whether two figures show a token bucket. Its reset, the time until it is whole again, moves later by one refill
+ * for each request it lets in, however close together they came; a sliding window's moves by the time between its
+ * requests, a fixed window's not at all. So the later sent must have been sent before the earlier's reset (else they
+ * may be of two windows), have counted more, and its reset must have moved further than the time between them:
+ * past the headers' rounding and the requests' way to the provider (REFILL_SHOWN_MS and a twentieth of the reset).
+ */
+export function showRefill(one: Figures, other: Figures): boolean {
+  const [first, second] = one.sentAt <= other.sentAt ? [one, other] : [other, one]
+  if (first.perMs <= 0 || second.perMs <= 0) return false
+  if (second.sentAt >= first.wholeAt || second.counted <= first.counted) return false
+  const moved = second.wholeAt - first.wholeAt - (second.sentAt - first.sentAt)
+  return moved > REFILL_SHOWN_MS + (second.wholeAt - second.sentAt) / 20
+}
+
+/**
+ * A provider's allowance as a token bucket: at most `allowance` requests, refilled continuously at `perMs` a ms,
+ * whole again at `wholeAt`. Anthropic documents its rate limits as token buckets; OpenAI's answers say the time
+ * until the allowance is whole again, one refill for each request let in (`12ms` at 5,000 a minute).
+ */
+export class ProviderBucket {
+  allowance: number
+  perMs: number
+  wholeAt: number
+
+  constructor({ allowance, perMs, wholeAt }: Figures) {
+    this.allowance = allowance
+    this.perMs = perMs
+    this.wholeAt = wholeAt
+  }
+
+  /** The requests it has room for at `now`. */
+  room(now: number): number {
+    return Math.floor(this.allowance - this.perMs * Math.max(0, this.wholeAt - now) + 1e-9)
+  }
+
+  /** The time from `now` until it has room for one request. */
+  waitMs(now: number): number {
+    return Math.max(0, this.wholeAt - (this.allowance - 1) / this.perMs - now)
+  }
+
+  /** A request starts at `at`: the bucket is whole again one refill later. */
+  started(at: number): void {
+    this.wholeAt = Math.max(this.wholeAt, at) + 1 / this.perMs
+  }
+
+  /**
+   * What an answer said, and when the requests started after its own did: each took one refill. A bucket's
+   * `remaining` is its level rounded down, so each answer's rate is at least the refill: the least rate said is the
+   * nearest.
+   */
+  heard(said: Figures, startsSince: readonly number[]): void {
+    if (said.perMs > 0) this.perMs = Math.min(this.perMs, said.perMs)
+    this.allowance = said.allowance
+    this.wholeAt = said.wholeAt
+    for (const at of startsSince) this.started(at)
+  }
+}
