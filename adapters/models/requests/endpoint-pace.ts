@@ -39,6 +39,8 @@ interface ProviderWindow {
   /** When the answer that said `counted` came, and the rate its figures imply, in requests a ms (a bucket's refill). */
   heardAt: number
   perMs: number
+  /** What the figures said their own allowance had used, in requests (tokens as requests), which `perMs` is of. */
+  used: number
 }
 
 /** Until the first answer, a 1/START_SHARE of the ceiling may be in flight. */
@@ -295,7 +297,14 @@ export class EndpointPace {
     this.#limitsSaid = true
     // A reset said as a duration counts from when the provider counted the request: up to `leadMs` before the answer.
     const lead = rateLimit.leadMs ?? 0
-    const figures = { ...tightest, wholeAt: tightest.resetAt - lead, sentAt: tightest.heardAt - lead }
+    const { used, perMs } = tightest
+    const figures = {
+      allowance: used + tightest.allowance - tightest.counted,
+      counted: used,
+      wholeAt: tightest.resetAt - lead,
+      sentAt: tightest.heardAt - lead,
+      perMs,
+    }
     this.#watchRefill(figures)
     if (this.#bucket !== undefined) {
       const since = this.#startTimes.slice(Math.max(0, this.#startTimes.length - startedSince))
@@ -309,7 +318,8 @@ export class EndpointPace {
       // Answers to the requests started after this one speak of the new window too.
       this.#windowBegunAt = startedAt
       this.#startsInWindow = Math.min(this.#startsInWindow, startedSince)
-      this.#window = { allowance: tightest.allowance, counted: startedSince, resetAt: Infinity, heardAt: now, perMs: 0 }
+      const { allowance } = tightest
+      this.#window = { allowance, counted: startedSince, resetAt: Infinity, heardAt: now, perMs: 0, used: 0 }
       return
     }
     if (known === undefined) {
@@ -385,7 +395,7 @@ export class EndpointPace {
     this.#startsInWindow = 0
     // A bucket was whole at its reset, and goes on refilling at the rate it had.
     const { allowance, resetAt } = this.#window
-    this.#window = { allowance, counted: 0, resetAt: Infinity, heardAt: resetAt, perMs: 0 }
+    this.#window = { allowance, counted: 0, resetAt: Infinity, heardAt: resetAt, perMs: 0, used: 0 }
   }
 
   /**
@@ -433,6 +443,7 @@ function tightestWindowSaid(
     resetAt: now + resetMs,
     heardAt: now,
     perMs: resetMs > 0 ? used / resetMs : 0,
+    used,
   })
   if (requests?.resetMs !== undefined) figures.push(said(counted + requests.remaining, requests.resetMs))
   if (tokens?.resetMs !== undefined && tokens.limit !== undefined) {

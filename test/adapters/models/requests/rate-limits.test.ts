@@ -271,6 +271,30 @@ describe('what each provider’s headers say', () => {
     })
   })
 
+  test('a reset said as a duration may count from the sending; one said as a time may not', () => {
+    const sentAt = now - 3671
+    const openai = readRateLimit(
+      new Headers({
+        'x-ratelimit-limit-requests': '5000',
+        'x-ratelimit-remaining-requests': '4999',
+        'x-ratelimit-reset-requests': '12ms',
+      }),
+      now,
+      sentAt,
+    )
+    expect(openai).toEqual({ requests: { remaining: 4999, limit: 5000, resetMs: 12 }, leadMs: 3671 })
+    const anthropic = readRateLimit(
+      new Headers({
+        'anthropic-ratelimit-requests-limit': '50',
+        'anthropic-ratelimit-requests-remaining': '49',
+        'anthropic-ratelimit-requests-reset': '2026-11-27T12:00:01Z',
+      }),
+      now,
+      sentAt,
+    )
+    expect(anthropic).toEqual({ requests: { remaining: 49, limit: 50, resetMs: 1000 } })
+  })
+
   test('Azure sends Retry-After: 1 with retry-after-ms: 0: the longer wait holds', () => {
     expect(readRateLimit(new Headers({ 'retry-after': '1', 'retry-after-ms': '0' }), now).retryAfterMs).toBe(1000)
   })
