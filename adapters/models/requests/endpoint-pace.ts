@@ -129,8 +129,14 @@ export class EndpointPace {
    */
   #slides = false
   #slideMs = Infinity
-  /** When the pace's own starts were, for the last two window lengths: a sliding window frees one as each leaves it. */
-  #startTimes: number[] = []
+  /**
+   * The pace's own starts the provider did not refuse, by number and time, for the last two window lengths: a sliding
+   * window frees one as each leaves it, and a bucket takes a refill for each one after an answer's request.
+   */
+  #starts: Array<{ number: number; at: number }> = []
+  get #startTimes(): number[] {
+    return this.#starts.map((start) => start.at)
+  }
   /** What the provider counted in a sliding window when an answer's request was let in, and the starts since it came. */
   #slideCount = { count: 0, at: -Infinity }
   /** The first answer of the current window: when its request started, and the reset it said. */
@@ -221,9 +227,9 @@ export class EndpointPace {
     this.#spacing.started(now)
     this.#endWindowIfReset(now)
     this.#startsInWindow++
-    this.#startTimes.push(now)
+    this.#starts.push({ number: this.starts, at: now })
     const horizon = now - 2 * (Number.isFinite(this.#slideMs) ? this.#slideMs : 60_000)
-    if ((this.#startTimes[0] ?? now) < horizon) this.#startTimes = this.#startTimes.filter((at) => at >= horizon)
+    if ((this.#starts[0]?.at ?? now) < horizon) this.#starts = this.#starts.filter((start) => start.at >= horizon)
     this.#slideCount.count++
     if (this.#bucket !== undefined) return this.#bucket.started(now)
     if (this.#window === undefined) return
@@ -247,7 +253,7 @@ export class EndpointPace {
         // A window carried past its reset counts only the pace's own starts: this one did not count.
         if (this.#window?.resetAt === Infinity && this.#window.counted > 0) this.#window.counted--
       }
-      this.#forgetStart(startedAt)
+      this.#forgetStart(startedAt, this.starts - startedSince)
       // Once refusals space the starts of a provider that says nothing of its limit, they set the rate, not this.
       if (startedAt > this.#lastCut && (this.#limitsSaid || !this.#spacing.spaced)) {
         // A refusal that says how long to wait is a window's allowance spent, which the hold answers: one step down.
@@ -307,7 +313,8 @@ export class EndpointPace {
     }
     this.#watchRefill(figures)
     if (this.#bucket !== undefined) {
-      const since = this.#startTimes.slice(Math.max(0, this.#startTimes.length - startedSince))
+      const own = this.starts - startedSince
+      const since = this.#starts.filter((start) => start.number > own).map((start) => start.at)
       this.#bucket.heard(figures, since)
       return this.#holdIfSpent(tightest)
     }
@@ -377,15 +384,10 @@ export class EndpointPace {
     return count - this.#startTimes.filter((start) => start > at - this.#slideMs && start <= gone).length
   }
 
-  /** A refused start did not enter the provider's window: its time leaves the pace's own count. */
-  #forgetStart(startedAt: number): void {
+  /** A refused start did not enter the provider's window: it leaves the pace's own count. */
+  #forgetStart(startedAt: number, number: number): void {
     if (startedAt >= this.#slideCount.at && this.#slideCount.count > 0) this.#slideCount.count--
-    let nearest = -1
-    let distance = Infinity
-    this.#startTimes.forEach((at, index) => {
-      if (Math.abs(at - startedAt) < distance) [nearest, distance] = [index, Math.abs(at - startedAt)]
-    })
-    if (nearest >= 0) this.#startTimes.splice(nearest, 1)
+    this.#starts = this.#starts.filter((start) => start.number !== number)
   }
 
   /** Once the window has reset, the next one begins with the same allowance: no answer has spoken of it yet. */
@@ -393,7 +395,6 @@ export class EndpointPace {
     if (this.#window === undefined || this.#window.resetAt > now) return
     this.#windowBegunAt = this.#window.resetAt
     this.#startsInWindow = 0
-    // A bucket was whole at its reset, and goes on refilling at the rate it had.
     const { allowance, resetAt } = this.#window
     this.#window = { allowance, counted: 0, resetAt: Infinity, heardAt: resetAt, perMs: 0, used: 0 }
   }

@@ -14,6 +14,11 @@ export interface Figures {
 
 /** How much further than the time between two requests their resets must move apart to show a bucket. */
 export const REFILL_SHOWN_MS = 50
+/**
+ * How much later than its figures say the bucket is taken to refill: an answer's figures count from its request's
+ * sending, and the request sent next may reach the provider sooner after its own sending than that one did.
+ */
+export const ARRIVAL_SPREAD_MS = 10
 
 /**
  * Whether two figures show a token bucket. Its reset, the time until it is whole again, moves later by one refill
@@ -69,7 +74,7 @@ export class ProviderBucket {
   heard(said: Figures, startsSince: readonly number[]): void {
     if (said.perMs > 0) this.perMs = Math.min(this.perMs, said.perMs)
     this.allowance = said.allowance
-    this.wholeAt = said.wholeAt
+    this.wholeAt = said.wholeAt + ARRIVAL_SPREAD_MS
     for (const at of startsSince) this.started(at)
   }
 }
