@@ -59,7 +59,8 @@ export function simulatePace(simulation: PaceSimulation): SimulatedRun {
     while ((replies[0]?.at ?? Infinity) <= clock) {
       const reply = replies.shift() as Reply
       const since = pace.starts - reply.startNumber
-      const said = reply.rateLimit === undefined ? {} : { rateLimit: { ...reply.rateLimit, leadMs: clock - reply.startedAt } }
+      const said =
+        reply.rateLimit === undefined ? {} : { rateLimit: { ...reply.rateLimit, leadMs: clock - reply.startedAt } }
       if (reply.answered) {
         pace.report({ throttled: false, heardAt: clock, ...said }, since, reply.startedAt)
         answered++
@@ -80,7 +81,8 @@ export function simulatePace(simulation: PaceSimulation): SimulatedRun {
       const fits = fitsAt <= clock
       if (fits) limiter.take(clock, 1)
       const { remaining, resetMs } = limiter.left(clock)
-      const headers = style === 'openai' ? { rateLimit: { requests: { limit: limiter.limit, remaining, resetMs } } } : {}
+      const headers =
+        style === 'openai' ? { rateLimit: { requests: { limit: limiter.limit, remaining, resetMs } } } : {}
       const reply = { startedAt: clock, startNumber: pace.starts, ...headers }
       if (!fits) {
         refused++

@@ -107,12 +107,22 @@ describe('the pace of one endpoint against a bucket', () => {
 // The bench's limiters case with OpenAI's headers on a whole-ms clock: 64 in flight at most, 200 ms a reply heard
 // 25 ms late (the way back through a worker and the slot server), a bucket of 10 refilled at the rate.
 describe('the pace against a token bucket that says its figures, simulated', () => {
-  test.for([300, 3000, 60])('a bucket of 10 at %i a minute: within 1.1× the time it allows, ≤ 0.1 × 429 an item', (perMinute) => {
-    const items = perMinute === 60 ? 60 : 450
-    const limit = () => limiterOf('bucket', perMinute, 60_000, 10)
-    const run = simulatePace({ items, concurrency: 64, replyMs: 200, limiter: limit(), style: 'openai', heardLagMs: 25 })
-    expect(run.tookMs / allowedMs(items, 64, 200, [[limit(), 1]])).toBeLessThanOrEqual(1.1)
-    expect(run.refused / items).toBeLessThanOrEqual(0.1)
-    expect(run.sentWhileTold).toBe(0)
-  })
+  test.for([300, 3000, 60])(
+    'a bucket of 10 at %i a minute: within 1.1× the time it allows, ≤ 0.1 × 429 an item',
+    (perMinute) => {
+      const items = perMinute === 60 ? 60 : 450
+      const limit = () => limiterOf('bucket', perMinute, 60_000, 10)
+      const run = simulatePace({
+        items,
+        concurrency: 64,
+        replyMs: 200,
+        limiter: limit(),
+        style: 'openai',
+        heardLagMs: 25,
+      })
+      expect(run.tookMs / allowedMs(items, 64, 200, [[limit(), 1]])).toBeLessThanOrEqual(1.1)
+      expect(run.refused / items).toBeLessThanOrEqual(0.1)
+      expect(run.sentWhileTold).toBe(0)
+    },
+  )
 })
