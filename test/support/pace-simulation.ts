@@ -3,11 +3,12 @@ import type { RateLimitState } from '../../adapters/models/requests/rate-limit-h
 import type { Limiter } from './rate-limiters.ts'
 
 /**
- * What a simulated provider says: only its refusals (a bare 429, or one with `Retry-After` in whole seconds), or
+ * What a simulated provider says: only its refusals (a bare 429, or one with `Retry-After` in whole seconds);
  * OpenAI's headers on every answer and refusal (the requests left and the time until whole again, as they stood when
- * the request came, and a refusal's `retry-after-ms`).
+ * the request came, and a refusal's `retry-after-ms`); or Anthropic's (the same, with the time it is whole again as
+ * a time in whole seconds, rounded down or up, and a refusal's `Retry-After` in whole seconds).
  */
-export type RefusalStyle = 'none' | 'retry-after' | 'openai'
+export type RefusalStyle = 'none' | 'retry-after' | 'openai' | 'anthropic-floor' | 'anthropic-ceil'
 
 export interface PaceSimulation {
   items: number
@@ -27,20 +28,23 @@ export interface SimulatedRun {
   sentWhileTold: number
 }
 
-/** What comes back to the pace, and when. */
+/** What comes back to the pace, and when; what the limit said when its request came (`wholeAt`: when it is whole). */
 interface Reply {
   at: number
   startedAt: number
   startNumber: number
   answered: boolean
   waitMs?: number
-  rateLimit?: RateLimitState
+  said?: { limit: number; remaining: number; wholeAt: number }
 }
 
+/** Whole-second times start off the clock's 0, as a real run does. */
+const SECOND_OFFSET_MS = 337
+
 /**
- * The pace of one endpoint against a provider that says nothing of its limit but its refusals, on a clock of whole
- * ms: each item's request starts when the pace lets it; the limiter lets it in (answered `replyMs` later) or refuses
- * it (heard 1 ms later, and asked again). No timers, no sockets: a run of minutes takes milliseconds.
+ * The pace of one endpoint against a provider, on a clock of whole ms: each item's request starts when the pace lets
+ * it; the limiter lets it in (answered `replyMs` later) or refuses it (heard 1 ms later, and asked again). No timers,
+ * no sockets: a run of minutes takes milliseconds.
  */
 export function simulatePace(simulation: PaceSimulation): SimulatedRun {
   const { items, concurrency, replyMs, limiter, style, heardLagMs = 0 } = simulation
@@ -59,15 +63,14 @@ export function simulatePace(simulation: PaceSimulation): SimulatedRun {
     while ((replies[0]?.at ?? Infinity) <= clock) {
       const reply = replies.shift() as Reply
       const since = pace.starts - reply.startNumber
-      const said =
-        reply.rateLimit === undefined ? {} : { rateLimit: { ...reply.rateLimit, leadMs: clock - reply.startedAt } }
+      const rateLimit = reply.said === undefined ? {} : { rateLimit: headersOf(style, reply.said, reply.startedAt) }
       if (reply.answered) {
-        pace.report({ throttled: false, heardAt: clock, ...said }, since, reply.startedAt)
+        pace.report({ throttled: false, heardAt: clock, ...rateLimit }, since, reply.startedAt)
         answered++
         tookMs = clock
       } else {
         const wait = reply.waitMs === undefined ? {} : { waitMs: reply.waitMs }
-        pace.report({ throttled: true, heardAt: clock, ...wait, ...said }, since, reply.startedAt)
+        pace.report({ throttled: true, heardAt: clock, ...wait, ...rateLimit }, since, reply.startedAt)
         if (reply.waitMs !== undefined) toldUntil = Math.max(toldUntil, clock + reply.waitMs)
         waiting++
       }
@@ -81,25 +84,38 @@ export function simulatePace(simulation: PaceSimulation): SimulatedRun {
       const fits = fitsAt <= clock
       if (fits) limiter.take(clock, 1)
       const { remaining, resetMs } = limiter.left(clock)
-      const headers =
-        style === 'openai' ? { rateLimit: { requests: { limit: limiter.limit, remaining, resetMs } } } : {}
-      const reply = { startedAt: clock, startNumber: pace.starts, ...headers }
-      if (!fits) {
-        refused++
-        const waitMs =
-          style === 'retry-after'
-            ? Math.ceil((fitsAt - clock) / 1000) * 1000
-            : style === 'openai'
-              ? fitsAt - clock
-              : undefined
-        const at = clock + 1 + heardLagMs
-        replies.push({ ...reply, at, answered: false, ...(waitMs === undefined ? {} : { waitMs }) })
-      } else {
+      const said =
+        style === 'none' || style === 'retry-after'
+          ? {}
+          : { said: { limit: limiter.limit, remaining, wholeAt: clock + resetMs } }
+      const reply = { startedAt: clock, startNumber: pace.starts, ...said }
+      if (fits) {
         replies.push({ ...reply, at: clock + replyMs + heardLagMs, answered: true })
+        continue
       }
+      refused++
+      const waitMs =
+        style === 'none' ? undefined : style === 'openai' ? fitsAt - clock : Math.ceil((fitsAt - clock) / 1000) * 1000
+      replies.push({
+        ...reply,
+        at: clock + 1 + heardLagMs,
+        answered: false,
+        ...(waitMs === undefined ? {} : { waitMs }),
+      })
     }
     const nextReply = Math.min(...replies.map((reply) => reply.at))
     clock = Math.max(clock + 1, Math.ceil(Math.min(nextReply, clock + Math.max(1, pace.waitForMs()))))
   }
   return { tookMs, refused, sentWhileTold }
+
+  /** The headers as the pace reads them when the answer comes, its request sent at `sentAt`. */
+  function headersOf(style: RefusalStyle, said: NonNullable<Reply['said']>, sentAt: number): RateLimitState {
+    const { limit, remaining, wholeAt } = said
+    const leadMs = clock - sentAt
+    if (style === 'openai')
+      return { requests: { limit, remaining, resetMs: wholeAt - sentAt }, leadMs, resetsFromArrival: true }
+    const round = style === 'anthropic-floor' ? Math.floor : Math.ceil
+    const time = round((wholeAt + SECOND_OFFSET_MS) / 1000) * 1000 - SECOND_OFFSET_MS
+    return { requests: { limit, remaining, resetMs: Math.max(0, time - clock), resetPrecisionMs: 1000 }, leadMs }
+  }
 }

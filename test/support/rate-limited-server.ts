@@ -254,7 +254,8 @@ function limitHeaders(
     case 'retry-after':
       return refused ? { 'retry-after': String(Math.ceil(waitMs / 1000)) } : {}
     case 'anthropic': {
-      const at = (ms: number) => new Date(Date.now() + ms).toISOString()
+      // Times in whole seconds, as Anthropic's documentation writes them (`2024-01-01T00:00:00Z`), cut down.
+      const at = (ms: number) => new Date(Date.now() + ms).toISOString().replace(/\.\d+Z$/, 'Z')
       // With output counted apart, the token limit is the input's (`input-tokens`); else the total (`tokens`).
       const tokenName = output === undefined ? 'tokens' : 'input-tokens'
       return {

@@ -1,4 +1,4 @@
-import type { RateLimitState } from './rate-limit-headers.ts'
+import type { Allowance, RateLimitState } from './rate-limit-headers.ts'
 import { ProviderBucket, showRefill, type Figures } from './provider-bucket.ts'
 import { RefusalSpacing } from './refusal-spacing.ts'
 
@@ -36,11 +36,12 @@ interface ProviderWindow {
   counted: number
   /** Infinity for a window no answer has spoken of yet: the one after a reset, carried on from the one before. */
   resetAt: number
-  /** When the answer that said `counted` came, and the rate its figures imply, in requests a ms (a bucket's refill). */
+  /** When the answer that said `counted` came. */
   heardAt: number
-  perMs: number
-  /** What the figures said their own allowance had used, in requests (tokens as requests), which `perMs` is of. */
+  /** What the figures said their own allowance had used, in requests (tokens as requests): a bucket's level. */
   used: number
+  /** How far from the time it stands for the reset said may be (Anthropic's times in whole seconds: 1000). */
+  precisionMs: number
 }
 
 /** Until the first answer, a 1/START_SHARE of the ceiling may be in flight. */
@@ -301,15 +302,23 @@ export class EndpointPace {
     if (tightest === undefined) return
     if (!this.#limitsSaid) this.#spacing = new RefusalSpacing()
     this.#limitsSaid = true
-    // A reset said as a duration counts from when the provider counted the request: up to `leadMs` before the answer.
-    const lead = rateLimit.leadMs ?? 0
-    const { used, perMs } = tightest
+    // The figures were counted when the request came, and a reset said as a duration counts from then; a window's
+    // reset is the latest it can be: from the answer, past its rounding.
+    const { used, precisionMs } = tightest
+    const sentAt = now - (rateLimit.leadMs ?? 0)
+    const wholeAt = rateLimit.resetsFromArrival ? tightest.resetAt - (now - sentAt) : tightest.resetAt - precisionMs
+    // What was used over the time until the allowance is whole is a bucket's refill rate, in requests, where the
+    // rounding leaves it near enough (within a quarter): a bucket's level counts from the last answer, so the rate
+    // only says how it refills until the next.
+    const span = wholeAt - sentAt
+    const perMs = span > 0 && span >= 4 * precisionMs ? used / span : 0
     const figures = {
       allowance: used + tightest.allowance - tightest.counted,
       counted: used,
-      wholeAt: tightest.resetAt - lead,
-      sentAt: tightest.heardAt - lead,
+      wholeAt,
+      sentAt,
       perMs,
+      precisionMs,
     }
     this.#watchRefill(figures)
     if (this.#bucket !== undefined) {
@@ -326,7 +335,14 @@ export class EndpointPace {
       this.#windowBegunAt = startedAt
       this.#startsInWindow = Math.min(this.#startsInWindow, startedSince)
       const { allowance } = tightest
-      this.#window = { allowance, counted: startedSince, resetAt: Infinity, heardAt: now, perMs: 0, used: 0 }
+      this.#window = {
+        allowance,
+        counted: startedSince,
+        resetAt: Infinity,
+        heardAt: now,
+        used: 0,
+        precisionMs: 0,
+      }
       return
     }
     if (known === undefined) {
@@ -339,7 +355,9 @@ export class EndpointPace {
       known.allowance = tightest.allowance
       known.counted = Math.max(known.counted, tightest.counted)
     }
-    if (answered) this.#watchSlide(tightest, startedAt)
+    // A reset within a few of its rounding's units says nothing of how it moves.
+    if (answered && tightest.resetAt - tightest.heardAt >= 20 * tightest.precisionMs)
+      this.#watchSlide(tightest, startedAt)
     this.#holdIfSpent(known ?? tightest)
   }
 
@@ -396,7 +414,7 @@ export class EndpointPace {
     this.#windowBegunAt = this.#window.resetAt
     this.#startsInWindow = 0
     const { allowance, resetAt } = this.#window
-    this.#window = { allowance, counted: 0, resetAt: Infinity, heardAt: resetAt, perMs: 0, used: 0 }
+    this.#window = { allowance, counted: 0, resetAt: Infinity, heardAt: resetAt, used: 0, precisionMs: 0 }
   }
 
   /**
@@ -437,22 +455,26 @@ function tightestWindowSaid(
   fewestTokens = Infinity,
 ): ProviderWindow | undefined {
   const figures: ProviderWindow[] = []
-  // What was used over the time until the allowance is whole: a bucket's refill rate, in requests.
-  const said = (allowance: number, resetMs: number, used = counted): ProviderWindow => ({
+  // The reset as late as its rounding lets it be.
+  const said = (allowance: number, { resetMs = 0, resetPrecisionMs = 0 }: Allowance, used = counted) => ({
     allowance,
     counted,
-    resetAt: now + resetMs,
+    resetAt: now + resetMs + resetPrecisionMs,
     heardAt: now,
-    perMs: resetMs > 0 ? used / resetMs : 0,
     used,
+    precisionMs: resetPrecisionMs,
   })
-  if (requests?.resetMs !== undefined) figures.push(said(counted + requests.remaining, requests.resetMs))
-  if (tokens?.resetMs !== undefined && tokens.limit !== undefined) {
+  // A reset within four of its rounding's units says nothing of when: a bucket that refills within a second or two,
+  // said in whole seconds.
+  const timed = (allowance: Allowance | undefined): boolean =>
+    allowance?.resetMs !== undefined && allowance.resetMs >= 4 * (allowance.resetPrecisionMs ?? 0)
+  if (timed(requests) && requests !== undefined) figures.push(said(counted + requests.remaining, requests))
+  if (timed(tokens) && tokens?.limit !== undefined) {
     const perRequest = Math.min(tokensPerRequest({ requests, tokens }) ?? Infinity, fewestTokens)
     if (Number.isFinite(perRequest) && perRequest > 0) {
       const used = (tokens.limit - tokens.remaining) / perRequest
-      figures.push(said(counted + Math.floor(tokens.remaining / perRequest), tokens.resetMs, used))
-    } else if (tokens.remaining < LOW_TOKEN_SHARE * tokens.limit) figures.push(said(counted, tokens.resetMs))
+      figures.push(said(counted + Math.floor(tokens.remaining / perRequest), tokens, used))
+    } else if (tokens.remaining < LOW_TOKEN_SHARE * tokens.limit) figures.push(said(counted, tokens))
   }
   return figures.reduce<ProviderWindow | undefined>(
     (low, each) => (low === undefined || each.allowance - each.counted < low.allowance - low.counted ? each : low),

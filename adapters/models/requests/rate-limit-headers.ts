@@ -13,18 +13,27 @@ export interface RateLimitState {
   /** The tightest of the token allowances (total, input, output), as a share left of its limit. */
   tokens?: Allowance
   /**
-   * How much sooner than said (from the answer) the resets may be: a reset said as a duration counts from when the
-   * provider counted the request, which may have been as early as its sending. A real OpenAI answer after 3.7 s of
-   * work said 4,999 of 5,000 requests left and a reset of `12ms`, one request's refill. Absent for resets said as
-   * times (Anthropic's), and where the sending is not known.
+   * How long before the answer its request was sent, where known: a provider counts a request, and says what is left,
+   * when the request comes.
    */
   leadMs?: number
+  /**
+   * Whether the resets are durations from when the provider counted the request (OpenAI's: a real answer after 3.7 s
+   * of work said 4,999 of 5,000 requests left and a reset of `12ms`, one request's refill), not times (Anthropic's).
+   * Such a reset may be up to `leadMs` sooner than said from the answer.
+   */
+  resetsFromArrival?: boolean
 }
 
 export interface Allowance {
   remaining: number
   limit?: number
   resetMs?: number
+  /**
+   * How far from the time it stands for the reset may be, in ms: a time in whole seconds (`…T12:00:01Z`) is 1000. A
+   * duration is taken as exact: OpenAI writes Go's durations, whose trailing zeros say nothing (`6m0s`, `12ms`).
+   */
+  resetPrecisionMs?: number
 }
 
 /** `now`: when the answer came; `sentAt`: when its request was sent, where known. */
@@ -40,12 +49,14 @@ export function readRateLimit(headers: Headers, now = Date.now(), sentAt?: numbe
     allowance(headers, 'anthropic-ratelimit-input-tokens-%', now),
     allowance(headers, 'anthropic-ratelimit-output-tokens-%', now),
   ])
-  const asDuration = ['x-ratelimit-reset-requests', 'x-ratelimit-reset-tokens'].some((name) => headers.has(name))
+  const said = requests !== undefined || tokens !== undefined
+  const durations = ['x-ratelimit-reset-requests', 'x-ratelimit-reset-tokens'].some((name) => headers.has(name))
   return {
     ...(retryAfter === undefined ? {} : { retryAfterMs: retryAfter }),
     ...(requests === undefined ? {} : { requests }),
     ...(tokens === undefined ? {} : { tokens }),
-    ...(asDuration && sentAt !== undefined && sentAt < now ? { leadMs: now - sentAt } : {}),
+    ...(said && sentAt !== undefined && sentAt < now ? { leadMs: now - sentAt } : {}),
+    ...(said && durations ? { resetsFromArrival: true } : {}),
   }
 }
 
@@ -94,8 +105,13 @@ function allowance(headers: Headers, pattern: string, now: number): Allowance | 
   const remaining = number(headers.get(pattern.replace('%', 'remaining')))
   if (remaining === undefined) return undefined
   const limit = number(headers.get(pattern.replace('%', 'limit')))
-  const resetMs = resetIn(headers.get(pattern.replace('%', 'reset')), now)
-  return { remaining, ...(limit === undefined ? {} : { limit }), ...(resetMs === undefined ? {} : { resetMs }) }
+  const reset = resetIn(headers.get(pattern.replace('%', 'reset')), now)
+  return {
+    remaining,
+    ...(limit === undefined ? {} : { limit }),
+    ...(reset === undefined ? {} : { resetMs: reset.ms }),
+    ...(reset?.precisionMs ? { resetPrecisionMs: reset.precisionMs } : {}),
+  }
 }
 
 function tightest(allowances: ReadonlyArray<Allowance | undefined>): Allowance | undefined {
@@ -108,16 +124,26 @@ function tightest(allowances: ReadonlyArray<Allowance | undefined>): Allowance |
     )
 }
 
-/** A reset as OpenAI writes it (`1s`, `6m0s`, `20ms`, `1h2m3.5s`, plain seconds) or as Anthropic does (an RFC 3339 time). */
-function resetIn(header: string | null, now: number): number | undefined {
+/**
+ * A reset as OpenAI writes it (`1s`, `6m0s`, `20ms`, `1h2m3.5s`, plain seconds) or as Anthropic does (an RFC 3339
+ * time), and, for a time, the unit of its last digit (0 for a duration: exact).
+ */
+function resetIn(header: string | null, now: number): { ms: number; precisionMs: number } | undefined {
   if (header === null || header.trim() === '') return undefined
   const text = header.trim()
-  if (/^\d+(\.\d+)?$/.test(text)) return Number(text) * 1000
+  if (/^\d+(\.\d+)?$/.test(text)) return { ms: Number(text) * 1000, precisionMs: 0 }
   const parts = [...text.matchAll(/(\d+(?:\.\d+)?)(ms|h|m|s)/g)]
-  if (parts.length > 0 && parts.map((part) => part[0]).join('') === text)
-    return parts.reduce((total, [, amount, unit]) => total + Number(amount) * UNIT_MS[unit as keyof typeof UNIT_MS], 0)
+  if (parts.length > 0 && parts.map((part) => part[0]).join('') === text) {
+    const ms = parts.reduce(
+      (total, [, amount, unit]) => total + Number(amount) * UNIT_MS[unit as keyof typeof UNIT_MS],
+      0,
+    )
+    return { ms, precisionMs: 0 }
+  }
   const date = Date.parse(text)
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now)
+  if (Number.isNaN(date)) return undefined
+  const fraction = /:\d{2}\.(\d+)(?:Z|[+-]\d{2}:?\d{2})$/i.exec(text)?.[1] ?? ''
+  return { ms: Math.max(0, date - now), precisionMs: 1000 / 10 ** fraction.length }
 }
 
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const

@@ -244,6 +244,7 @@ describe('what each provider’s headers say', () => {
     expect(state).toEqual({
       requests: { remaining: 0, limit: 500, resetMs: 62_500 },
       tokens: { remaining: 1200, limit: 30000, resetMs: 20 },
+      resetsFromArrival: true,
     })
     expect(waitAskedFor(state)).toBe(62_500)
   })
@@ -266,12 +267,12 @@ describe('what each provider’s headers say', () => {
     )
     expect(state).toEqual({
       retryAfterMs: 30_000,
-      requests: { remaining: 49, limit: 50, resetMs: 1000 },
-      tokens: { remaining: 100, limit: 40000, resetMs: 30_000 },
+      requests: { remaining: 49, limit: 50, resetMs: 1000, resetPrecisionMs: 1000 },
+      tokens: { remaining: 100, limit: 40000, resetMs: 30_000, resetPrecisionMs: 1000 },
     })
   })
 
-  test('a reset said as a duration may count from the sending; one said as a time may not', () => {
+  test('a reset said as a duration counts from the sending, a time in whole seconds may be a second off', () => {
     const sentAt = now - 3671
     const openai = readRateLimit(
       new Headers({
@@ -282,7 +283,11 @@ describe('what each provider’s headers say', () => {
       now,
       sentAt,
     )
-    expect(openai).toEqual({ requests: { remaining: 4999, limit: 5000, resetMs: 12 }, leadMs: 3671 })
+    expect(openai).toEqual({
+      requests: { remaining: 4999, limit: 5000, resetMs: 12 },
+      leadMs: 3671,
+      resetsFromArrival: true,
+    })
     const anthropic = readRateLimit(
       new Headers({
         'anthropic-ratelimit-requests-limit': '50',
@@ -292,7 +297,10 @@ describe('what each provider’s headers say', () => {
       now,
       sentAt,
     )
-    expect(anthropic).toEqual({ requests: { remaining: 49, limit: 50, resetMs: 1000 } })
+    expect(anthropic).toEqual({
+      requests: { remaining: 49, limit: 50, resetMs: 1000, resetPrecisionMs: 1000 },
+      leadMs: 3671,
+    })
   })
 
   test('Azure sends Retry-After: 1 with retry-after-ms: 0: the longer wait holds', () => {
