@@ -18,9 +18,11 @@ export interface Figures {
 export const REFILL_SHOWN_MS = 50
 /**
  * How much later than its figures say the bucket is taken to begin refilling: an answer's figures count from its
- * request's sending, and the request sent next may reach the provider sooner after its own sending than that one did.
+ * request's sending, and the request sent next may reach the provider sooner after its own sending than that one did
+ * (the first requests of a run open their connections). A bucket seen from each answer loses only this much of its
+ * refill, once.
  */
-export const ARRIVAL_SPREAD_MS = 10
+export const ARRIVAL_SPREAD_MS = 50
 
 /**
  * Whether two figures show a token bucket. Its reset, the time until it is whole again, moves later by one refill

@@ -123,10 +123,10 @@ describe('the pace of one endpoint against a bucket', () => {
       bucket.take(0, 1)
       return bucket.left(0)
     })
-    // Heard 220 ms later, when the bucket was whole again long since: the resets count from the sending.
-    clock = 220
+    // Heard 300 ms later, when the bucket was whole again: the resets count from the sending.
+    clock = 300
     said.forEach(({ remaining, resetMs }, index) => {
-      const rateLimit = { requests: { limit: 10, remaining, resetMs }, leadMs: 220, resetsFromArrival: true }
+      const rateLimit = { requests: { limit: 10, remaining, resetMs }, leadMs: 300, resetsFromArrival: true }
       pace.report({ throttled: false, rateLimit }, 9 - index, 0)
     })
     expect(pace.windowRoom()).toBe(10)
