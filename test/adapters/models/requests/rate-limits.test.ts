@@ -58,8 +58,9 @@ describe.concurrent('a run over the provider’s rate limit', () => {
       )
       expect(server.answered).toBe(30)
       expect(server.sentWhileTold).toBe(0)
-      // With the allowance left on every answer, the client waits for the reset before a 429 comes.
-      if (style === 'openai' || style === 'anthropic') expect(server.refused).toBeLessThan(10)
+      // With the allowance left on every answer, the client waits for the reset before a 429 comes. Anthropic's
+      // resets are times in whole seconds, which say nothing of a window of 0.4 s: its 429s pace it.
+      if (style === 'openai') expect(server.refused).toBeLessThan(10)
     },
   )
 
