@@ -55,6 +55,11 @@ export const SLIDE_SPREAD_MS = 500
  */
 export const SLIDE_LAG_MS = 100
 const RECENT_FIGURES = 16
+/**
+ * A reset shorter than this many units of its rounding says nothing of when (a bucket that refills within a few
+ * seconds, said in whole seconds): its answer's figures are left out, as if it said none.
+ */
+const TIMED_ROUNDINGS = 4
 
 /**
  * How many requests one endpoint may have in flight now, and until when none may start: concurrency that
@@ -307,11 +312,11 @@ export class EndpointPace {
     const { used, precisionMs } = tightest
     const sentAt = now - (rateLimit.leadMs ?? 0)
     const wholeAt = rateLimit.resetsFromArrival ? tightest.resetAt - (now - sentAt) : tightest.resetAt - precisionMs
-    // What was used over the time until the allowance is whole is a bucket's refill rate, in requests, where the
-    // rounding leaves it near enough (within a quarter): a bucket's level counts from the last answer, so the rate
-    // only says how it refills until the next.
+    // What was used over the time until the allowance is whole is a bucket's refill rate, in requests (the rounding
+    // leaves it within a quarter: see TIMED_ROUNDINGS): a bucket's level counts from the last answer, so the rate only
+    // says how it refills until the next.
     const span = wholeAt - sentAt
-    const perMs = span > 0 && span >= 4 * precisionMs ? used / span : 0
+    const perMs = span > 0 ? used / span : 0
     const figures = {
       allowance: used + tightest.allowance - tightest.counted,
       counted: used,
@@ -464,10 +469,8 @@ function tightestWindowSaid(
     used,
     precisionMs: resetPrecisionMs,
   })
-  // A reset within four of its rounding's units says nothing of when: a bucket that refills within a second or two,
-  // said in whole seconds.
   const timed = (allowance: Allowance | undefined): boolean =>
-    allowance?.resetMs !== undefined && allowance.resetMs >= 4 * (allowance.resetPrecisionMs ?? 0)
+    allowance?.resetMs !== undefined && allowance.resetMs >= TIMED_ROUNDINGS * (allowance.resetPrecisionMs ?? 0)
   if (timed(requests) && requests !== undefined) figures.push(said(counted + requests.remaining, requests))
   if (timed(tokens) && tokens?.limit !== undefined) {
     const perRequest = Math.min(tokensPerRequest({ requests, tokens }) ?? Infinity, fewestTokens)
